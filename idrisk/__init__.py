@@ -1,0 +1,13 @@
+"""idrisk: exact, fast identification disclosure risk for synthetic microdata.
+
+The core function is :func:`identification_risk`, a reproduction of the R package
+IdentificationRiskCalculation's ``IdentificationRisk()`` (use :mod:`idrisk.r` for R's
+exact signature and result names).
+"""
+
+from .result import IdentificationRiskResult
+from .risk import identification_risk
+
+__version__ = "0.1.0"
+
+__all__ = ["IdentificationRiskResult", "identification_risk", "__version__"]

@@ -1,0 +1,30 @@
+"""The one place the tests find ``../shared`` (papers, specs, fixtures, data).
+
+Set ``IDRISK_SHARED`` to point elsewhere; otherwise ``<repo>/../shared`` is used.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def shared_dir() -> Path:
+    """Return the shared directory, or skip the calling test when it is absent."""
+    path = Path(os.environ.get("IDRISK_SHARED", REPO_ROOT.parent / "shared"))
+    if not path.is_dir():
+        pytest.skip(f"shared directory not found at {path} (set IDRISK_SHARED)")
+    return path
+
+
+def fixtures_dir(kind: str) -> Path:
+    """``shared/fixtures/<kind>`` (``identification_risk`` or ``synthpop``)."""
+    return shared_dir() / "fixtures" / kind
+
+
+def cedata_path() -> Path:
+    return shared_dir() / "data" / "CEdata.csv"

@@ -1,0 +1,66 @@
+"""Read a case of ``shared/fixtures/identification_risk`` into pandas as R saw it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from _shared import fixtures_dir
+
+MATRICES = ("c_vector", "T_vector", "K_vector", "F_vector", "Risk_vector")
+VECTORS = ("s_vector", "exp.risk_vector", "true.rate_vector", "false.rate_vector")
+
+
+@dataclass
+class Case:
+    name: str
+    orig: pd.DataFrame
+    syn: list[pd.DataFrame]
+    args: dict
+    expected: dict
+
+    def r_value(self, key: str) -> np.ndarray:
+        """Expected component as float array (NaN where R gave NaN)."""
+        raw = self.expected[key]
+        return np.array(
+            [[np.nan if v == "NaN" else v for v in row] for row in raw]
+            if key in MATRICES
+            else [np.nan if v == "NaN" else v for v in raw],
+            dtype=np.float64,
+        )
+
+
+def case_names() -> list[str]:
+    root = fixtures_dir("identification_risk")
+    return sorted(p.name for p in root.iterdir() if (p / "args.json").is_file())
+
+
+def read_frame(path: Path, types: dict[str, str]) -> pd.DataFrame:
+    dtypes = {
+        col: (str if t in ("factor", "character") else "float64" if t == "double" else "Int64")
+        for col, t in types.items()
+    }
+    frame = pd.read_csv(path, dtype=dtypes, keep_default_na=False, na_values=["NA"])
+    for col, t in types.items():
+        if t == "factor":
+            frame[col] = frame[col].astype("category")
+        elif t == "character":
+            frame[col] = frame[col].astype(object)
+        elif t == "integer" and not frame[col].isna().any():
+            frame[col] = frame[col].astype(np.int64)
+    return frame
+
+
+def load_case(name: str) -> Case:
+    root = fixtures_dir("identification_risk") / name
+    args = json.loads((root / "args.json").read_text())
+    expected = json.loads((root / "expected.json").read_text())
+    types = args["column_types"]
+    orig = read_frame(root / "orig.csv", types)
+    syn = [read_frame(root / f"syn_{j}.csv", types) for j in range(1, args["m"] + 1)]
+    # R factors: levels of each frame are its own sorted labels (as.factor)
+    return Case(name, orig, syn, args, expected)
