@@ -40,10 +40,14 @@ def is_categorical_dtype_like(series: pd.Series) -> bool:
 
 
 def _r_label(value: object) -> str:
-    """The label R would give ``value`` in ``as.character`` (``2`` and ``2.0`` both give ``"2"``)."""
+    """R's ``as.character`` label of ``value`` (``2`` and ``2.0`` both give ``"2"``)."""
     if isinstance(value, (bool, np.bool_)):
         return "TRUE" if value else "FALSE"
-    if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
+    if (
+        isinstance(value, (float, np.floating))
+        and math.isfinite(value)
+        and float(value).is_integer()
+    ):
         return str(int(value))
     return str(value)
 
@@ -134,7 +138,9 @@ def _radius_vector(
             radii = {c: float(v) for c, v in zip(continuous, values)}
     for column, value in radii.items():
         if not np.isfinite(value) or value < 0:
-            raise ValueError(f"r: the radius for column {column!r} must be finite and >= 0, got {value}")
+            raise ValueError(
+                f"r: the radius for column {column!r} must be finite and >= 0, got {value}"
+            )
     return radii
 
 
@@ -236,7 +242,9 @@ def prepare_inputs(
     syn_l = _as_name_list(syn, "syn")
     overlap = sorted(set(known_l) & set(syn_l))
     if overlap:
-        raise ValueError(f"known and syn overlap in {overlap}: a variable is either known or synthesized")
+        raise ValueError(
+            f"known and syn overlap in {overlap}: a variable is either known or synthesized"
+        )
     if not known_l and not syn_l:
         raise ValueError("known and syn are both empty: name at least one variable to match on")
     for argument, names in (("known", known_l), ("syn", syn_l)):

@@ -252,7 +252,9 @@ def count_matches(
     v = int(np.argmin(totals))
     dim, (a, b) = dims[v], spans[v]
 
-    nan_rows = np.flatnonzero((skey >= 0) & np.isnan(y[:, v])) if rule.na_matches else np.array([], int)
+    nan_rows = (
+        np.flatnonzero((skey >= 0) & np.isnan(y[:, v])) if rule.na_matches else np.array([], int)
+    )
     if nan_rows.size:
         order = np.argsort(skey[nan_rows], kind="stable")
         nan_rows = nan_rows[order]

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
 from _shared import fixtures_dir
 
 MATRICES = ("c_vector", "T_vector", "K_vector", "F_vector", "Risk_vector")

@@ -23,7 +23,10 @@ def test_fixture_reproduced_exactly(name):
     case = load_case(name)
     a = case.args
     call = dict(
-        known=a["known"], syn=a["syn"], r=a["r"], percentage=a["percentage"],
+        known=a["known"],
+        syn=a["syn"],
+        r=a["r"],
+        percentage=a["percentage"],
         euclidean_dist=a["euclideanDist"],
     )
     if case.expected["returned_null"]:
