@@ -101,3 +101,21 @@ def test_reference_agrees_with_r_on_fixtures():
         )
         for key, value in want.items():
             np.testing.assert_array_equal(np.asarray(value, float), case.r_value(key), err_msg=key)
+
+
+def test_numpy_brute_force_baseline_matches_r():
+    """The O(n^2) baseline used in the benchmarks is itself exact on R's fixtures."""
+    from fixture_io import case_names, load_case
+    from reference import brute_force_numpy
+
+    for name in case_names():
+        case = load_case(name)
+        a = case.args
+        if case.expected["returned_null"] or a["n"] > 1000:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = brute_force_numpy(case.orig, case.syn, a["known"], a["syn"], a["r"],
+                                    a["percentage"], a["euclideanDist"]).to_r_dict()
+        for key in ("c_vector", "T_vector", "exp.risk_vector"):
+            np.testing.assert_array_equal(got[key], case.r_value(key), err_msg=f"{name} {key}")
