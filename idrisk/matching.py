@@ -20,7 +20,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["MatchRule", "KeyEncoder", "half_widths", "interval_bounds", "count_matches"]
+__all__ = [
+    "CountCache",
+    "MatchRule",
+    "KeyEncoder",
+    "half_widths",
+    "interval_bounds",
+    "count_matches",
+]
 
 _CHUNK = 1 << 22  # candidate pairs checked at once (bounds memory to a few hundred MB)
 
@@ -177,7 +184,12 @@ def _expand(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 class _SortedDim:
-    """Synthetic rows of one continuous variable, sorted by (group key, value)."""
+    """Synthetic rows of one continuous variable, sorted by (group key, value).
+
+    Values are replaced by their rank among all synthetic values, so that (key, value) becomes one
+    sortable integer ``key * width + rank``; comparisons with a bound t become comparisons of
+    ranks with ``searchsorted(values, t)``, which is exact.
+    """
 
     def __init__(self, skey: np.ndarray, y: np.ndarray):
         ok = (skey >= 0) & ~np.isnan(y)
@@ -189,9 +201,26 @@ class _SortedDim:
         order = np.argsort(composite, kind="stable")
         self.composite = composite[order]
         self.rows = rows[order]
+        self._distinct: np.ndarray | None = None
 
-    def ranges(self, tkey, lo, hi, rule: MatchRule) -> tuple[np.ndarray, np.ndarray]:
-        """Positions [a, b) in ``self.rows`` of the group's rows with lo < y < hi (or closed)."""
+    @property
+    def distinct(self) -> np.ndarray:
+        """Sorted distinct (key, value) composites."""
+        if self._distinct is None:
+            comp = self.composite
+            keep = np.ones(len(comp), dtype=bool)
+            keep[1:] = comp[1:] != comp[:-1]
+            self._distinct = comp[keep]
+        return self._distinct
+
+    def windows(
+        self, tkey, lo, hi, rule: MatchRule, owner: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Composite bounds [from, to) of each target's window, and which targets are dead.
+
+        With ``owner``, ``lo``/``hi`` belong to the owners and ``tkey`` to the sub-targets
+        (``owner[k]`` is sub-target k's owner): the value searches are done once per owner.
+        """
         if rule.closed:
             qlo = np.searchsorted(self.values, lo, side="left")
             qhi = np.searchsorted(self.values, hi, side="right")
@@ -200,76 +229,54 @@ class _SortedDim:
             qhi = np.searchsorted(self.values, hi, side="left")
         whole = np.isnan(lo) | np.isnan(hi)  # NA bound: no exclusion on this variable
         qlo = np.where(whole, 0, qlo)
-        qhi = np.where(whole, self.width, qhi)
+        qhi = np.where(whole, self.width, np.maximum(qhi, qlo))
+        if owner is not None:
+            qlo, qhi, whole = qlo[owner], qhi[owner], whole[owner]
         base = np.maximum(tkey, 0) * self.width
-        a = np.searchsorted(self.composite, base + qlo, side="left")
-        b = np.searchsorted(self.composite, base + qhi, side="left")
-        b = np.maximum(a, b)
         dead = tkey < 0
         if not rule.na_matches:
             dead = dead | whole
+        return base + qlo, base + qhi, dead
+
+    @staticmethod
+    def locate(sorted_array: np.ndarray, bounds) -> tuple[np.ndarray, np.ndarray]:
+        """Positions [a, b) of the window bounds in a sorted composite array (empty if dead)."""
+        low, high, dead = bounds
+        a = np.searchsorted(sorted_array, low, side="left")
+        b = np.searchsorted(sorted_array, high, side="left")
         return np.where(dead, 0, a), np.where(dead, 0, b)
 
 
-def count_matches(
-    tkey: np.ndarray,
-    skey: np.ndarray,
-    x: np.ndarray,
-    d: np.ndarray,
-    y: np.ndarray,
-    rule: MatchRule = MatchRule(),
-    n_keys: int | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Match counts c (int64) and own-row indicator T (bool, before R's c = 0 rule).
+class _NanRows:
+    """Synthetic rows whose value on one variable is NA: they match every window (R mode)."""
 
-    Parameters
-    ----------
-    tkey, skey
-        Group keys of the targets (confidential records) and of the synthetic records; -1 never
-        matches.
-    x, d
-        ``(n, p)`` target values and half-widths of the continuous variables.
-    y
-        ``(n, p)`` synthetic values of the same variables.
-    """
-    n, p = x.shape
-    tkey = np.asarray(tkey, dtype=np.int64)
-    skey = np.asarray(skey, dtype=np.int64)
-    if n_keys is None:
-        n_keys = int(max(tkey.max(initial=-1), skey.max(initial=-1))) + 1
-    own = (tkey >= 0) & (skey == tkey)
-    if p == 0:
-        counts = np.bincount(skey[skey >= 0], minlength=max(n_keys, 1))
-        c = np.where(tkey >= 0, counts[np.maximum(tkey, 0)], 0)
-        return c.astype(np.int64), own
-    lo, hi = interval_bounds(x, d)
-    own &= _rows_match(lo, hi, x, d, y, rule)
+    def __init__(self, skey: np.ndarray, y: np.ndarray, rule: MatchRule):
+        if rule.na_matches:
+            rows = np.flatnonzero((skey >= 0) & np.isnan(y))
+        else:
+            rows = np.array([], dtype=np.int64)
+        order = np.argsort(skey[rows], kind="stable")
+        self.rows = rows[order]
+        self.keys = skey[self.rows]
 
-    # synthetic rows whose sort-dimension value is NA match every interval there (R mode)
-    dims = [_SortedDim(skey, y[:, v]) for v in range(p)]
-    spans = [dim.ranges(tkey, lo[:, v], hi[:, v], rule) for v, dim in enumerate(dims)]
-    totals = [int((b - a).sum()) for a, b in spans]
-    v = int(np.argmin(totals))
-    dim, (a, b) = dims[v], spans[v]
+    def __len__(self) -> int:
+        return len(self.rows)
 
-    nan_rows = (
-        np.flatnonzero((skey >= 0) & np.isnan(y[:, v])) if rule.na_matches else np.array([], int)
-    )
-    if nan_rows.size:
-        order = np.argsort(skey[nan_rows], kind="stable")
-        nan_rows = nan_rows[order]
-        nan_keys = skey[nan_rows]
-        na_a = np.searchsorted(nan_keys, tkey, side="left")
-        na_b = np.searchsorted(nan_keys, tkey, side="right")
-        na_a = np.where(tkey < 0, 0, na_a)
-        na_b = np.where(tkey < 0, 0, na_b)
-    else:
-        na_a = na_b = np.zeros(n, dtype=np.int64)
+    def ranges(self, tkey: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if not len(self.rows):
+            zero = np.zeros(len(tkey), dtype=np.int64)
+            return zero, zero
+        a = np.searchsorted(self.keys, tkey, side="left")
+        b = np.searchsorted(self.keys, tkey, side="right")
+        return np.where(tkey < 0, 0, a), np.where(tkey < 0, 0, b)
 
-    if p == 1 and not rule.ellipsoid:
-        return ((b - a) + (na_b - na_a)).astype(np.int64), own
 
-    pool = np.concatenate([dim.rows, nan_rows]).astype(np.int64)
+def _count_by_candidates(tkey, skey, lo, hi, x, d, y, rule, v, dim, nan_rows) -> np.ndarray:
+    """Binary-search dimension v, then check every candidate on all variables (chunked)."""
+    n = len(tkey)
+    a, b = dim.locate(dim.composite, dim.windows(tkey, lo[:, v], hi[:, v], rule))
+    na_a, na_b = nan_rows.ranges(tkey)
+    pool = np.concatenate([dim.rows, nan_rows.rows]).astype(np.int64)
     starts = np.concatenate([a, na_a + len(dim.rows)])
     lengths = np.concatenate([b - a, na_b - na_a])
     owners_all = np.concatenate([np.arange(n), np.arange(n)])
@@ -288,4 +295,165 @@ def count_matches(
         ok = _rows_match(lo[targets], hi[targets], x[targets], d[targets], y[rows], rule)
         c += np.bincount(targets[ok], minlength=n)
         begin = end
-    return c, own
+    return c
+
+
+def _expansion(tkey, skey, lo, hi, y, rule, v) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Fold variable v into the group key: one sub-target per distinct value in each window.
+
+    The distinct (key, value) pairs become the new groups; NA rows form one wildcard group per
+    old key, which every live target of that key also visits. Returns the owner (target) of each
+    sub-target, the sub-targets' keys, the synthetic rows' new keys and the number of new keys.
+    """
+    dim = _SortedDim(skey, y[:, v])
+    nan_rows = _NanRows(skey, y[:, v], rule)
+    distinct = dim.distinct
+    bounds = dim.windows(tkey, lo[:, v], hi[:, v], rule)
+    ua, ub = dim.locate(distinct, bounds)
+    new_skey = np.full(len(skey), -1, dtype=np.int64)
+    new_skey[dim.rows] = np.searchsorted(distinct, dim.composite)
+    owner, new_tkey = _expand(ua, ub - ua)
+    n_new = len(distinct)
+    if len(nan_rows):
+        new_skey[nan_rows.rows] = len(distinct) + nan_rows.keys
+        live = np.flatnonzero(~bounds[2])
+        owner = np.concatenate([owner, live])
+        new_tkey = np.concatenate([new_tkey, len(distinct) + tkey[live]])
+        n_new += int(skey.max(initial=0)) + 1
+    return owner, new_tkey, new_skey, n_new
+
+
+def _plan(tkey, skey, lo, hi, y, rule) -> tuple[str, int]:
+    """Choose how to count with p >= 2 variables: ("expand" | "candidates", variable)."""
+    n, p = lo.shape
+    candidates, distinct = [], []
+    for v in range(p):
+        dim = _SortedDim(skey, y[:, v])
+        bounds = dim.windows(tkey, lo[:, v], hi[:, v], rule)
+        a, b = dim.locate(dim.composite, bounds)
+        ua, ub = dim.locate(dim.distinct, bounds)
+        extra = n if rule.na_matches and np.isnan(y[:, v]).any() else 0
+        candidates.append(int((b - a).sum()) + extra)
+        distinct.append(int((ub - ua).sum()) + extra)
+    best_c, best_e = int(np.argmin(candidates)), int(np.argmin(distinct))
+    # checking a candidate costs about a comparison per variable; an expanded sub-target costs
+    # a few binary searches in the recursion
+    if 4 * distinct[best_e] < candidates[best_c] * (p - 1):
+        return "expand", best_e
+    return "candidates", best_c
+
+
+class CountCache:
+    """What can be reused from one synthetic dataset to the next (same targets).
+
+    The plan is kept; an expansion is reused when the synthetic group keys and the expanded
+    variable are unchanged (the usual case for known, unsynthesized variables).
+    """
+
+    def __init__(self) -> None:
+        self.plan: tuple[str, int] | None = None
+        self._expansion: tuple | None = None
+
+    def expansion(self, tkey, skey, lo, hi, y, rule, v):
+        if self._expansion is not None:
+            old_skey, old_y, value = self._expansion
+            if np.array_equal(old_skey, skey) and np.array_equal(old_y, y[:, v], equal_nan=True):
+                return value
+        value = _expansion(tkey, skey, lo, hi, y, rule, v)
+        self._expansion = (skey.copy(), y[:, v].copy(), value)
+        return value
+
+
+def _count_box(
+    tkey,
+    skey,
+    lo,
+    hi,
+    y,
+    rule: MatchRule,
+    n_keys: int,
+    cache: CountCache | None = None,
+    owner: np.ndarray | None = None,
+) -> np.ndarray:
+    """c_i for per-variable interval matching (every mode but the ellipsoid).
+
+    With ``owner``, the targets are sub-targets and ``lo``/``hi`` are rows of their owners.
+    """
+    if owner is not None and lo.shape[1] != 1:
+        lo, hi, owner = lo[owner], hi[owner], None
+    n, p = len(tkey), lo.shape[1]
+    if p == 0:
+        counts = np.bincount(skey[skey >= 0], minlength=max(n_keys, 1))
+        return np.where(tkey >= 0, counts[np.maximum(tkey, 0)], 0).astype(np.int64)
+    if p == 1:
+        dim, nans = _SortedDim(skey, y[:, 0]), _NanRows(skey, y[:, 0], rule)
+        a, b = dim.locate(dim.composite, dim.windows(tkey, lo[:, 0], hi[:, 0], rule, owner))
+        na_a, na_b = nans.ranges(tkey)
+        return ((b - a) + (na_b - na_a)).astype(np.int64)
+    cache = cache or CountCache()
+    if cache.plan is None:
+        cache.plan = _plan(tkey, skey, lo, hi, y, rule)
+    how, v = cache.plan
+    if how == "expand":
+        owner, new_tkey, new_skey, n_new = cache.expansion(tkey, skey, lo, hi, y, rule, v)
+        others = [u for u in range(p) if u != v]
+        sub = _count_box(
+            new_tkey,
+            new_skey,
+            lo[:, others],
+            hi[:, others],
+            y[:, others],
+            rule,
+            n_new,
+            owner=owner,
+        )
+        return np.bincount(owner, weights=sub, minlength=n).astype(np.int64)
+    x = d = np.zeros_like(lo)  # unused without the ellipsoid
+    dim, nans = _SortedDim(skey, y[:, v]), _NanRows(skey, y[:, v], rule)
+    return _count_by_candidates(tkey, skey, lo, hi, x, d, y, rule, v, dim, nans)
+
+
+def count_matches(
+    tkey: np.ndarray,
+    skey: np.ndarray,
+    x: np.ndarray,
+    d: np.ndarray,
+    y: np.ndarray,
+    rule: MatchRule = MatchRule(),
+    n_keys: int | None = None,
+    cache: CountCache | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Match counts c (int64) and own-row indicator T (bool, before R's c = 0 rule).
+
+    Parameters
+    ----------
+    tkey, skey
+        Group keys of the targets (confidential records) and of the synthetic records; -1 never
+        matches.
+    x, d
+        ``(n, p)`` target values and half-widths of the continuous variables.
+    y
+        ``(n, p)`` synthetic values of the same variables.
+    cache
+        Pass one :class:`CountCache` for all datasets of the same targets to reuse work.
+    """
+    n, p = x.shape
+    tkey = np.asarray(tkey, dtype=np.int64)
+    skey = np.asarray(skey, dtype=np.int64)
+    if n_keys is None:
+        n_keys = int(max(tkey.max(initial=-1), skey.max(initial=-1))) + 1
+    lo, hi = interval_bounds(x, d)
+    own = (tkey >= 0) & (skey == tkey)
+    if p:
+        own &= _rows_match(lo, hi, x, d, y, rule)
+    if not rule.ellipsoid or p == 0:
+        return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache), own
+    # ellipsoid: box candidates on the most selective variable, then the joint test
+    dims = [_SortedDim(skey, y[:, v]) for v in range(p)]
+    totals = []
+    for v, dim in enumerate(dims):
+        a, b = dim.locate(dim.composite, dim.windows(tkey, lo[:, v], hi[:, v], rule))
+        totals.append(int((b - a).sum()))
+    v = int(np.argmin(totals))
+    nan_rows = _NanRows(skey, y[:, v], rule)
+    return _count_by_candidates(tkey, skey, lo, hi, x, d, y, rule, v, dims[v], nan_rows), own

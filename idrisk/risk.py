@@ -13,7 +13,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ._prepare import prepare_inputs
-from .matching import KeyEncoder, MatchRule, count_matches, half_widths
+from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .result import IdentificationRiskResult
 
 __all__ = ["identification_risk"]
@@ -140,6 +140,7 @@ def identification_risk(
         )
 
     encoder = KeyEncoder(prep.cat_orig)
+    cache = CountCache()
     c = np.empty((prep.n, prep.m), dtype=np.int64)
     own = np.empty((prep.n, prep.m), dtype=bool)
     if progress is None:
@@ -147,7 +148,7 @@ def identification_risk(
     for j in tqdm(range(prep.m), desc="identification risk", unit="dataset", disable=not progress):
         skey = encoder.transform(prep.cat_syn[j])
         y = prep.cont_syn[j] if prep.radii is not None else np.empty((prep.n, 0))
-        c[:, j], own[:, j] = count_matches(encoder.keys, skey, x, d, y, rule, encoder.n_keys)
+        c[:, j], own[:, j] = count_matches(encoder.keys, skey, x, d, y, rule, encoder.n_keys, cache)
 
     settings = {
         "known": prep.known,
