@@ -1,0 +1,171 @@
+"""Run the R package IdentificationRiskCalculation on pandas data; load R datasets."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from ..result import IdentificationRiskResult
+from ._session import call_r, require_r_package, robjects
+from .convert import dataframe_from_r, dataframe_to_r, dataframes_to_r
+
+__all__ = ["identification_risk_r", "load_r_dataset", "RPrintedWarning", "RReturnedNull"]
+
+IRC = "IdentificationRiskCalculation"
+
+
+class RPrintedWarning(UserWarning):
+    """A ``[1] "Warning: ..."`` line that the R package printed (it prints, it does not warn)."""
+
+
+class RReturnedNull(ValueError):
+    """The R package printed an ``Error`` line and returned NULL."""
+
+
+def _radius_arg(r, origdata: pd.DataFrame):
+    ro = robjects()
+    if r is None:
+        return None
+    if isinstance(r, Mapping):
+        raise TypeError(
+            "r: the R package takes no named radii; pass a number or a sequence in the column "
+            "order of origdata"
+        )
+    values = [float(r)] if isinstance(r, int | float) else [float(v) for v in r]
+    return ro.FloatVector(values)
+
+
+def identification_risk_r(
+    origdata: pd.DataFrame,
+    syndata: pd.DataFrame | Sequence[pd.DataFrame],
+    known: str | Sequence[str],
+    syn: str | Sequence[str],
+    r: float | Sequence[float] | None = None,
+    percentage: bool = True,
+    euclidean_dist: bool = False,
+    *,
+    closed: bool = False,
+    abs_radius: bool = False,
+    ellipsoid: bool = False,
+    na_matches: bool = True,
+    progress: bool | None = None,
+) -> IdentificationRiskResult:
+    """Run ``IdentificationRiskCalculation::IdentificationRisk`` in R on pandas data.
+
+    Same arguments as :func:`idrisk.identification_risk`; the options R lacks (``closed``,
+    ``abs_radius``, ``ellipsoid``, ``na_matches=False``) must keep their defaults.
+    The data frames are converted with :func:`dataframe_to_r` (categoricals become factors,
+    str columns character vectors). Lines R prints (``[1] "Warning: ..."``) become
+    :class:`RPrintedWarning` warnings; R's ``message()`` lines become ``UserWarning``.
+
+    Returns
+    -------
+    IdentificationRiskResult
+        Indexed like ``origdata``; ``settings["engine"] == "R"``.
+
+    Raises
+    ------
+    RReturnedNull
+        When R prints an ``Error`` line and returns NULL (radius vector too short).
+    RPackageNotInstalledError
+        When the R package is not installed (the message says how to install it).
+
+    Examples
+    --------
+    >>> res = identification_risk_r(orig, syns, ["Age", "Urban"], ["Income"], r=0.1)
+    ... # doctest: +SKIP
+    >>> res.exp_risk.mean()  # doctest: +SKIP
+    """
+    unsupported = {
+        "closed": closed,
+        "abs_radius": abs_radius,
+        "ellipsoid": ellipsoid,
+        "na_matches": not na_matches,
+    }
+    bad = [k for k, v in unsupported.items() if v]
+    if bad:
+        raise ValueError(f"{bad}: the R package has no such option; leave them at their defaults")
+    del progress
+    require_r_package(IRC)
+    ro = robjects()
+    frames = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    known_l = [known] if isinstance(known, str) else list(known)
+    syn_l = [syn] if isinstance(syn, str) else list(syn)
+    args = {
+        "origdata": dataframe_to_r(origdata),
+        "syndata": dataframes_to_r(frames),
+        "known": ro.StrVector(known_l),
+        "syn": ro.StrVector(syn_l),
+        "r": _radius_arg(r, origdata),
+        "percentage": ro.BoolVector([bool(percentage)]),
+        "euclideanDist": ro.BoolVector([bool(euclidean_dist)]),
+    }
+    call = call_r(IRC, "IdentificationRisk", args)
+    error_lines = [line for line in call.output if _strip_print(line).startswith("Error")]
+    for line in call.output:
+        text = _strip_print(line)
+        if not text.startswith("Error"):
+            warnings.warn(text, RPrintedWarning, stacklevel=2)
+    for text in call.messages + call.warnings:
+        warnings.warn(text, UserWarning, stacklevel=2)
+    from .results import result_from_r
+
+    settings = {
+        "engine": "R",
+        "known": known_l,
+        "syn": syn_l,
+        "r": r,
+        "percentage": percentage,
+        "euclidean_dist": euclidean_dist,
+    }
+    result = result_from_r(call.value, index=origdata.index, settings=settings)
+    if result is None:
+        detail = _strip_print(error_lines[0]) if error_lines else "R returned NULL"
+        raise RReturnedNull(detail)
+    return result
+
+
+def _strip_print(line: str) -> str:
+    """``[1] "text"`` (R's print of a string) -> ``text``."""
+    line = line.strip()
+    if line.startswith('[1] "') and line.endswith('"'):
+        return line[5:-1]
+    return line
+
+
+def load_r_dataset(name: str, package: str = IRC) -> pd.DataFrame:
+    """Load a dataset shipped with an R package as a DataFrame (``data(name, package=)``).
+
+    Parameters
+    ----------
+    name : str
+        Dataset name, e.g. ``"CEdata"``.
+    package : str
+        R package that ships it (default IdentificationRiskCalculation).
+
+    Examples
+    --------
+    >>> ce = load_r_dataset("CEdata")  # doctest: +SKIP
+    >>> ce.shape  # doctest: +SKIP
+    (5571, 7)
+    >>> load_r_dataset("mtcars", package="datasets").shape  # doctest: +SKIP
+    (32, 11)
+    """
+    ro = robjects()
+    require_r_package(package)
+    fun = ro.r(
+        "function(name, pkg) { e <- new.env(); "
+        "found <- suppressWarnings(utils::data(list = name, package = pkg, envir = e)); "
+        "if (!exists(name, envir = e, inherits = FALSE)) "
+        "stop(sprintf(\"dataset '%s' not found in R package '%s'\", name, pkg)); "
+        "x <- get(name, envir = e); if (is.matrix(x)) x <- as.data.frame(x); x }"
+    )
+    try:
+        value = fun(name, package)
+    except Exception as exc:
+        raise ValueError(
+            f"name: could not load dataset {name!r} from R package {package!r}: {exc}"
+        ) from exc
+    return dataframe_from_r(value)

@@ -1,0 +1,3 @@
+library(testthat)
+library(idriskR)
+test_check("idriskR")
