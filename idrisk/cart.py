@@ -1,0 +1,806 @@
+"""An rpart-compatible CART tree (``method = "anova"`` and ``"class"``).
+
+:class:`RpartTree` grows the same tree as R's ``rpart`` 4.1 with
+``rpart.control(minsplit, minbucket, cp, maxdepth, ...)`` and no case weights:
+
+* numeric predictors: every boundary between two different sorted values that
+  leaves ``minbucket`` rows on each side; the cut is the midpoint; ties in the
+  improvement go to the first boundary (strictly larger replaces);
+* factor predictors: anova orders the levels present in the node by mean y and
+  scans that order; class trees with two classes order by the proportion of the
+  first class, with more classes every subset is tried (Gray code), as rpart;
+* anova risk is the sum of squares, class risk the misclassification loss with
+  priors equal to the observed class proportions (Gini splitting);
+* a split is kept only if its improvement exceeds 1e-10 x the largest seen;
+  nodes below ``minsplit`` rows, or whose complexity bound is <= cp x root risk,
+  stay leaves; after both children are grown a node whose weakest-link
+  complexity is <= cp x root risk is collapsed (rpart's ``partition``);
+* the child with the smaller mean (anova) / class score (class) is numbered
+  ``2 * node``, the other ``2 * node + 1``;
+* missing predictor values and factor levels absent from a node are routed to
+  the child that received more training rows (``usesurrogate = 2`` majority);
+  surrogate splits themselves are not computed (see ``Notes``).
+
+Sums are accumulated in the same order as rpart's C code so that near-ties are
+resolved identically; the initial ordering of each numeric predictor uses a port
+of rpart's own quicksort so that tied values sit in rpart's order.
+
+Notes
+-----
+Surrogate splits are not built: rows with a missing value of a split variable go
+to the majority child (what rpart does when every surrogate is missing too).
+With complete predictors (the synthpop use case) this has no effect.
+
+Examples
+--------
+>>> import pandas as pd
+>>> X = pd.DataFrame({"x": [float(i) for i in range(40)]})
+>>> y = pd.Series([0.0] * 20 + [10.0] * 20)
+>>> tree = RpartTree(minbucket=5).fit(X, y)
+>>> tree.n_leaves_
+2
+>>> sorted(set(tree.where_.tolist()))
+[2, 3]
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["RpartTree", "TreeNode", "rpart_sort_order"]
+
+LEFT, RIGHT = -1, 1
+
+
+def rpart_sort_order(x: np.ndarray) -> np.ndarray:
+    """Row order of rpart's ``mysort`` (quicksort with median-of-3) on ``x``.
+
+    Equal values may come out in a different order than with a stable sort;
+    rpart accumulates sums in this order, so we use it too.
+
+    Examples
+    --------
+    >>> rpart_sort_order(np.array([3.0, 1.0, 2.0])).tolist()
+    [1, 2, 0]
+    """
+    xs = np.asarray(x, dtype=float)
+    stable = np.argsort(xs, kind="stable")
+    sx = xs[stable]
+    if sx.size < 2 or not np.any(sx[1:] == sx[:-1]):
+        return stable  # no ties: any correct sort gives this order
+    xl = xs.tolist()
+    cv = list(range(len(xl)))
+    _mysort(0, len(xl) - 1, xl, cv)
+    return np.asarray(cv, dtype=np.int64)
+
+
+def _mysort(start: int, stop: int, x: list, cvec: list) -> None:
+    while start < stop:
+        if stop - start < 11:
+            for i in range(start + 1, stop + 1):
+                temp = x[i]
+                tempd = cvec[i]
+                j = i - 1
+                while j >= start and x[j] > temp:
+                    x[j + 1] = x[j]
+                    cvec[j + 1] = cvec[j]
+                    j -= 1
+                x[j + 1] = temp
+                cvec[j + 1] = tempd
+            return
+        i = start
+        j = stop
+        k = (start + stop) // 2
+        median = x[k]
+        if x[i] >= x[k]:
+            if x[j] > x[k]:
+                median = x[j] if x[i] > x[j] else x[i]
+        elif x[j] < x[k]:
+            median = x[i] if x[i] > x[j] else x[j]
+        while i < j:
+            while x[i] < median:
+                i += 1
+            while x[j] > median:
+                j -= 1
+            if i < j:
+                if x[i] > x[j]:
+                    x[i], x[j] = x[j], x[i]
+                    cvec[i], cvec[j] = cvec[j], cvec[i]
+                i += 1
+                j -= 1
+        while x[i] >= median and i > start:
+            i -= 1
+        while x[j] <= median and j < stop:
+            j += 1
+        if (i - start) < (stop - j):
+            if (i - start) > 0:
+                _mysort(start, i, x, cvec)
+            start = j
+        else:
+            if (stop - j) > 0:
+                _mysort(j, stop, x, cvec)
+            stop = i
+
+
+def _seqsum(a: np.ndarray) -> float:
+    """Left-to-right floating sum (as a C loop), not numpy's pairwise sum."""
+    return float(np.cumsum(a)[-1]) if a.size else 0.0
+
+
+@dataclass
+class TreeNode:
+    """One node of a fitted :class:`RpartTree` (rpart's node numbering)."""
+
+    number: int
+    n: int
+    risk: float
+    yval: float
+    counts: np.ndarray | None = None
+    complexity: float = 0.0
+    var: int | None = None
+    cut: float = np.nan
+    direction: int = 0  # numeric: side taken by x < cut
+    csplit: np.ndarray | None = None  # factor: LEFT/RIGHT/0 per level code-1
+    improve: float = 0.0
+    majority: int = 0  # lastsurrogate: LEFT, RIGHT or 0
+    left: TreeNode | None = field(default=None, repr=False)
+    right: TreeNode | None = field(default=None, repr=False)
+    rows: np.ndarray | None = field(default=None, repr=False)
+    stuck: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.left is None
+
+
+class RpartTree:
+    """rpart-compatible regression (``"anova"``) or classification (``"class"``) tree.
+
+    Parameters
+    ----------
+    method : {"anova", "class"}
+        Splitting rule and response type.
+    minbucket : int
+        Minimum rows in a child.
+    minsplit : int, optional
+        Minimum rows in a node to try a split; ``None`` gives ``3 * minbucket``
+        (rpart's rule when only ``minbucket`` is given).
+    cp : float
+        Complexity parameter (relative to the root risk).
+    maxdepth : int
+        Maximum depth (root = 0), at most 30 as in rpart.
+    xval : int
+        Number of cross-validation groups. The cross-validation itself is not
+        run (its only output is rpart's cp table), but with an R stream its
+        random draws are consumed exactly as rpart does.
+    maxcompete, maxsurrogate, usesurrogate : int
+        rpart controls; ``usesurrogate`` 0 stops rows with a missing split
+        value at the node, 1 and 2 send them to the majority child (2) or stop
+        them (1), since surrogate splits are not built (see module notes).
+
+    Attributes
+    ----------
+    where_ : pandas.Series
+        Leaf node number of each training row (rows dropped for a missing y, or
+        with every predictor missing, are not included), like ``fit$where``
+        but holding node numbers instead of frame rows.
+    nodes_ : dict[int, TreeNode]
+    n_leaves_ : int
+    classes_ : list
+        Class labels (``method="class"``), in ``factor(y)`` order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"g": pd.Categorical(list("ab") * 20)})
+    >>> y = pd.Series(["u", "v"] * 20)
+    >>> t = RpartTree("class", minbucket=5).fit(X, y)
+    >>> t.predict(X).iloc[0].tolist()
+    [1.0, 0.0]
+    """
+
+    def __init__(
+        self,
+        method: Literal["anova", "class"] = "anova",
+        minbucket: int = 5,
+        minsplit: int | None = None,
+        cp: float = 1e-8,
+        maxdepth: int = 30,
+        xval: int = 10,
+        maxcompete: int = 4,
+        maxsurrogate: int = 5,
+        usesurrogate: int = 2,
+    ) -> None:
+        if method not in ("anova", "class"):
+            raise ValueError(f"method must be 'anova' or 'class', got {method!r}")
+        if int(minbucket) < 1:
+            raise ValueError(f"minbucket must be >= 1, got {minbucket}")
+        if not 0 < int(maxdepth) <= 30:
+            raise ValueError(f"maxdepth must be in 1..30, got {maxdepth}")
+        if usesurrogate not in (0, 1, 2):
+            raise ValueError(f"usesurrogate must be 0, 1 or 2, got {usesurrogate}")
+        self.method = method
+        self.minbucket = int(minbucket)
+        self.minsplit = 3 * self.minbucket if minsplit is None else int(minsplit)
+        self.cp = float(cp)
+        self.maxdepth = int(maxdepth)
+        self.xval = int(xval)
+        self.maxcompete = int(maxcompete)
+        self.maxsurrogate = int(maxsurrogate)
+        self.usesurrogate = int(usesurrogate)
+
+    def __repr__(self) -> str:
+        fitted = f", n_leaves={self.n_leaves_}" if hasattr(self, "n_leaves_") else ""
+        return (
+            f"RpartTree(method={self.method!r}, minbucket={self.minbucket}, "
+            f"minsplit={self.minsplit}, cp={self.cp:g}{fitted})"
+        )
+
+    # ------------------------------------------------------------------ encoding
+    def _encode_X(self, X: pd.DataFrame, fitting: bool) -> np.ndarray:
+        if not isinstance(X, pd.DataFrame):
+            raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")
+        if fitting:
+            self.feature_names_ = list(X.columns)
+            self.levels_: dict[str, list | None] = {}
+        else:
+            missing = [c for c in self.feature_names_ if c not in X.columns]
+            if missing:
+                raise ValueError(f"X lacks the predictor column(s) {missing}")
+        out = np.empty((len(X), len(self.feature_names_)), dtype=float)
+        for j, name in enumerate(self.feature_names_):
+            col = X[name]
+            if fitting:
+                self.levels_[name] = _factor_levels(col)
+            levels = self.levels_[name]
+            if levels is None:
+                if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+                    raise TypeError(f"column {name!r} was numeric when fitted, got {col.dtype}")
+                out[:, j] = col.to_numpy(dtype=float, na_value=np.nan)
+            else:
+                codes = pd.Index(levels).get_indexer(_as_labels(col)).astype(float)
+                bad = (codes < 0) & col.notna().to_numpy()
+                if bad.any():
+                    new = sorted(set(map(str, _as_labels(col)[bad])))
+                    raise ValueError(f"factor {name!r} has new levels {new}")
+                codes[codes < 0] = np.nan
+                out[:, j] = codes + 1.0
+        return out
+
+    # ----------------------------------------------------------------------- fit
+    def fit(self, X: pd.DataFrame, y: pd.Series, rng=None) -> RpartTree:
+        """Grow the tree.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Predictors; categorical / object / string / bool columns are factors.
+        y : pandas.Series
+            Response, numeric for ``"anova"``; any labels for ``"class"``.
+        rng : RStream or NumpyStream, optional
+            Stream whose cross-validation draws are consumed (``xval > 1``).
+
+        Returns
+        -------
+        RpartTree
+            ``self``.
+        """
+        y = pd.Series(y)
+        if len(X) != len(y):
+            raise ValueError(f"X has {len(X)} rows but y has {len(y)}")
+        xm = self._encode_X(X, fitting=True)
+        self.ncat_ = np.array(
+            [0 if self.levels_[c] is None else len(self.levels_[c]) for c in self.feature_names_],
+            dtype=np.int64,
+        )
+        # na.rpart: drop missing y and rows with every predictor missing
+        keep = y.notna().to_numpy().copy()
+        if xm.shape[1] > 0:
+            keep &= ~np.all(np.isnan(xm), axis=1)
+        self.fit_index_ = y.index[keep]
+        xm = xm[keep]
+        yk = y[keep]
+        n = int(keep.sum())
+        if n == 0:
+            raise ValueError("no rows with a non-missing response (and some predictor)")
+        if self.method == "anova":
+            if not pd.api.types.is_numeric_dtype(yk) or pd.api.types.is_bool_dtype(yk):
+                raise TypeError(f"method='anova' needs a numeric y, got dtype {yk.dtype}")
+            self.y_ = yk.to_numpy(dtype=float)
+            self.classes_ = None
+        else:
+            fac = pd.Categorical(_as_labels(yk))
+            fac = fac.remove_unused_categories()
+            self.classes_ = list(fac.categories)
+            self.y_ = fac.codes.astype(np.int64)
+            self._class_init()
+        if rng is not None and self.xval > 1:
+            rng.skip_permutation(n)
+        self.x_ = xm
+        self._grow()
+        where = np.empty(n, dtype=np.int64)
+        for node in self.nodes_.values():
+            if node.is_leaf:
+                where[node.rows] = node.number
+        # rows left at an internal node (missing split value, no majority)
+        for node in self.nodes_.values():
+            if not node.is_leaf and node.stuck is not None and node.stuck.size:
+                where[node.stuck] = node.number
+        self.where_ = pd.Series(where, index=self.fit_index_, name="node")
+        self.n_leaves_ = sum(1 for nd in self.nodes_.values() if nd.is_leaf)
+        del self.x_
+        return self
+
+    # ----------------------------------------------------------- class helpers
+    def _class_init(self) -> None:
+        k = len(self.classes_)
+        counts = np.bincount(self.y_, minlength=k).astype(float)
+        self.root_counts_ = counts
+        total = _seqsum(counts)
+        prior = counts / total  # rpart.class: counts / sum(counts)
+        loss = 1.0 - np.eye(k)
+        freq = counts / total
+        temp = 0.0
+        aprior = np.zeros(k)
+        for i in range(k):
+            for j in range(k):
+                temp += loss[i, j] * prior[i]
+                aprior[i] += loss[i, j] * prior[i]
+        self._prior = prior / freq
+        self._aprior = aprior / (temp * freq)
+        self._loss = loss
+        self._parms_prior = prior
+
+    def _eval(self, rows: np.ndarray) -> tuple[float, float, np.ndarray | None]:
+        y = self.y_[rows]
+        if self.method == "anova":
+            mean = _seqsum(y) / y.size
+            d = y - mean
+            return mean, _seqsum(d * d), None
+        k = len(self.classes_)
+        freq = np.bincount(y, minlength=k).astype(float)
+        dev = 0.0
+        best = 0
+        for i in range(k):
+            temp = 0.0
+            for j in range(k):
+                temp += freq[j] * self._loss[j, i] * self._prior[j]
+            if i == 0 or temp < dev:
+                best, dev = i, temp
+        return float(best + 1), dev, freq
+
+    # --------------------------------------------------------------------- grow
+    def _grow(self) -> None:
+        n = self.y_.size
+        p = self.x_.shape[1]
+        self._sorts = []
+        for v in range(p):
+            x = self.x_[:, v]
+            if self.ncat_[v] == 0:
+                xx = np.where(np.isnan(x), 0.0, x)  # rpart puts 0 for sorting
+                self._sorts.append(rpart_sort_order(xx))
+            else:
+                self._sorts.append(np.arange(n, dtype=np.int64))
+        self.nodes_: dict[int, TreeNode] = {}
+        self._iscale = 0.0
+        self._maxnode = 2**self.maxdepth - 1
+        self._which = np.ones(n, dtype=np.int64)
+        all_rows = np.arange(n, dtype=np.int64)
+        yval, risk, counts = self._eval(self._sorts[0] if p else all_rows)
+        root = TreeNode(1, n, risk, yval, counts, complexity=risk, rows=all_rows)
+        root.stuck = None
+        self._alpha = self.cp * risk
+        self.nodes_[1] = root
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 10_000))
+        try:
+            self._partition(root, [s for s in self._sorts], first=True)
+        finally:
+            sys.setrecursionlimit(old)
+        del self._sorts
+
+    def _partition(self, me: TreeNode, sorts: list[np.ndarray], first: bool = False):
+        """rpart's ``partition``: returns (number of splits, subtree risk)."""
+        if not first:
+            order0 = sorts[0] if sorts else me.rows
+            me.yval, me.risk, me.counts = self._eval(order0)
+            tempcp = min(me.risk, me.complexity)
+        else:
+            tempcp = me.risk
+        me.stuck = None
+        if me.n < self.minsplit or tempcp <= self._alpha or me.number > self._maxnode:
+            me.complexity = self._alpha
+            return 0, me.risk
+        if not self._bsplit(me, sorts):
+            me.complexity = self._alpha
+            return 0, me.risk
+        goes = self._nodesplit(me, sorts)  # -1 left, 1 right, 0 stuck
+        lsorts = [s[goes[s] == LEFT] for s in sorts]
+        rsorts = [s[goes[s] == RIGHT] for s in sorts]
+        rows = me.rows
+        lrows = rows[goes[rows] == LEFT]
+        rrows = rows[goes[rows] == RIGHT]
+        me.stuck = rows[goes[rows] == 0]
+        # rows order within node: keep by row number (rows is sorted)
+        ln = TreeNode(2 * me.number, lrows.size, 0.0, 0.0, complexity=tempcp - self._alpha,
+                      rows=lrows)
+        self.nodes_[ln.number] = ln
+        me.left = ln
+        left_split, left_risk = self._partition(ln, lsorts)
+
+        tempcp = (me.risk - left_risk) / (left_split + 1)
+        tempcp2 = me.risk - ln.risk
+        if tempcp < tempcp2:
+            tempcp = tempcp2
+        if tempcp > me.complexity:
+            tempcp = me.complexity
+        rn = TreeNode(2 * me.number + 1, rrows.size, 0.0, 0.0, complexity=tempcp - self._alpha,
+                      rows=rrows)
+        self.nodes_[rn.number] = rn
+        me.right = rn
+        right_split, right_risk = self._partition(rn, rsorts)
+
+        tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
+        if rn.complexity > ln.complexity:
+            if tempcp > ln.complexity:
+                left_risk = ln.risk
+                left_split = 0
+                tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
+                if tempcp > rn.complexity:
+                    right_risk = rn.risk
+                    right_split = 0
+        elif tempcp > rn.complexity:
+            right_split = 0
+            right_risk = rn.risk
+            tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
+            if tempcp > ln.complexity:
+                left_risk = ln.risk
+                left_split = 0
+        me.complexity = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
+        if me.complexity <= self._alpha:
+            self._drop_subtree(me)
+            return 0, me.risk
+        return left_split + right_split + 1, left_risk + right_risk
+
+    def _drop_subtree(self, me: TreeNode) -> None:
+        stack = [me.left, me.right]
+        while stack:
+            nd = stack.pop()
+            if nd is None:
+                continue
+            self.nodes_.pop(nd.number, None)
+            stack.extend([nd.left, nd.right])
+        me.left = me.right = None
+        me.var = None
+        me.stuck = None
+
+    # ------------------------------------------------------------------- bsplit
+    def _bsplit(self, me: TreeNode, sorts: list[np.ndarray]) -> bool:
+        best = None  # (improve, var, cut, direction, csplit)
+        for v, order in enumerate(sorts):
+            x = self.x_[order, v]
+            ok = ~np.isnan(x)
+            if not ok.all():
+                order = order[ok]
+                x = x[ok]
+            k = x.size
+            nc = int(self.ncat_[v])
+            if k == 0 or (nc == 0 and x[0] == x[k - 1]):
+                continue
+            y = self.y_[order]
+            if self.method == "anova":
+                res = _anova_split(y, x, nc, self.minbucket, me.risk)
+            else:
+                res = _gini_split(y, x, nc, self.minbucket, len(self.classes_), self._aprior)
+            improve = res[0]
+            if improve > self._iscale:
+                self._iscale = improve
+            if improve > self._iscale * 1e-10:
+                if best is None or improve > best[0]:
+                    best = (improve, v, res[1], res[2], res[3])
+        if best is None:
+            return False
+        me.improve, me.var, me.cut, me.direction, me.csplit = best
+        return True
+
+    def _nodesplit(self, me: TreeNode, sorts: list[np.ndarray]) -> np.ndarray:
+        """Direction (-1/1/0) of every row of the node, indexed by row number."""
+        goes = np.zeros(self.y_.size, dtype=np.int64)
+        rows = me.rows
+        x = self.x_[rows, me.var]
+        d = _directions(x, me)
+        goes[rows] = d
+        # majority direction among rows with a determined direction
+        lcount = int(np.sum(d == LEFT))
+        rcount = int(np.sum(d == RIGHT))
+        me.majority = RIGHT if lcount < rcount else (LEFT if lcount > rcount else 0)
+        if self.usesurrogate == 2 and me.majority != 0:
+            undecided = rows[d == 0]
+            goes[undecided] = me.majority
+        return goes
+
+    # ------------------------------------------------------------------ predict
+    def apply(self, X: pd.DataFrame) -> pd.Series:
+        """Node number where each row's routing stops (a leaf, normally).
+
+        Missing values, and factor levels that had no direction at a split,
+        follow the majority child (``usesurrogate = 2``); with equal counts the
+        row stops at the internal node, as rpart's ``predict`` does.
+        """
+        self._check_fitted()
+        xm = self._encode_X(X, fitting=False)
+        node_of = np.ones(len(X), dtype=np.int64)
+        stack = [(self.nodes_[1], np.arange(len(X), dtype=np.int64))]
+        while stack:
+            nd, idx = stack.pop()
+            if nd.is_leaf or idx.size == 0:
+                node_of[idx] = nd.number
+                continue
+            d = _directions(xm[idx, nd.var], nd)
+            if self.usesurrogate == 2 and nd.majority != 0:
+                d[d == 0] = nd.majority
+            node_of[idx[d == 0]] = nd.number
+            stack.append((nd.left, idx[d == LEFT]))
+            stack.append((nd.right, idx[d == RIGHT]))
+        return pd.Series(node_of, index=X.index, name="node")
+
+    def predict(self, X: pd.DataFrame) -> pd.Series | pd.DataFrame:
+        """Leaf means (anova) or class probabilities (class; rpart's ``yprob``)."""
+        nodes = self.apply(X)
+        if self.method == "anova":
+            vals = {k: nd.yval for k, nd in self.nodes_.items()}
+            return pd.Series(nodes.map(vals).to_numpy(dtype=float), index=X.index, name="yval")
+        probs = self.node_probabilities()
+        return pd.DataFrame(probs.loc[nodes.to_numpy()].to_numpy(), index=X.index,
+                            columns=self.classes_)
+
+    def node_probabilities(self) -> pd.DataFrame:
+        """rpart's ``yprob`` for every node: counts x prior / class total, normalised."""
+        self._check_fitted()
+        if self.method != "class":
+            raise ValueError("node_probabilities needs method='class'")
+        numbers = sorted(self.nodes_)
+        cnt = np.vstack([self.nodes_[k].counts for k in numbers])
+        scale = self._parms_prior / np.maximum(1.0, self.root_counts_)
+        temp = cnt * scale
+        # R's rowSums accumulates in long double
+        rs = np.sum(temp.astype(np.longdouble), axis=1).astype(float)
+        return pd.DataFrame(temp / rs[:, None], index=numbers, columns=self.classes_)
+
+    def is_leaf(self, node: int) -> bool:
+        """Whether ``node`` is a leaf of the fitted tree."""
+        return self.nodes_[int(node)].is_leaf
+
+    @property
+    def leaves_(self) -> list[int]:
+        return sorted(k for k, nd in self.nodes_.items() if nd.is_leaf)
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "nodes_"):
+            raise RuntimeError("RpartTree is not fitted yet; call fit(X, y) first")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per node: n, risk (deviance), yval, split variable and cut."""
+        self._check_fitted()
+        rows = []
+        for k in sorted(self.nodes_):
+            nd = self.nodes_[k]
+            var = None if nd.is_leaf else self.feature_names_[nd.var]
+            rows.append({"node": k, "var": var or "<leaf>", "n": nd.n, "dev": nd.risk,
+                         "yval": nd.yval, "complexity": nd.complexity,
+                         "cut": np.nan if nd.is_leaf else nd.cut})
+        return pd.DataFrame(rows).set_index("node")
+
+
+# ---------------------------------------------------------------------------- helpers
+def _factor_levels(col: pd.Series) -> list | None:
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return list(col.cat.categories)
+    if pd.api.types.is_bool_dtype(col):
+        return [False, True]
+    if pd.api.types.is_numeric_dtype(col):
+        return None
+    return sorted(col.dropna().unique().tolist(), key=str)
+
+
+def _as_labels(col: pd.Series) -> np.ndarray:
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return np.asarray(col.astype(object))
+    return col.to_numpy(dtype=object)
+
+
+def _directions(x: np.ndarray, nd: TreeNode) -> np.ndarray:
+    d = np.zeros(x.size, dtype=np.int64)
+    ok = ~np.isnan(x)
+    if nd.csplit is None:
+        lt = x < nd.cut
+        d[ok & lt] = nd.direction
+        d[ok & ~lt] = -nd.direction
+    else:
+        codes = np.where(ok, x, 1).astype(np.int64) - 1
+        d[ok] = nd.csplit[codes[ok]]
+    return d
+
+
+def _anova_split(y, x, nc, edge, myrisk):
+    """rpart's ``anova`` choose function: (improve, cut, direction, csplit)."""
+    n = y.size
+    grandmean = _seqsum(y) / n
+    if nc == 0:
+        dev = y - grandmean
+        left = np.cumsum(dev)
+        i = np.arange(n)
+        lw = (i + 1).astype(float)
+        rw = float(n) - lw
+        cand = (i >= edge - 1) & (i <= n - edge - 1)
+        cand[:-1] &= x[1:] != x[:-1]
+        cand[-1] = False
+        if not cand.any():
+            return 0.0, np.nan, 0, None
+        sq = left * left
+        with np.errstate(divide="ignore", invalid="ignore"):
+            temp = sq / lw + sq / rw
+        temp = np.where(cand, temp, 0.0)
+        where = int(np.argmax(temp))
+        best = float(temp[where])
+        if best <= 0:
+            return 0.0, np.nan, 0, None
+        direction = LEFT if left[where] < -left[where] else RIGHT
+        return best / myrisk, (x[where] + x[where + 1]) / 2, direction, None
+    codes = x.astype(np.int64) - 1
+    sums = np.zeros(nc)
+    np.add.at(sums, codes, y - grandmean)
+    countn = np.bincount(codes, minlength=nc)
+    present = countn > 0
+    means = np.zeros(nc)
+    means[present] = sums[present] / countn[present]
+    order = [j for j in np.argsort(means, kind="stable") if present[j]]
+    tsplit = np.where(present, RIGHT, 0)
+    csplit = None
+    best = 0.0
+    left_sum = 0.0
+    left_n = 0
+    for j in order:
+        tsplit[j] = LEFT
+        left_n += int(countn[j])
+        right_n = n - left_n
+        left_sum += sums[j]
+        right_sum = -left_sum
+        if left_n >= edge and right_n >= edge:
+            temp = left_sum * left_sum / left_n + right_sum * right_sum / right_n
+            if temp > best:
+                best = temp
+                csplit = -tsplit.copy() if left_sum > right_sum else tsplit.copy()
+    return best / myrisk, np.nan, 0, csplit
+
+
+def _gini_impurity(p):
+    return p * (1 - p)
+
+
+def _gini_split(y, x, nc, edge, numclass, aprior):
+    """rpart's ``gini`` choose function: (improve, cut, direction, csplit)."""
+    n = y.size
+    aw = aprior[y]
+    right = np.bincount(y, minlength=numclass).astype(float)
+    rwt = _seqsum(aw)
+    total_ss = 0.0
+    for i in range(numclass):
+        temp = aprior[i] * right[i] / rwt
+        total_ss += rwt * _gini_impurity(temp)
+    best = total_ss
+    if nc == 0:
+        # cumulative left counts per class after row i
+        onehot = np.zeros((n, numclass))
+        onehot[np.arange(n), y] = 1.0
+        left = np.cumsum(onehot, axis=0)
+        rightm = right[None, :] - left
+        lwt = np.cumsum(aw)
+        rwtv = np.subtract.accumulate(np.concatenate([[rwt], aw]))[1:]
+        i = np.arange(n)
+        cand = (i >= edge - 1) & (i <= n - edge - 1)
+        cand[:-1] &= x[1:] != x[:-1]
+        cand[-1] = False
+        idx = np.flatnonzero(cand)
+        if idx.size == 0:
+            return 0.0, np.nan, 0, None
+        temp = np.zeros(idx.size)
+        lmean = np.zeros(idx.size)
+        rmean = np.zeros(idx.size)
+        lw = lwt[idx]
+        rw = rwtv[idx]
+        for j in range(numclass):
+            p = aprior[j] * left[idx, j] / lw
+            temp += lw * _gini_impurity(p)
+            lmean += p * j
+            p = aprior[j] * rightm[idx, j] / rw
+            temp += rw * _gini_impurity(p)
+            rmean += p * j
+        better = np.flatnonzero(temp < best)
+        if better.size == 0:
+            return 0.0, np.nan, 0, None
+        # first index where temp reaches its minimum among strict improvements
+        k = better[np.argmin(temp[better])]
+        best_t = temp[k]
+        where = idx[k]
+        direction = LEFT if lmean[k] < rmean[k] else RIGHT
+        improve = total_ss - best_t
+        if improve <= 0:
+            return 0.0, np.nan, 0, None
+        return improve, (x[where] + x[where + 1]) / 2, direction, None
+    codes = x.astype(np.int64) - 1
+    ccnt = np.zeros((numclass, nc))
+    np.add.at(ccnt, (y, codes), 1.0)
+    awt = np.zeros(nc)
+    np.add.at(awt, codes, aw)
+    countn = np.bincount(codes, minlength=nc)
+    tsplit = np.where(awt == 0, 0, RIGHT)
+    rate = np.zeros(nc)
+    nz = awt != 0
+    rate[nz] = ccnt[0, nz] / awt[nz]
+    left = np.zeros(numclass)
+    rightv = right.copy()
+    lwt = 0.0
+    rtot, ltot = n, 0
+    csplit = None
+    for i in _gray_sequence(nc, countn, rate if numclass == 2 else None):
+        if tsplit[i] == LEFT:
+            tsplit[i] = RIGHT
+            rwt += awt[i]
+            lwt -= awt[i]
+            rtot += countn[i]
+            ltot -= countn[i]
+            rightv += ccnt[:, i]
+            left -= ccnt[:, i]
+        else:
+            tsplit[i] = LEFT
+            rwt -= awt[i]
+            lwt += awt[i]
+            rtot -= countn[i]
+            ltot += countn[i]
+            rightv -= ccnt[:, i]
+            left += ccnt[:, i]
+        if ltot >= edge and rtot >= edge:
+            temp = 0.0
+            lmean = rmean = 0.0
+            for j in range(numclass):
+                p = aprior[j] * left[j] / lwt
+                temp += lwt * _gini_impurity(p)
+                lmean += p * j
+                p = aprior[j] * rightv[j] / rwt
+                temp += rwt * _gini_impurity(p)
+                rmean += p * j
+            if temp < best:
+                best = temp
+                csplit = tsplit.copy() if lmean < rmean else -tsplit.copy()
+    improve = total_ss - best
+    if csplit is None:
+        return 0.0, np.nan, 0, None
+    return improve, np.nan, 0, csplit
+
+
+def _gray_sequence(nc: int, countn: np.ndarray, rate: np.ndarray | None):
+    """Items changing sides, in rpart's graycode order."""
+    if rate is not None:  # ordered: empty levels first, then by rate (stable)
+        present = [j for j in range(nc) if countn[j] > 0]
+        order = sorted(present, key=lambda j: rate[j])  # sorted() is stable
+        yield from order
+        return
+    gray = [1 if countn[i] != 0 else 0 for i in range(nc)]
+    while True:
+        i = 0
+        while i < nc:
+            if gray[i] == 1:
+                gray[i] = 2
+                break
+            if gray[i] == 2:
+                gray[i] = 1
+            i += 1
+        if i >= nc:
+            return
+        yield i

@@ -1,0 +1,405 @@
+"""Random streams for the synthesizers: an R-identical one and a fast numpy one.
+
+:class:`RStream` reproduces R's default generator (``RNGkind("Mersenne-Twister",
+"Inversion", "Rejection")``, the default since R 3.6.0) draw for draw:
+
+* ``set.seed(s)``: ``s`` modulo 2**32 is scrambled 50 times with the linear
+  congruential step ``s <- 69069 * s + 1``; 625 further steps give the seed
+  table, whose first entry (the position slot) is dropped and replaced by 624.
+* ``unif_rand()``: a 32-bit Mersenne-Twister word times 2**-32, nudged into
+  (0, 1).
+* ``R_unif_index(n)``: rejection sampling on ``bits = ceil(log2(n))`` random
+  bits built from 16-bit chunks ``floor(unif_rand() * 65536)``.
+* ``sample.int(n, k)`` without replacement: the swap-with-last algorithm.
+* ``sample(x, 1, prob = p)``: probabilities normalised, sorted decreasingly with
+  R's heap sort ``revsort`` (not stable), one ``unif_rand()``.
+
+The Mersenne-Twister itself is numpy's :class:`numpy.random.MT19937`, whose raw
+32-bit output equals R's once it is given R's seed table.
+
+:class:`NumpyStream` has the same methods on top of a :class:`numpy.random.Generator`
+(PCG64). Its draws have the same distributions but are *not* R's values; it is
+the ``rng="numpy"`` fast mode of :func:`idrisk.synthesis.syn`.
+
+Examples
+--------
+>>> s = RStream(42)
+>>> [round(float(u), 12) for u in s.unif_rand(3)]
+[0.914806043496, 0.937075413298, 0.286139534786]
+>>> s = RStream(1)
+>>> (s.unif_index(10, 5) + 1).tolist()   # R: set.seed(1); sample(10, 5, TRUE)
+[9, 4, 7, 1, 2]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import numpy as np
+
+__all__ = [
+    "NumpyStream",
+    "RStream",
+    "RandomStream",
+    "make_stream",
+    "r_seed_table",
+    "revsort",
+]
+
+_TWO_M32 = 2.3283064365386963e-10  # 2**-32, R's i2_32m1 multiplier
+_UINT32 = 0xFFFFFFFF
+
+
+def r_seed_table(seed: int) -> np.ndarray:
+    """The 624-word Mersenne-Twister state that R's ``set.seed(seed)`` creates.
+
+    Parameters
+    ----------
+    seed : int
+        Any integer; it is taken modulo 2**32 as R does with its 32-bit seed.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint32`` array of length 624 (the position slot is not included).
+
+    Examples
+    --------
+    >>> r_seed_table(0).shape
+    (624,)
+    """
+    s = int(seed) & _UINT32
+    for _ in range(50):
+        s = (69069 * s + 1) & _UINT32
+    table = np.empty(625, dtype=np.uint32)
+    for j in range(625):
+        s = (69069 * s + 1) & _UINT32
+        table[j] = s
+    return table[1:].copy()
+
+
+def revsort(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """R's ``revsort``: heap sort into decreasing order, carrying the indices.
+
+    The order of tied values follows R's heap sort (it is not a stable sort),
+    which matters for reproducing R's weighted ``sample``.
+
+    Parameters
+    ----------
+    a : numpy.ndarray
+        Values to sort.
+
+    Returns
+    -------
+    (values, index) : tuple of numpy.ndarray
+        Sorted values (decreasing) and the 0-based original positions.
+
+    Examples
+    --------
+    >>> revsort(np.array([0.2, 0.5, 0.3]))[1].tolist()
+    [1, 2, 0]
+    """
+    x = [float(v) for v in a]
+    n = len(x)
+    ib = list(range(n))
+    if n <= 1:
+        return np.asarray(x, dtype=float), np.asarray(ib, dtype=np.int64)
+    # 1-based heap indices as in the C code
+    x.insert(0, 0.0)
+    ib.insert(0, -1)
+    l_ = (n >> 1) + 1
+    ir = n
+    while True:
+        if l_ > 1:
+            l_ -= 1
+            ra = x[l_]
+            ii = ib[l_]
+        else:
+            ra = x[ir]
+            ii = ib[ir]
+            x[ir] = x[1]
+            ib[ir] = ib[1]
+            ir -= 1
+            if ir == 1:
+                x[1] = ra
+                ib[1] = ii
+                break
+        i = l_
+        j = l_ << 1
+        while j <= ir:
+            if j < ir and x[j] > x[j + 1]:
+                j += 1
+            if ra > x[j]:
+                x[i] = x[j]
+                ib[i] = ib[j]
+                i = j
+                j += j
+            else:
+                j = ir + 1
+        x[i] = ra
+        ib[i] = ii
+    return np.asarray(x[1:], dtype=float), np.asarray(ib[1:], dtype=np.int64)
+
+
+class RandomStream(Protocol):
+    """What the synthesizer needs from a random stream (0-based indices)."""
+
+    def unif_rand(self, size: int) -> np.ndarray: ...
+
+    def unif_index(self, n: int, size: int) -> np.ndarray: ...
+
+    def sample_without_replacement(self, n: int, size: int | None = None) -> np.ndarray: ...
+
+    def skip_permutation(self, n: int) -> None: ...
+
+    def weighted_choice(self, probs: np.ndarray) -> np.ndarray: ...
+
+    def sample_seed(self) -> int: ...
+
+
+class RStream:
+    """R's ``unif_rand`` stream (Mersenne-Twister, Rejection sampling).
+
+    Parameters
+    ----------
+    seed : int or None
+        Passed to :meth:`set_seed`. ``None`` (like an unseeded R session) takes
+        a seed from the operating system's entropy; it is kept in ``.seed``.
+
+    Examples
+    --------
+    >>> RStream(2021).sample_seed() > 0
+    True
+    """
+
+    _BLOCK = 1 << 16
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.set_seed(seed)
+
+    # -- state ------------------------------------------------------------------
+    def set_seed(self, seed: int) -> None:
+        """Reset the stream exactly as R's ``set.seed(seed)``."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an integer, got {seed!r}")
+        self.seed = int(seed)
+        self._bitgen = np.random.MT19937(0)
+        self._bitgen.state = {
+            "bit_generator": "MT19937",
+            "state": {"key": r_seed_table(int(seed)), "pos": 624},
+        }
+        self._buf = np.empty(0, dtype=np.uint64)
+        self._pos = 0
+        self.n_used = 0
+
+    def _raw(self, k: int) -> np.ndarray:
+        """Next ``k`` raw 32-bit words (as uint64)."""
+        avail = self._buf.size - self._pos
+        if k > avail:
+            more = max(self._BLOCK, k - avail)
+            self._buf = np.concatenate(
+                [self._buf[self._pos :], self._bitgen.random_raw(more).astype(np.uint64)]
+            )
+            self._pos = 0
+        out = self._buf[self._pos : self._pos + k]
+        self._pos += k
+        self.n_used += k
+        return out
+
+    def _unread(self, k: int) -> None:
+        self._pos -= k
+        self.n_used -= k
+
+    # -- draws ------------------------------------------------------------------
+    def unif_rand(self, size: int = 1) -> np.ndarray:
+        """``size`` values of R's ``unif_rand()`` (as ``runif(size)``)."""
+        u = self._raw(int(size)).astype(np.float64) * _TWO_M32
+        # R's fixup: keep strictly inside (0, 1)
+        u[u <= 0.0] = 0.5 * _TWO_M32
+        u[u >= 1.0] = 1.0 - 0.5 * _TWO_M32
+        return u
+
+    def unif_index(self, n: int, size: int = 1) -> np.ndarray:
+        """``size`` draws of R's ``R_unif_index(n)``: uniform on 0..n-1 (0-based).
+
+        This is what ``sample.int(n, size, replace = TRUE)`` uses (plus one).
+        """
+        n = int(n)
+        size = int(size)
+        if n <= 0:
+            raise ValueError(f"n must be positive, got {n}")
+        out = np.empty(size, dtype=np.int64)
+        if size == 0:
+            return out
+        bits = math.ceil(math.log2(n)) if n > 1 else 0
+        per_try = bits // 16 + 1
+        mask = np.uint64((1 << bits) - 1)
+        filled = 0
+        while filled < size:
+            need = size - filled
+            # expected acceptance >= 1/2; ask for a little more than twice the need
+            tries = int(need * 2.2) + 16
+            raw = self._raw(tries * per_try).reshape(tries, per_try) >> np.uint64(16)
+            v = raw[:, 0].copy()
+            for c in range(1, per_try):
+                v = v * np.uint64(65536) + raw[:, c]
+            v &= mask
+            ok = np.flatnonzero(v < np.uint64(n))
+            if ok.size >= need:
+                last = ok[need - 1]
+                out[filled:] = v[ok[:need]].astype(np.int64)
+                self._unread((tries - last - 1) * per_try)
+                filled = size
+            else:
+                out[filled : filled + ok.size] = v[ok].astype(np.int64)
+                filled += ok.size
+        return out
+
+    def sample_without_replacement(self, n: int, size: int | None = None) -> np.ndarray:
+        """R's ``sample.int(n, size)`` (swap with last), 0-based.
+
+        Examples
+        --------
+        >>> (RStream(42).sample_without_replacement(5) + 1).tolist()  # R: set.seed(42); sample(5)
+        [1, 5, 4, 3, 2]
+        """
+        n = int(n)
+        size = n if size is None else int(size)
+        if size > n:
+            raise ValueError(f"size ({size}) larger than population ({n})")
+        return self._permutation_draws(n, size, keep=True)
+
+    def skip_permutation(self, n: int) -> None:
+        """Consume the draws of ``sample.int(n, n)`` without keeping the result.
+
+        rpart's cross-validation groups use exactly these draws.
+        """
+        self._permutation_draws(int(n), int(n), keep=False)
+
+    def _permutation_draws(self, n: int, size: int, keep: bool) -> np.ndarray:
+        chunk = 8192
+        words: list[int] = []
+        p = 0
+        x = list(range(n)) if keep else []
+        out = np.empty(size if keep else 0, dtype=np.int64)
+        for i in range(size):
+            m = n - i
+            bits = (m - 1).bit_length() if m > 1 else 0  # ceil(log2(m))
+            mask = (1 << bits) - 1
+            per_try = bits // 16 + 1
+            while True:
+                if p + per_try > len(words):
+                    words = words[p:] + self._raw(chunk).tolist()
+                    p = 0
+                v = 0
+                for _ in range(per_try):
+                    v = 65536 * v + (words[p] >> 16)
+                    p += 1
+                v &= mask
+                if v < m:
+                    break
+            if keep:
+                out[i] = x[v]
+                x[v] = x[m - 1]
+        self._unread(len(words) - p)
+        return out
+
+    def weighted_choice(self, probs: np.ndarray) -> np.ndarray:
+        """One R ``sample(k, 1, prob = p)`` per row of ``probs`` (0-based columns).
+
+        Each row is normalised (R's ``FixupProb``), sorted with :func:`revsort`,
+        and one ``unif_rand()`` picks the first class whose cumulative
+        probability reaches it.
+        """
+        probs = np.asarray(probs, dtype=float)
+        if probs.ndim != 2:
+            raise ValueError("probs must be a 2-d array (rows x classes)")
+        out = np.empty(probs.shape[0], dtype=np.int64)
+        u = self.unif_rand(probs.shape[0])
+        for r in range(probs.shape[0]):
+            out[r] = _weighted_pick(probs[r], float(u[r]))
+        return out
+
+    def sample_seed(self) -> int:
+        """``sample.int(1e9, 1)``: what synthpop draws for ``seed = "sample"``."""
+        return int(self.unif_index(1_000_000_000, 1)[0]) + 1
+
+
+def _weighted_pick(p: np.ndarray, u: float) -> int:
+    pos = p[p > 0]
+    if pos.size == 0 or not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise ValueError(f"invalid probability vector {p!r}")
+    total = 0.0
+    for v in p:
+        if v > 0:
+            total += float(v)
+    q = [float(v) / total for v in p]
+    vals, perm = revsort(np.asarray(q))
+    cum = 0.0
+    k = len(q)
+    for j in range(k - 1):
+        cum += float(vals[j])
+        if u <= cum:
+            return int(perm[j])
+    return int(perm[k - 1])
+
+
+class NumpyStream:
+    """Fast stream with :class:`RStream`'s interface on numpy's PCG64 generator.
+
+    Same distributions, different values: use it when R-identical output is not
+    needed.
+
+    Examples
+    --------
+    >>> s = NumpyStream(1)
+    >>> bool(np.all(s.unif_index(10, 100) < 10))
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.set_seed(seed)
+
+    def set_seed(self, seed: int | None) -> None:
+        self.seed = seed
+        self._gen = np.random.default_rng(seed)
+
+    def unif_rand(self, size: int = 1) -> np.ndarray:
+        return self._gen.random(int(size))
+
+    def unif_index(self, n: int, size: int = 1) -> np.ndarray:
+        if int(n) <= 0:
+            raise ValueError(f"n must be positive, got {n}")
+        return self._gen.integers(0, int(n), size=int(size), dtype=np.int64)
+
+    def sample_without_replacement(self, n: int, size: int | None = None) -> np.ndarray:
+        size = int(n) if size is None else int(size)
+        return self._gen.choice(int(n), size=size, replace=False).astype(np.int64)
+
+    def skip_permutation(self, n: int) -> None:
+        """Nothing to consume: numpy mode does not mimic rpart's xval draws."""
+
+    def weighted_choice(self, probs: np.ndarray) -> np.ndarray:
+        probs = np.asarray(probs, dtype=float)
+        if probs.ndim != 2:
+            raise ValueError("probs must be a 2-d array (rows x classes)")
+        p = probs / probs.sum(axis=1, keepdims=True)
+        cum = np.cumsum(p, axis=1)
+        u = self._gen.random(probs.shape[0])[:, None]
+        idx = (u > cum).sum(axis=1)
+        return np.minimum(idx, probs.shape[1] - 1).astype(np.int64)
+
+    def sample_seed(self) -> int:
+        return int(self._gen.integers(1, 1_000_000_001))
+
+
+def make_stream(kind: str, seed: int | None) -> RStream | NumpyStream:
+    """Build the stream named by ``kind`` (``"r"`` or ``"numpy"``)."""
+    if kind == "r":
+        return RStream(seed)
+    if kind == "numpy":
+        return NumpyStream(seed)
+    raise ValueError(f"rng must be 'r' or 'numpy', got {kind!r}")

@@ -1,0 +1,94 @@
+"""R's rpart (through rpy2) as an independent check of idrisk.cart."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from _shared import cedata_path
+
+from idrisk.cart import RpartTree
+from idrisk.rpart_engine import r_available, rpart_fit
+
+pytestmark = [
+    pytest.mark.needs_r,
+    pytest.mark.skipif(not r_available(),
+                       reason="needs rpy2==3.5.17, R and the R package rpart"),
+]
+
+
+@pytest.fixture(scope="module")
+def ce() -> pd.DataFrame:
+    d = pd.read_csv(cedata_path())
+    for v, lv in [("Urban", [1, 2]), ("Marital", [1, 2, 3, 4, 5]), ("Tenure", [1, 2, 4, 5, 6])]:
+        d[v] = pd.Categorical(d[v], categories=lv)
+    return d
+
+
+def _fit(X, y, method="anova", **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return rpart_fit(X, y, method, **kw)
+
+
+@pytest.mark.parametrize(("xs", "y", "leaves"), [
+    (["Expenditure"], "Income", 661),
+    (["Tenure", "Expenditure"], "Income", 656),
+])
+def test_ce_trees_same_leaves(ce, xs, y, leaves):
+    shuffled = ce[xs].sample(frac=1.0, random_state=3)
+    r = _fit(ce[xs], ce[y], newdata=shuffled)
+    ours = RpartTree(minbucket=5, cp=1e-8).fit(ce[xs], ce[y])
+    assert r.n_leaves == ours.n_leaves_ == leaves
+    pd.testing.assert_series_equal(ours.where_, r.where, check_names=False)
+    pd.testing.assert_series_equal(ours.apply(shuffled), r.predicted_nodes, check_names=False)
+
+
+@pytest.mark.parametrize(("xs", "y", "method", "cp"), [
+    (["Age", "Educ", "Marital", "Urban"], "Income", "anova", 1e-3),
+    (["Age", "Tenure", "Expenditure"], "Marital", "class", 1e-3),
+    (["Age", "Urban", "Income"], "Tenure", "class", 1e-8),
+])
+def test_other_ce_trees(ce, xs, y, method, cp):
+    r = _fit(ce[xs], ce[y], method, cp=cp)
+    ours = RpartTree(method, minbucket=5, cp=cp).fit(ce[xs], ce[y])
+    np.testing.assert_array_equal(ours.where_.to_numpy(), r.where.to_numpy())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_data_with_ties_factors_and_missing_y(seed):
+    rng = np.random.default_rng(seed)
+    n = 400
+    X = pd.DataFrame({
+        "a": rng.integers(0, 12, n).astype(float),
+        "b": np.round(rng.normal(size=n), 1),
+        "g": pd.Categorical(rng.choice(list("pqrstu"), n), categories=list("pqrstuv")),
+    })
+    y = pd.Series(X["a"] + (X["g"] == "q") * 3 + rng.normal(size=n))
+    y[rng.random(n) < 0.05] = np.nan
+    mb = int(rng.integers(3, 8))
+    r = _fit(X, y, minbucket=mb, cp=1e-4)
+    ours = RpartTree(minbucket=mb, cp=1e-4).fit(X, y)
+    pd.testing.assert_series_equal(ours.where_, r.where, check_names=False)
+    yc = pd.Series(np.where(X["a"] > 6, "hi", np.where(X["b"] > 0, "mid", "lo")))
+    yc[rng.random(n) < 0.3] = "lo"
+    rc = _fit(X, yc, "class", minbucket=5, cp=1e-4)
+    oc = RpartTree("class", minbucket=5, cp=1e-4).fit(X, yc)
+    pd.testing.assert_series_equal(oc.where_, rc.where, check_names=False)
+
+
+def test_missing_dependency_message(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def fake(name, *a, **k):
+        if name.startswith("rpy2"):
+            raise ImportError("No module named 'rpy2'")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+    with pytest.raises(ImportError, match="rpy2"):
+        rpart_fit(pd.DataFrame({"x": [1.0]}), pd.Series([1.0]))
