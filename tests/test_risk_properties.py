@@ -119,3 +119,23 @@ def test_numpy_brute_force_baseline_matches_r():
                                     a["percentage"], a["euclideanDist"]).to_r_dict()
         for key in ("c_vector", "T_vector", "exp.risk_vector"):
             np.testing.assert_array_equal(got[key], case.r_value(key), err_msg=f"{name} {key}")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_sorted_search_path_equals_brute_force(problem):
+    """Large inputs search in sorted order; force that path on small data and compare."""
+    import idrisk.matching as matching
+
+    orig, syns, known, syn, r, options = problem
+    saved = matching._SORT_NEEDLES
+    matching._SORT_NEEDLES = 1
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = identification_risk(orig, syns, known, syn, r, **options).to_r_dict()
+    finally:
+        matching._SORT_NEEDLES = saved
+    want = reference_risk(orig, syns, known, syn, r, **options)
+    for key, value in want.items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)
