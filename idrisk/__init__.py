@@ -2,12 +2,14 @@
 
 The core function is :func:`identification_risk`, a reproduction of the R package
 IdentificationRiskCalculation's ``IdentificationRisk()`` (use :mod:`idrisk.r` for R's
-exact signature and result names).
+exact signature and result names). :func:`syn` is synthpop's CART partial synthesis with
+R-identical draws.
 """
 
 from .result import IdentificationRiskResult
 from .risk import identification_risk
+from .synthesis import SynthResult, syn
 
 __version__ = "0.1.0"
 
-__all__ = ["IdentificationRiskResult", "identification_risk", "__version__"]
+__all__ = ["IdentificationRiskResult", "SynthResult", "identification_risk", "syn", "__version__"]
