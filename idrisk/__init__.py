@@ -8,8 +8,20 @@ R-identical draws.
 
 from .result import IdentificationRiskResult
 from .risk import identification_risk
+from .risk_weights import risk_weights
+from .rw_synthesizer import RiskWeightedSynthesizer
+from .stan_backend import StanProgram
 from .synthesis import SynthResult, syn
 
 __version__ = "0.1.0"
 
-__all__ = ["IdentificationRiskResult", "SynthResult", "identification_risk", "syn", "__version__"]
+__all__ = [
+    "IdentificationRiskResult",
+    "RiskWeightedSynthesizer",
+    "StanProgram",
+    "SynthResult",
+    "identification_risk",
+    "risk_weights",
+    "syn",
+    "__version__",
+]

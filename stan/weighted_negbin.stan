@@ -1,0 +1,27 @@
+// Risk-weighted negative binomial regression for counts.
+//
+// y[i] ~ NB(mu[i], phi) with log(mu[i]) = X[i] * beta (NB2: variance mu + mu^2 / phi);
+// X = a column of ones gives the single NB(mu, phi) synthesizer.
+// Weakly informative priors: beta ~ normal(0, scale_beta), phi ~ half-t(3, 0, scale_phi).
+// Each record's log-likelihood is multiplied by its weight w[i] (pseudo posterior).
+data {
+  int<lower=1> N;
+  int<lower=1> R;
+  matrix[N, R] X;
+  array[N] int<lower=0> y;
+  vector<lower=0, upper=1>[N] w;
+  real<lower=0> scale_beta;
+  real<lower=0> scale_phi;
+}
+parameters {
+  vector[R] beta;
+  real<lower=0> phi;
+}
+model {
+  vector[N] eta = X * beta;
+  beta ~ normal(0, scale_beta);
+  phi ~ student_t(3, 0, scale_phi);
+  for (i in 1:N) {
+    target += w[i] * neg_binomial_2_log_lpmf(y[i] | eta[i], phi);
+  }
+}
