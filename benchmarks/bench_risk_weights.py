@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from idrisk.risk_weights import (
+from idrisk.rw_risk import (
     confidential_marginal_risk,
     pairwise_weights,
     pairwise_weights_naive,

@@ -8,7 +8,7 @@ R-identical draws.
 
 from .result import IdentificationRiskResult
 from .risk import identification_risk
-from .risk_weights import risk_weights
+from .rw_risk import risk_weights
 from .rw_synthesizer import RiskWeightedSynthesizer
 from .stan_backend import StanProgram
 from .synthesis import SynthResult, syn

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from idrisk.risk_weights import pattern_codes, risk_weights
+from idrisk.rw_risk import pattern_codes, risk_weights
 from idrisk.stan_backend import StanFit, StanProgram
 
 __all__ = ["MODELS", "WEIGHTINGS", "RiskWeightedSynthesizer", "design_matrix"]

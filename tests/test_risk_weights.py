@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import idrisk.risk_weights as rw
+import idrisk.rw_risk as rw
 from idrisk.rw_diagnostics import bootstrap_ci, risk_summary, whack_a_mole
 
 # ----------------------------------------------------------------- brute force references

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from idrisk.risk_weights import confidential_marginal_risk, synthetic_marginal_risk
+from idrisk.rw_risk import confidential_marginal_risk, synthetic_marginal_risk
 from idrisk.rw_diagnostics import (
     ecdf_table,
     regression_utility,

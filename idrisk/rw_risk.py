@@ -21,7 +21,7 @@ a sum over the records ``h`` outside ``B(y_i, r)`` of how many other balls exclu
 Examples
 --------
 >>> import numpy as np
->>> from idrisk.risk_weights import risk_weights
+>>> from idrisk.rw_risk import risk_weights
 >>> y = np.array([10.0, 11.0, 12.0, 50.0])
 >>> risk_weights(y, ["a", "a", "a", "a"], r=0.1, kind="marginal").round(2).tolist()
 [0.5, 0.75, 0.5, 0.25]
