@@ -6,6 +6,7 @@ exact signature and result names). :func:`syn` is synthpop's CART partial synthe
 R-identical draws.
 """
 
+from .dask_risk import identification_risk_dask
 from .result import IdentificationRiskResult
 from .risk import identification_risk
 from .rw_risk import risk_weights
@@ -21,6 +22,7 @@ __all__ = [
     "StanProgram",
     "SynthResult",
     "identification_risk",
+    "identification_risk_dask",
     "risk_weights",
     "syn",
     "__version__",
