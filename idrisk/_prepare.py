@@ -185,6 +185,17 @@ class PreparedInputs:
     def m(self) -> int:
         return len(self.cat_syn)
 
+    def settings(self, **options: object) -> dict[str, object]:
+        """The call's settings as stored on the result: variables, radii and ``options``."""
+        return {
+            "known": self.known,
+            "syn": self.syn,
+            "radii": self.radii,
+            **options,
+            "categorical": self.categorical,
+            "continuous": self.continuous,
+        }
+
 
 def _as_name_list(value: str | Sequence[str] | None, argument: str) -> list[str]:
     if value is None:

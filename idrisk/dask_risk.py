@@ -459,19 +459,14 @@ def identification_risk_dask(
         for tid, cb, ob in dask.compute(*tasks, scheduler=scheduler):
             c[tid, j], own[tid, j] = cb, ob
 
-    settings = {
-        "known": prep.known,
-        "syn": prep.syn,
-        "radii": prep.radii,
-        "percentage": percentage,
-        "euclidean_dist": euclidean_dist,
-        "closed": closed,
-        "abs_radius": abs_radius,
-        "ellipsoid": ellipsoid,
-        "na_matches": na_matches,
-        "categorical": prep.categorical,
-        "continuous": prep.continuous,
-    }
+    settings = prep.settings(
+        percentage=percentage,
+        euclidean_dist=euclidean_dist,
+        closed=closed,
+        abs_radius=abs_radius,
+        ellipsoid=ellipsoid,
+        na_matches=na_matches,
+    )
     return IdentificationRiskResult.from_counts(c, own, index=index, settings=settings)
 
 

@@ -150,17 +150,12 @@ def identification_risk(
         y = prep.cont_syn[j] if prep.radii is not None else np.empty((prep.n, 0))
         c[:, j], own[:, j] = count_matches(encoder.keys, skey, x, d, y, rule, encoder.n_keys, cache)
 
-    settings = {
-        "known": prep.known,
-        "syn": prep.syn,
-        "radii": prep.radii,
-        "percentage": percentage,
-        "euclidean_dist": euclidean_dist,
-        "closed": closed,
-        "abs_radius": abs_radius,
-        "ellipsoid": ellipsoid,
-        "na_matches": na_matches,
-        "categorical": prep.categorical,
-        "continuous": prep.continuous,
-    }
+    settings = prep.settings(
+        percentage=percentage,
+        euclidean_dist=euclidean_dist,
+        closed=closed,
+        abs_radius=abs_radius,
+        ellipsoid=ellipsoid,
+        na_matches=na_matches,
+    )
     return IdentificationRiskResult.from_counts(c, own, index=prep.index, settings=settings)
