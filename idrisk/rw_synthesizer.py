@@ -112,8 +112,10 @@ class RiskWeightedSynthesizer:
     log : bool
         Model log values (mixture only).
     priors : dict, optional
-        Override prior settings: ``a_gamma``, ``b_gamma``, ``scale_beta``, ``scale_sigma``
-        (mixture; defaults 1, 1, 1, 1) or ``scale_beta``, ``scale_phi`` (negbin; 10, 10).
+        Override prior settings: ``a_gamma``, ``b_gamma``, ``scale_beta``, ``scale_sigma``,
+        ``nu_sigma`` (mixture; defaults 1, 1, 1, 1, 3: component sds ~ half-t(3, 0, 1) on the
+        standardised scale; ``nu_sigma=0`` makes that prior half-normal) or ``scale_beta``,
+        ``scale_phi`` (negbin; 10, 10).
     backend : {"auto", "cmdstanpy", "pystan"}
     chains, warmup, draws : int
         MCMC settings.
@@ -256,8 +258,10 @@ class RiskWeightedSynthesizer:
                 "b_gamma": self.priors.get("b_gamma", 1.0),
                 "scale_beta": self.priors.get("scale_beta", 1.0),
                 "scale_sigma": self.priors.get("scale_sigma", 1.0),
+                "nu_sigma": self.priors.get("nu_sigma", 3.0),
             }
-            check = ["lp__"]  # component labels switch: check label-invariant quantities
+            # component labels switch: check label-invariant quantities only
+            check = ["lp__", "gamma", "mean_y", "sd_y"]
         else:
             if np.any(y < 0) or np.any(y != np.round(y)):
                 raise ValueError(f"target {target!r} must hold non-negative integer counts")

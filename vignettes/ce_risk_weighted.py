@@ -2,12 +2,15 @@
 
 Known pattern variables (intruder's external file): Urban, Marital and banded Age
 (<35, 35-49, 50-64, 65+) -- 40 patterns at most. Predictors of log Income: log
-Expenditure, Age, Urban, Tenure, Educ, Marital. Records with Income <= 0 (449 of 5571)
-are left out because the synthesizer models log income. Risk radius r = 20% of income.
-By default a seeded subsample of 1,000 CUs is used and the MCMC is short (K = 5, 2 chains,
-150 + 150 iterations) so the vignette finishes in minutes; ``--n 0`` uses all records.
+Expenditure, Age, Urban, Tenure, Educ, Marital (continuous predictors and log income are
+standardised inside the synthesizer). Records with Income <= 0 (449 of 5571) are left out
+because the synthesizer models log income. Risk radius r = 20% of income.
+By default a seeded subsample of 1,500 of the 5,122 positive-income CUs is used (``--n 0``
+= all, > 20 min per fit on 2 shared cores), with the settings in ``MCMC`` (K = 6, 2 chains,
+250 + 250 iterations, half-normal(0, 1) prior on the component sds of standardised log
+income); ``--quick`` is a smoke run. About 13 min on 2 shared cores.
 
-Run:  python vignettes/ce_risk_weighted.py [--quick]
+Run:  python vignettes/ce_risk_weighted.py [--quick] [--n N]
 Writes vignettes/figures/rw_ce_*.png and vignettes/figures/rw_ce_results.json.
 """
 
@@ -22,7 +25,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from idrisk.rw_risk import confidential_marginal_risk, synthetic_marginal_risk
 from idrisk.rw_diagnostics import (
     ecdf_table,
     regression_utility,
@@ -30,10 +32,19 @@ from idrisk.rw_diagnostics import (
     utility_table,
     whack_a_mole,
 )
+from idrisk.rw_risk import confidential_marginal_risk, synthetic_marginal_risk
 from idrisk.rw_synthesizer import RiskWeightedSynthesizer
 
 FIG = Path(__file__).resolve().parent / "figures"
 KNOWN = ["Urban", "Marital", "AgeBand"]
+PREDICTORS = ["LogExp", "Age", "Urban", "Tenure", "Educ", "Marital"]
+# Component sds of standardised log income ~ half-normal(0, 1) (nu_sigma = 0): the total
+# sd is 1, so a component sd beyond ~2.5 is implausible; the package default half-t(3)
+# lets near-empty components keep sds of 5-10, whose draws explode on the income scale.
+PRIORS = {"nu_sigma": 0.0, "scale_sigma": 1.0, "scale_beta": 1.0}
+MCMC = dict(K=6, chains=2, warmup=250, draws=250)
+QUICK_MCMC = dict(K=4, chains=2, warmup=100, draws=100)
+N_DEFAULT = 1500  # seeded subsample: the full 5,122 take > 20 min per fit on 2 shared cores
 
 
 def load_ce(path: str | os.PathLike) -> pd.DataFrame:
@@ -53,8 +64,7 @@ def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
     if n is not None and n < len(df):  # seeded subsample, to bound the MCMC run time
         df = df.sample(n=n, random_state=seed).reset_index(drop=True)
     r, L = 0.20, (5 if quick else 20)
-    mcmc = dict(K=4, chains=2, warmup=100, draws=100) if quick else dict(
-        K=5, chains=2, warmup=150, draws=150)
+    mcmc = QUICK_MCMC if quick else MCMC
     pattern = df[KNOWN]
     t0 = time.time()
     sets, risks, alphas, fits = {}, {"Data": confidential_marginal_risk(df["Income"], pattern, r)
@@ -62,17 +72,21 @@ def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
     for weighting, label in (("none", "Unweighted"), ("marginal", "Marginal"),
                              ("pairwise", "Pairwise")):
         s = RiskWeightedSynthesizer("mixture", weighting=weighting, r=r, known=KNOWN, seed=seed,
-                                    progress=progress, adapt_delta=0.9, **mcmc)
-        s.fit(df, "Income", predictors=["LogExp", "Age", "Urban", "Tenure", "Educ", "Marital"])
+                                    progress=progress, adapt_delta=0.9, priors=PRIORS, **mcmc)
+        s.fit(df, "Income", predictors=PREDICTORS)
         data_sets = s.synthesize(L, seed=seed + 1)
         sets[label] = data_sets
         risks[label] = synthetic_marginal_risk(df["Income"], pattern,
                                                [d["Income"] for d in data_sets], r).record_risk
         alphas[label] = s.alpha_
         fits[label] = {"fit": repr(s.fit_), "divergent": s.fit_.n_divergent,
-                       "messages": s.fit_.messages}
+                       "messages": s.fit_.messages, "seconds": round(time.time() - t0, 1),
+                       "diagnostics": s.fit_.diagnostics.round(3).to_dict(orient="index"),
+                       "sigma_max": float(s.fit_.stacked("sigma").max()),
+                       "max_synthetic_income": float(max(d["Income"].max() for d in data_sets))}
         print(f"{label}: {time.time() - t0:.0f}s", flush=True)
-    res: dict = {"n": len(df), "L": L, "r": r, "known": KNOWN, "mcmc": mcmc, "fits": fits,
+    res: dict = {"n": len(df), "L": L, "r": r, "known": KNOWN, "mcmc": mcmc, "priors": PRIORS,
+                 "fits": fits,
                  "n_patterns": int(pattern.drop_duplicates().shape[0])}
     res["risk_summary"] = risk_summary(risks).round(4).to_dict(orient="index")
     res["whack_a_mole"] = {k: whack_a_mole(risks["Unweighted"], risks[k]).count
@@ -129,7 +143,7 @@ if __name__ == "__main__":
                                           / "CEdata.csv"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seed", type=int, default=2022)
-    ap.add_argument("--n", type=int, default=1000, help="subsample size (0 = all records)")
+    ap.add_argument("--n", type=int, default=N_DEFAULT, help="subsample size (0 = all records)")
     args = ap.parse_args()
     out = run(args.data, quick=args.quick, seed=args.seed, n=args.n or None)
     print(json.dumps(out, indent=2, default=float))
