@@ -133,6 +133,12 @@ def _add_demo_parser(sub) -> None:
     p.add_argument("--out-dir", default="idrisk-demo-report", help="report directory")
     p.add_argument("--seed", type=int, default=2021)
     p.add_argument("--m", type=int, default=5, help="number of synthetic datasets")
+    p.add_argument(
+        "--rng",
+        choices=["numpy", "r"],
+        default="numpy",
+        help="random stream: numpy (fast) or r (synthpop-identical draws)",
+    )
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
     p.set_defaults(func=_run_demo)
 
@@ -140,7 +146,7 @@ def _add_demo_parser(sub) -> None:
 def _run_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    report = run_demo(args.out_dir, seed=args.seed, m=args.m, progress=args.progress)
+    report = run_demo(args.out_dir, seed=args.seed, m=args.m, rng=args.rng, progress=args.progress)
     print(f"report written to {report}")
     return 0
 

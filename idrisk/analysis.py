@@ -1,0 +1,348 @@
+"""The analysis of Hornby & Hu (2021), Section 4, as functions returning tidy DataFrames.
+
+* :func:`radius_sweep` -- file-level risk per synthetic dataset for each radius (one scenario
+  or a dict of scenarios); radii may be numbers (same radius for every continuous
+  known/synthesised variable) or dicts ``{column: radius}``.
+* :func:`maximizing_radius` -- the radius with the highest median (or mean) risk per scenario.
+* :func:`risk_utility` -- risk and the propensity-score utility U_p per dataset and scenario.
+* :func:`m_experiment` -- repeat a synthesis for several m and average risk and utility over
+  the m datasets (the article's Figure 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from idrisk.risk import identification_risk
+from idrisk.utility import propensity_utility
+
+__all__ = [
+    "Scenario",
+    "m_experiment",
+    "maximizing_radius",
+    "radius_sweep",
+    "risk_at_radius",
+    "risk_utility",
+]
+
+
+@dataclass
+class Scenario:
+    """A synthesis scenario: the synthesised variables and the synthetic datasets.
+
+    Parameters
+    ----------
+    syn : list of str
+        Synthesised variables (visit order).
+    synthetic : list of DataFrame
+        The m synthetic datasets (row i = synthetic version of original record i).
+    """
+
+    syn: list[str]
+    synthetic: list[pd.DataFrame]
+
+    def __post_init__(self) -> None:
+        self.syn = [self.syn] if isinstance(self.syn, str) else list(self.syn)
+        if hasattr(self.synthetic, "synthetic"):
+            self.synthetic = list(self.synthetic.synthetic)
+        elif isinstance(self.synthetic, pd.DataFrame):
+            self.synthetic = [self.synthetic]
+        else:
+            self.synthetic = list(self.synthetic)
+        if not self.synthetic:
+            raise ValueError("Scenario.synthetic must hold at least one DataFrame")
+
+    def __repr__(self) -> str:
+        return f"Scenario(syn={self.syn}, m={len(self.synthetic)})"
+
+
+def _radius_label(r) -> object:
+    if isinstance(r, Mapping):
+        return ", ".join(f"{k}={v:g}" for k, v in r.items())
+    return float(r)
+
+
+def _scenarios(synthetic, syn) -> dict:
+    if isinstance(synthetic, Mapping):
+        out = {}
+        for name, sc in synthetic.items():
+            if isinstance(sc, Scenario):
+                out[name] = sc
+            else:
+                if syn is None or (isinstance(syn, Mapping) and name not in syn):
+                    raise ValueError(
+                        f"scenario {name!r}: give a Scenario or the synthesised variables in syn"
+                    )
+                out[name] = Scenario(syn[name] if isinstance(syn, Mapping) else syn, sc)
+        return out
+    if syn is None:
+        raise ValueError("syn (the synthesised variables) is required for a single scenario")
+    return {1: Scenario(syn, synthetic)}
+
+
+def radius_sweep(
+    original: pd.DataFrame,
+    synthetic,
+    known: Sequence[str],
+    syn: Sequence[str] | Mapping | None = None,
+    radii: Iterable = (0.01, 0.025, 0.05, 0.1, 0.2, 0.3),
+    *,
+    progress: bool | None = None,
+    **risk_options,
+) -> pd.DataFrame:
+    """File-level identification risk for every radius, scenario and synthetic dataset.
+
+    Parameters
+    ----------
+    original : DataFrame
+        The confidential data.
+    synthetic : list of DataFrame, SynthResult, or dict ``{scenario: Scenario or list}``
+        Synthetic datasets of one scenario, or several scenarios by name.
+    known : list of str
+        Variables the intruder knows (not synthesised).
+    syn : list of str, or dict ``{scenario: list}``
+        Synthesised variables (not needed when ``synthetic`` maps names to :class:`Scenario`).
+    radii : iterable of float or of dict
+        A number applies to every continuous known and synthesised variable (Age included
+        in the CE analysis); a dict ``{column: radius}`` gives per-variable radii.
+    progress : bool, optional
+        tqdm bar over (scenario, radius) pairs.
+    **risk_options
+        Passed to :func:`idrisk.risk.identification_risk` (``percentage``, ``closed``...).
+
+    Returns
+    -------
+    DataFrame with columns ``scenario, r, dataset, exp_risk, true_rate, false_rate,
+    record_mean_risk`` (``exp_risk / n``), one row per scenario, radius and dataset.
+
+    Examples
+    --------
+    >>> from idrisk.datasets import load_demo
+    >>> d = load_demo(n=300, seed=1)
+    >>> s = d.assign(Income=d.Income.sample(frac=1, random_state=1).to_numpy())
+    >>> out = radius_sweep(d, [s], ["Age", "Urban"], ["Income"], radii=[0.05, 0.1])
+    >>> out.r.tolist(), out.dataset.tolist()
+    ([0.05, 0.1], [1, 1])
+    """
+    scen = _scenarios(synthetic, syn)
+    radii = list(radii)
+    if not radii:
+        raise ValueError("radii is empty")
+    n = len(original)
+    rows = []
+    total = len(scen) * len(radii)
+    show = (total > 4) if progress is None else progress
+    with tqdm(total=total, desc="radius sweep", disable=not show) as bar:
+        for name, sc in scen.items():
+            for r in radii:
+                res = identification_risk(
+                    original, sc.synthetic, known=list(known), syn=sc.syn,
+                    r=dict(r) if isinstance(r, Mapping) else float(r), progress=False,
+                    **risk_options,
+                )
+                df = pd.DataFrame(
+                    {
+                        "scenario": name,
+                        "r": [_radius_label(r)] * len(res.exp_risk),
+                        "dataset": np.asarray(res.exp_risk.index, dtype=int),
+                        "exp_risk": res.exp_risk.to_numpy(dtype=float),
+                        "true_rate": res.true_rate.to_numpy(dtype=float),
+                        "false_rate": res.false_rate.to_numpy(dtype=float),
+                    }
+                )
+                df["record_mean_risk"] = df["exp_risk"] / n
+                rows.append(df)
+                bar.update()
+    return pd.concat(rows, ignore_index=True)
+
+
+def maximizing_radius(sweep: pd.DataFrame, stat: str = "median",
+                      value: str = "exp_risk") -> pd.DataFrame:
+    """The radius maximising the ``stat`` (median or mean) of ``value`` per scenario.
+
+    Parameters
+    ----------
+    sweep : DataFrame
+        Output of :func:`radius_sweep` (columns scenario, r, and ``value``).
+    stat : {"median", "mean"}
+
+    Returns
+    -------
+    DataFrame indexed by scenario with columns ``r`` (maximising radius), ``risk`` (its
+    statistic), ``runner_up_r``, ``runner_up_risk`` (the second-best radius, to show ties).
+
+    Examples
+    --------
+    >>> sw = pd.DataFrame({"scenario": [1] * 4, "r": [0.1, 0.1, 0.2, 0.2],
+    ...                    "exp_risk": [1.0, 2.0, 3.0, 5.0]})
+    >>> maximizing_radius(sw).loc[1, "r"]
+    np.float64(0.2)
+    """
+    if stat not in ("median", "mean"):
+        raise ValueError(f"stat must be 'median' or 'mean', got {stat!r}")
+    for col in ("scenario", "r", value):
+        if col not in sweep.columns:
+            raise KeyError(f"sweep lacks the column {col!r}")
+    agg = sweep.groupby(["scenario", "r"], sort=False)[value].agg(stat).reset_index()
+    out = {}
+    for name, g in agg.groupby("scenario", sort=False):
+        g = g.sort_values(value, ascending=False, kind="stable")
+        best = g.iloc[0]
+        second = g.iloc[1] if len(g) > 1 else None
+        out[name] = {
+            "r": best["r"],
+            "risk": float(best[value]),
+            "runner_up_r": None if second is None else second["r"],
+            "runner_up_risk": np.nan if second is None else float(second[value]),
+        }
+    res = pd.DataFrame.from_dict(out, orient="index")
+    res.index.name = "scenario"
+    return res
+
+
+def risk_at_radius(sweep: pd.DataFrame, radii: Mapping | None = None,
+                   stat: str = "median") -> pd.DataFrame:
+    """Rows of ``sweep`` at each scenario's radius (default: its maximising radius).
+
+    Examples
+    --------
+    >>> sw = pd.DataFrame({"scenario": [1] * 4, "r": [0.1, 0.1, 0.2, 0.2], "dataset": [1, 2] * 2,
+    ...                    "exp_risk": [1.0, 2.0, 3.0, 5.0]})
+    >>> risk_at_radius(sw).exp_risk.tolist()
+    [3.0, 5.0]
+    """
+    if radii is None:
+        radii = maximizing_radius(sweep, stat=stat)["r"].to_dict()
+    parts = [sweep[(sweep["scenario"] == s) & (sweep["r"] == r)] for s, r in radii.items()]
+    return pd.concat(parts, ignore_index=True)
+
+
+def risk_utility(
+    original: pd.DataFrame,
+    scenarios: Mapping,
+    known: Sequence[str],
+    radii: Mapping | float,
+    *,
+    maxorder: int = 1,
+    variables: Sequence[str] | None = None,
+    progress: bool | None = None,
+    **risk_options,
+) -> pd.DataFrame:
+    """Risk and propensity-score utility U_p per synthetic dataset of every scenario.
+
+    Parameters
+    ----------
+    original : DataFrame
+    scenarios : dict ``{name: Scenario}``
+    known : list of str
+    radii : dict ``{name: radius}`` (e.g. from :func:`maximizing_radius`) or one radius
+    maxorder, variables : passed to :func:`idrisk.utility.propensity_utility`
+
+    Returns
+    -------
+    DataFrame with columns ``scenario, r, dataset, exp_risk, record_mean_risk, U_p``.
+
+    Examples
+    --------
+    >>> from idrisk.datasets import load_demo
+    >>> d = load_demo(n=300, seed=1)
+    >>> s = d.assign(Income=d.Income.sample(frac=1, random_state=1).to_numpy())
+    >>> out = risk_utility(d, {1: Scenario(["Income"], [s])}, ["Age"], 0.1, maxorder=0)
+    >>> list(out.columns)
+    ['scenario', 'r', 'dataset', 'exp_risk', 'record_mean_risk', 'U_p']
+    """
+    scen = _scenarios(scenarios, None)
+    parts = []
+    for name, sc in tqdm(scen.items(), desc="risk and utility",
+                         disable=not (progress if progress is not None else len(scen) > 1)):
+        r = radii[name] if isinstance(radii, Mapping) else radii
+        sw = radius_sweep(original, {name: sc}, known, radii=[r], progress=False, **risk_options)
+        up = propensity_utility(original, sc.synthetic, maxorder=maxorder, variables=variables)
+        sw["U_p"] = up.to_numpy()
+        parts.append(sw[["scenario", "r", "dataset", "exp_risk", "record_mean_risk", "U_p"]])
+    return pd.concat(parts, ignore_index=True)
+
+
+def m_experiment(
+    original: pd.DataFrame,
+    syn: Sequence[str],
+    known: Sequence[str],
+    r,
+    *,
+    m_values: Sequence[int] = (1, 10, 20),
+    repeats: int = 50,
+    seed: int = 2021,
+    synthesize: Callable | None = None,
+    maxorder: int = 1,
+    progress: bool | None = None,
+    **risk_options,
+) -> pd.DataFrame:
+    """Repeat the synthesis for each m and average risk and utility over the m datasets.
+
+    Parameters
+    ----------
+    original : DataFrame
+    syn : list of str
+        Synthesised variables (visit sequence).
+    known : list of str
+    r : float or dict
+        Radius (as in :func:`radius_sweep`).
+    m_values : sequence of int
+        Numbers of synthetic datasets (the article: 1, 10, 20).
+    repeats : int
+        Repetitions per m (the article: 1000).
+    seed : int
+        Repetition k of m uses the seed ``seed + 1000 * index_of_m + k``.
+    synthesize : callable ``(data, m, visit_sequence, seed) -> list of DataFrame``, optional
+        Default: idrisk's CART synthesizer in fast mode
+        (``idrisk.synthesis.syn(..., rng="numpy")``).
+
+    Returns
+    -------
+    DataFrame with columns ``m, repeat, seed, exp_risk, record_mean_risk, U_p`` (averages over
+    the m datasets).
+
+    Examples
+    --------
+    >>> from idrisk.datasets import load_demo
+    >>> d = load_demo(n=200, seed=1)
+    >>> out = m_experiment(d, ["Income"], ["Age", "Urban", "Marital"], 0.025,
+    ...                    m_values=[1, 2], repeats=2, maxorder=0)
+    >>> out[["m", "repeat"]].values.tolist()
+    [[1, 0], [1, 1], [2, 0], [2, 1]]
+    """
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, got {repeats}")
+    if synthesize is None:
+        from idrisk.synthesis import syn as _syn
+
+        def synthesize(data, m, visit_sequence, seed):
+            return _syn(data, m=m, visit_sequence=visit_sequence, seed=seed,
+                        rng="numpy").synthetic
+
+    syn = [syn] if isinstance(syn, str) else list(syn)
+    n = len(original)
+    rows = []
+    total = len(m_values) * repeats
+    show = (total > 10) if progress is None else progress
+    with tqdm(total=total, desc="m experiment", disable=not show) as bar:
+        for i, m in enumerate(m_values):
+            if int(m) < 1:
+                raise ValueError(f"m_values must be positive integers, got {m}")
+            for k in range(repeats):
+                s = seed + 1000 * i + k
+                datasets = list(synthesize(original, int(m), syn, s))
+                res = identification_risk(original, datasets, known=list(known), syn=syn,
+                                          r=dict(r) if isinstance(r, Mapping) else r,
+                                          progress=False, **risk_options)
+                up = propensity_utility(original, datasets, maxorder=maxorder)
+                exp_risk = float(res.exp_risk.mean())
+                rows.append({"m": int(m), "repeat": k, "seed": s, "exp_risk": exp_risk,
+                             "record_mean_risk": exp_risk / n, "U_p": float(up.mean())})
+                bar.update()
+    return pd.DataFrame(rows)

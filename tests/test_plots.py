@@ -1,0 +1,102 @@
+"""Figures: check what is drawn (boxes, points, rectangles), not pixels."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from idrisk.plots import (  # noqa: E402
+    plot_2d_boxplot,
+    plot_risk_at_max,
+    plot_risk_by_radius,
+    plot_utility_risk,
+)
+
+RADII = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3]
+
+
+@pytest.fixture
+def sweep() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    rows = [(s, r, d, float(rng.integers(0, 50))) for s in (1, 2, 3, 4) for r in RADII
+            for d in range(1, 6)]
+    return pd.DataFrame(rows, columns=["scenario", "r", "dataset", "exp_risk"])
+
+
+def test_risk_by_radius(sweep):
+    fig = plot_risk_by_radius(sweep)
+    assert len(fig.axes) == 4
+    for ax, s in zip(fig.axes, (1, 2, 3, 4), strict=True):
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["1%", "2.5%", "5%", "10%",
+                                                                "20%", "30%"]
+        assert len(ax.lines) == 7 * len(RADII)
+        g = sweep[sweep.scenario == s]
+        meds = sorted(g.groupby("r").exp_risk.median())
+        drawn = sorted(float(ln.get_ydata()[0]) for ln in ax.lines
+                       if len(set(ln.get_ydata())) == 1 and len(ln.get_xdata()) == 2)
+        for m in meds:
+            assert any(np.isclose(m, d) for d in drawn)
+        assert ax.get_title() == f"Scenario ({s})"
+    plt.close(fig)
+
+
+def test_risk_at_max(sweep):
+    at = sweep[sweep.r == 0.1]
+    fig = plot_risk_at_max(at)
+    ax = fig.axes[0]
+    assert len(ax.get_xticklabels()) == 4
+    assert len(ax.lines) == 7 * 4
+    assert "r = 10%" in ax.get_xticklabels()[0].get_text()
+    plt.close(fig)
+
+
+def test_utility_risk_rectangles():
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"scenario": np.repeat([1, 2, 4], 20), "U_p": rng.random(60),
+                       "exp_risk": rng.random(60) * 40})
+    fig = plot_utility_risk(df, [1, 2, 4])
+    ax = fig.axes[0]
+    assert len(ax.collections) == 3
+    assert all(len(c.get_offsets()) == 20 for c in ax.collections)
+    rects = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert len(rects) == 3
+    g = df[df.scenario == 2]
+    x1, x3 = np.quantile(g.U_p, [0.25, 0.75])
+    y1, y3 = np.quantile(g.exp_risk, [0.25, 0.75])
+    r = rects[1]
+    assert (r.get_x(), r.get_y(), r.get_width(), r.get_height()) == pytest.approx(
+        (x1, y1, x3 - x1, y3 - y1))
+    with pytest.raises(KeyError, match="scenario"):
+        plot_utility_risk(df, [3])
+    plt.close("all")
+
+
+def test_2d_boxplot():
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"m": np.repeat([1, 10, 20], 30), "U_p": rng.random(90),
+                       "record_mean_risk": rng.random(90)})
+    fig = plot_2d_boxplot(df)
+    ax = fig.axes[0]
+    assert len(ax.patches) == 3
+    assert len(ax.lines) == 6 * 3
+    g = df[df.m == 10]
+    r = ax.patches[1]
+    assert r.get_x() == pytest.approx(np.quantile(g.U_p, 0.25))
+    assert r.get_y() + r.get_height() == pytest.approx(np.quantile(g.record_mean_risk, 0.75))
+    # whiskers reach the extremes
+    xs = np.concatenate([ln.get_xdata() for ln in ax.lines[6:12]])
+    assert xs.min() == pytest.approx(g.U_p.min()) and xs.max() == pytest.approx(g.U_p.max())
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["m = 1", "m = 10", "m = 20"]
+    plt.close(fig)
+
+
+def test_missing_columns():
+    with pytest.raises(KeyError, match="lacks"):
+        plot_risk_by_radius(pd.DataFrame({"scenario": [1]}))
