@@ -16,6 +16,7 @@ __all__ = ["CE_CATEGORICAL", "CE_COLUMNS", "load_demo", "read_ce"]
 
 CE_COLUMNS = ["Age", "Urban", "Tenure", "Educ", "Expenditure", "Marital", "Income"]
 CE_CATEGORICAL = ["Urban", "Tenure", "Marital"]
+CE_DOUBLE = ["Expenditure", "Income"]  # doubles in R even where every value is a whole number
 
 
 def _as_factors(df: pd.DataFrame, columns) -> pd.DataFrame:
@@ -28,9 +29,9 @@ def _as_factors(df: pd.DataFrame, columns) -> pd.DataFrame:
 
 
 def read_ce(path: str | PathLike, categorical=CE_CATEGORICAL) -> pd.DataFrame:
-    """Read a CE-style CSV and turn ``categorical`` columns into factors (pandas category).
-
-    This mirrors the article's ``as.factor`` calls on Urban, Marital and Tenure.
+    """Read a CE-style CSV with R's column types: ``categorical`` columns become factors
+    (pandas category, the article's ``as.factor`` calls on Urban, Marital and Tenure) and
+    Expenditure/Income stay doubles, as in R.
 
     Examples
     --------
@@ -41,6 +42,9 @@ def read_ce(path: str | PathLike, categorical=CE_CATEGORICAL) -> pd.DataFrame:
     CategoricalDtype(categories=[1, 2, 4, 5, 6], ordered=False, categories_dtype=int64)
     """
     df = pd.read_csv(path)
+    for column in CE_DOUBLE:
+        if column in df.columns:
+            df[column] = df[column].astype(np.float64)
     missing = [c for c in categorical if c not in df.columns]
     if missing:
         raise KeyError(f"{path}: categorical columns {missing} not found")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from _shared import cedata_path, fixtures_dir
+from _shared import fixtures_dir
 
 from idrisk.analysis import (
     Scenario,
@@ -20,14 +20,6 @@ from idrisk.risk import identification_risk
 from idrisk.utility import propensity_utility
 
 KNOWN = ["Age", "Urban", "Marital"]
-
-
-@pytest.fixture(scope="module")
-def ce() -> pd.DataFrame:
-    path = cedata_path()
-    if not path.exists():
-        pytest.skip(f"{path} not found")
-    return read_ce(path)
 
 
 def _fixture_scenario(k: int, syn: list[str], m: int) -> Scenario:

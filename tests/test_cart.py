@@ -5,17 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from _shared import cedata_path
 
 from idrisk.cart import RpartTree, rpart_sort_order
 from idrisk.rng import RStream
-
-
-def _ce() -> pd.DataFrame:
-    d = pd.read_csv(cedata_path())
-    for v, lv in [("Urban", [1, 2]), ("Marital", [1, 2, 3, 4, 5]), ("Tenure", [1, 2, 4, 5, 6])]:
-        d[v] = pd.Categorical(d[v], categories=lv)
-    return d
 
 
 def _brute_root_split(x, y, minbucket):
@@ -130,6 +122,6 @@ def test_argument_errors():
     [(["Expenditure"], "Income", 661), (["Tenure", "Expenditure"], "Income", 656),
      (["Tenure"], "Income", 5), (["Tenure"], "Expenditure", 5)],
 )
-def test_ce_tree_sizes(xs, y, leaves):
-    d = _ce()
+def test_ce_tree_sizes(ce, xs, y, leaves):
+    d = ce
     assert RpartTree(minbucket=5, cp=1e-8).fit(d[xs], d[y]).n_leaves_ == leaves

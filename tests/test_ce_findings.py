@@ -18,10 +18,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from _shared import cedata_path, fixtures_dir
+from _shared import fixtures_dir
 
 from idrisk.analysis import Scenario, maximizing_radius, radius_sweep
-from idrisk.datasets import read_ce
 from idrisk.synthesis import syn
 from idrisk.utility import propensity_utility
 
@@ -32,14 +31,6 @@ SCENARIOS = {1: ["Income"], 2: ["Tenure", "Income"], 3: ["Expenditure", "Income"
              4: ["Tenure", "Expenditure", "Income"]}
 RADII = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3]
 M = 20
-
-
-@pytest.fixture(scope="module")
-def ce() -> pd.DataFrame:
-    path = cedata_path()
-    if not path.exists():
-        pytest.skip(f"{path} not found")
-    return read_ce(path)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from _shared import cedata_path
 
 from idrisk.cart import RpartTree
 from idrisk.rpart_engine import r_available, rpart_fit
@@ -17,14 +16,6 @@ pytestmark = [
     pytest.mark.skipif(not r_available(),
                        reason="needs rpy2==3.5.17, R and the R package rpart"),
 ]
-
-
-@pytest.fixture(scope="module")
-def ce() -> pd.DataFrame:
-    d = pd.read_csv(cedata_path())
-    for v, lv in [("Urban", [1, 2]), ("Marital", [1, 2, 3, 4, 5]), ("Tenure", [1, 2, 4, 5, 6])]:
-        d[v] = pd.Categorical(d[v], categories=lv)
-    return d
 
 
 def _fit(X, y, method="anova", **kw):

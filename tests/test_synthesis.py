@@ -20,22 +20,6 @@ SCENARIOS = {
 }
 
 
-def _ce() -> pd.DataFrame:
-    d = pd.read_csv(cedata_path())
-    for v, lv in [("Urban", [1, 2]), ("Marital", [1, 2, 3, 4, 5]), ("Tenure", [1, 2, 4, 5, 6])]:
-        d[v] = pd.Categorical(d[v], categories=lv)
-    d["Age"] = d["Age"].astype(int)
-    d["Educ"] = d["Educ"].astype(int)
-    d["Expenditure"] = d["Expenditure"].astype(float)
-    d["Income"] = d["Income"].astype(float)
-    return d
-
-
-@pytest.fixture(scope="module")
-def ce() -> pd.DataFrame:
-    return _ce()
-
-
 @pytest.mark.parametrize("scenario", [1, 2, 3, 4])
 def test_reproduces_synthpop_fixtures(ce, scenario):
     folder = fixtures_dir("synthpop") / f"scenario{scenario}"

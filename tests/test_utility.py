@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from _shared import cedata_path, fixtures_dir
+from _shared import fixtures_dir
 from scipy import stats
 
 from idrisk.datasets import read_ce
@@ -17,14 +17,6 @@ from idrisk.utility import (
     pmse,
     propensity_utility,
 )
-
-
-@pytest.fixture(scope="module")
-def ce() -> pd.DataFrame:
-    path = cedata_path()
-    if not path.exists():
-        pytest.skip(f"{path} not found")
-    return read_ce(path)
 
 
 def _syn(scenario: int, k: int) -> pd.DataFrame:
