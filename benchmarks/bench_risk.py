@@ -22,24 +22,16 @@ from _shared import cedata_path, fixtures_dir
 from reference import brute_force_numpy
 
 from idrisk import identification_risk
+from idrisk.datasets import read_ce
 
 CE_CALL = dict(known=["Age", "Urban", "Marital"], syn=["Income"], r=[0.1, 0.1])
 _timings: dict[str, float] = {}
 
 
 def _ce_inputs():
-    types = {"Urban": str, "Tenure": str, "Marital": str}
-    orig = pd.read_csv(cedata_path(), dtype=types)
-    for c in types:
-        orig[c] = orig[c].astype("category")
     folder = fixtures_dir("synthpop") / "scenario1"
-    syns = []
-    for j in range(1, 21):
-        frame = pd.read_csv(folder / f"syn_{j:02d}.csv", dtype=types)
-        for c in types:
-            frame[c] = frame[c].astype("category")
-        syns.append(frame)
-    return orig, syns
+    syns = [read_ce(folder / f"syn_{j:02d}.csv") for j in range(1, 21)]
+    return read_ce(cedata_path()), syns
 
 
 @pytest.fixture(scope="module")
