@@ -164,3 +164,18 @@ def test_bool_is_numeric_and_strings_compare_by_label():
     syn = pd.DataFrame({"Flag": [True, True, True], "Code": ["1", "2", "1"]})  # labels as text
     res = identification_risk(orig, [syn], ["Code"], ["Flag"])
     assert res.c[1].tolist() == [2, 0, 2]
+
+
+def test_threads_do_not_change_results():
+    from fixture_io import load_case
+
+    case = load_case("m20_cont_mix_n60")
+    a = case.args
+    call = dict(known=a["known"], syn=a["syn"], r=a["r"], percentage=a["percentage"])
+    one = identification_risk(case.orig, case.syn, n_jobs=1, **call)
+    for n_jobs in (2, 7):
+        many = identification_risk(case.orig, case.syn, n_jobs=n_jobs, **call)
+        for key in one:
+            np.testing.assert_array_equal(many[key].to_numpy(), one[key].to_numpy())
+    with pytest.raises(ValueError, match="n_jobs must be a positive integer"):
+        identification_risk(case.orig, case.syn, n_jobs=0, **call)
