@@ -212,6 +212,13 @@ def _as_name_list(value: str | Sequence[str] | None, argument: str) -> list[str]
     return names
 
 
+def _check_unique_columns(frame: pd.DataFrame, names: list[str], where: str) -> None:
+    duplicated = frame.columns[frame.columns.duplicated()]
+    clash = sorted(set(duplicated) & set(names))
+    if clash:
+        raise ValueError(f"{where} has more than one column named {clash}")
+
+
 def _as_frame_list(syndata: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
     if isinstance(syndata, pd.DataFrame):
         return [syndata]
@@ -264,8 +271,10 @@ def prepare_inputs(
             raise KeyError(f"{argument}: column(s) {missing} not found in origdata")
     n = len(origdata)
     used = known_l + syn_l
+    _check_unique_columns(origdata, used, "origdata")
     for j, frame in enumerate(frames, start=1):
         where = f"synthetic dataset {j} (syndata[{j - 1}])"
+        _check_unique_columns(frame, used, where)
         for argument, names in (("known", known_l), ("syn", syn_l)):
             missing = [c for c in names if c not in frame.columns]
             if missing:

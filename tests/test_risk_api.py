@@ -179,3 +179,10 @@ def test_threads_do_not_change_results():
             np.testing.assert_array_equal(many[key].to_numpy(), one[key].to_numpy())
     with pytest.raises(ValueError, match="n_jobs must be a positive integer"):
         identification_risk(case.orig, case.syn, n_jobs=0, **call)
+
+
+def test_duplicate_column_names_are_rejected(data):
+    orig, syns = data
+    twice = pd.concat([syns[0], syns[0][["Inc"]]], axis=1)
+    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(syndata\[0\]\) has more than one"):
+        identification_risk(orig, [twice], ["Sex"], ["Inc"], 0.1)
