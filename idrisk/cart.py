@@ -17,19 +17,19 @@
   complexity is <= cp x root risk is collapsed (rpart's ``partition``);
 * the child with the smaller mean (anova) / class score (class) is numbered
   ``2 * node``, the other ``2 * node + 1``;
-* missing predictor values and factor levels absent from a node are routed to
-  the child that received more training rows (``usesurrogate = 2`` majority);
-  surrogate splits themselves are not computed (see ``Notes``).
+* surrogate splits (``maxsurrogate``, ``surrogatestyle = 0``): for every split,
+  each other predictor's best agreement with the primary direction (numeric:
+  a cut with at least two directed rows each side; factor: each level to its
+  better side), kept when the adjusted agreement is above 1e-10, ranked by
+  agreement. While fitting, rows with a missing primary value go by the first
+  usable surrogate, else (``usesurrogate = 2``) to the side the primary sent
+  more rows to; when routing new rows, missing values and levels without a
+  direction try the surrogates, else go to the child with more training rows
+  (rpart's ``predict``).
 
 Sums are accumulated in the same order as rpart's C code so that near-ties are
 resolved identically; the initial ordering of each numeric predictor uses a port
 of rpart's own quicksort so that tied values sit in rpart's order.
-
-Notes
------
-Surrogate splits are not built: rows with a missing value of a split variable go
-to the majority child (what rpart does when every surrogate is missing too).
-With complete predictors (the synthpop use case) this has no effect.
 
 Examples
 --------
@@ -52,7 +52,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-__all__ = ["RpartTree", "TreeNode", "rpart_sort_order"]
+__all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
 
 LEFT, RIGHT = -1, 1
 
@@ -133,6 +133,24 @@ def _seqsum(a: np.ndarray) -> float:
 
 
 @dataclass
+class Surrogate:
+    """A surrogate split of a node (rpart's ``splits`` rows of type surrogate).
+
+    ``cut``/``direction`` for a numeric variable (``direction`` is the side of
+    ``x < cut``), ``csplit`` (LEFT/RIGHT/0 per level) for a factor;
+    ``agreement`` is the share of the node's rows (with a primary direction)
+    sent the same way as the primary split, ``adj`` the adjusted agreement.
+    """
+
+    var: int
+    cut: float
+    direction: int
+    csplit: np.ndarray | None
+    agreement: float
+    adj: float
+
+
+@dataclass
 class TreeNode:
     """One node of a fitted :class:`RpartTree` (rpart's node numbering)."""
 
@@ -148,6 +166,7 @@ class TreeNode:
     csplit: np.ndarray | None = None  # factor: LEFT/RIGHT/0 per level code-1
     improve: float = 0.0
     majority: int = 0  # lastsurrogate: LEFT, RIGHT or 0
+    surrogates: list[Surrogate] = field(default_factory=list, repr=False)
     left: TreeNode | None = field(default=None, repr=False)
     right: TreeNode | None = field(default=None, repr=False)
     rows: np.ndarray | None = field(default=None, repr=False)
@@ -179,9 +198,10 @@ class RpartTree:
         run (its only output is rpart's cp table), but with an R stream its
         random draws are consumed exactly as rpart does.
     maxcompete, maxsurrogate, usesurrogate : int
-        rpart controls; ``usesurrogate`` 0 stops rows with a missing split
-        value at the node, 1 and 2 send them to the majority child (2) or stop
-        them (1), since surrogate splits are not built (see module notes).
+        rpart controls. ``maxcompete`` has no effect on the tree (competitor
+        splits are only reported by rpart). ``usesurrogate`` 0 stops rows with
+        a missing split value at the node, 1 uses surrogates only, 2 also the
+        majority direction.
 
     Attributes
     ----------
@@ -314,7 +334,10 @@ class RpartTree:
             self.y_ = yk.to_numpy(dtype=float)
             self.classes_ = None
         else:
-            fac = pd.Categorical(_as_labels(yk))
+            if isinstance(yk.dtype, pd.CategoricalDtype):  # factor(y): keep level order
+                fac = pd.Categorical(yk.astype(object), categories=yk.cat.categories)
+            else:
+                fac = pd.Categorical(_as_labels(yk))
             fac = fac.remove_unused_categories()
             self.classes_ = list(fac.categories)
             self.y_ = fac.codes.astype(np.int64)
@@ -509,28 +532,81 @@ class RpartTree:
         return True
 
     def _nodesplit(self, me: TreeNode, sorts: list[np.ndarray]) -> np.ndarray:
-        """Direction (-1/1/0) of every row of the node, indexed by row number."""
+        """Direction (-1/1/0) of every row of the node, indexed by row number.
+
+        rpart's ``surrogate`` + ``nodesplit``: rows whose primary split value is
+        missing are sent by the first surrogate whose value is present (and, for
+        a factor surrogate, whose level has a direction); with ``usesurrogate =
+        2`` the rest follow the primary split's majority (``lastsurrogate``).
+        """
         goes = np.zeros(self.y_.size, dtype=np.int64)
         rows = me.rows
-        x = self.x_[rows, me.var]
-        d = _directions(x, me)
+        d = _directions(self.x_[rows, me.var], me)
         goes[rows] = d
         # majority direction among rows with a determined direction
         lcount = int(np.sum(d == LEFT))
         rcount = int(np.sum(d == RIGHT))
         me.majority = RIGHT if lcount < rcount else (LEFT if lcount > rcount else 0)
-        if self.usesurrogate == 2 and me.majority != 0:
-            undecided = rows[d == 0]
+        me.surrogates = []
+        if self.maxsurrogate > 0:
+            me.surrogates = self._surrogates(me, sorts, goes, lcount, rcount)
+        undecided = rows[d == 0]
+        if undecided.size == 0 or self.usesurrogate == 0:
+            return goes
+        for sp in me.surrogates:
+            if undecided.size == 0:
+                break
+            ds = _directions(self.x_[undecided, sp.var], sp)
+            goes[undecided] = ds
+            undecided = undecided[ds == 0]
+        if self.usesurrogate == 2 and me.majority != 0 and undecided.size:
             goes[undecided] = me.majority
         return goes
+
+    def _surrogates(self, me: TreeNode, sorts: list[np.ndarray], goes: np.ndarray,
+                    lcount: int, rcount: int) -> list[Surrogate]:
+        """rpart's ``surrogate`` / ``choose_surg`` (surrogatestyle = 0)."""
+        total = float(lcount + rcount)
+        majority = float(max(lcount, rcount)) / total
+        found: list[Surrogate] = []
+        for v, order in enumerate(sorts):
+            if v == me.var:
+                continue
+            x = self.x_[order, v]
+            ok = ~np.isnan(x)
+            xs = x[ok]
+            ys = goes[order[ok]]
+            if int(self.ncat_[v]) == 0:
+                res = _surrogate_numeric(xs, ys)
+            else:
+                res = _surrogate_factor(xs, ys, int(self.ncat_[v]))
+            if res is None:
+                continue
+            agree, cut, direction, csplit = res
+            agreement = agree / total
+            adj = (agreement - majority) / (1.0 - majority)
+            if adj <= 1e-10:
+                continue
+            sp = Surrogate(v, cut, direction, csplit, agreement, adj)
+            # insert_split: after the entries with an agreement >= this one
+            pos = 0
+            while pos < len(found) and not agreement > found[pos].agreement:
+                pos += 1
+            if pos >= self.maxsurrogate:
+                continue
+            found.insert(pos, sp)
+            del found[self.maxsurrogate:]
+        return found
 
     # ------------------------------------------------------------------ predict
     def apply(self, X: pd.DataFrame) -> pd.Series:
         """Node number where each row's routing stops (a leaf, normally).
 
-        Missing values, and factor levels that had no direction at a split,
-        follow the majority child (``usesurrogate = 2``); with equal counts the
-        row stops at the internal node, as rpart's ``predict`` does.
+        rpart's ``predict`` routing: a row whose split value is missing, or
+        whose factor level has no direction at that split, tries the node's
+        surrogate splits in order (``usesurrogate >= 1``); if none applies it
+        goes to the child with more training rows (``usesurrogate = 2``), and
+        with equal counts it stops at the internal node.
         """
         self._check_fitted()
         xm = self._encode_X(X, fitting=False)
@@ -542,8 +618,14 @@ class RpartTree:
                 node_of[idx] = nd.number
                 continue
             d = _directions(xm[idx, nd.var], nd)
-            if self.usesurrogate == 2 and nd.majority != 0:
-                d[d == 0] = nd.majority
+            if self.usesurrogate > 0:
+                for sp in nd.surrogates:
+                    und = np.flatnonzero(d == 0)
+                    if und.size == 0:
+                        break
+                    d[und] = _directions(xm[idx[und], sp.var], sp)
+            if self.usesurrogate == 2 and nd.left.n != nd.right.n:
+                d[d == 0] = LEFT if nd.left.n > nd.right.n else RIGHT
             node_of[idx[d == 0]] = nd.number
             stack.append((nd.left, idx[d == LEFT]))
             stack.append((nd.right, idx[d == RIGHT]))
@@ -625,6 +707,71 @@ def _directions(x: np.ndarray, nd: TreeNode) -> np.ndarray:
         codes = np.where(ok, x, 1).astype(np.int64) - 1
         d[ok] = nd.csplit[codes[ok]]
     return d
+
+
+def _surrogate_numeric(x: np.ndarray, y: np.ndarray):
+    """choose_surg for a numeric variable: (agree, cut, direction, None) or None.
+
+    ``x`` holds the node's non-missing values in rpart's sort order, ``y`` the
+    primary direction of those rows (LEFT, RIGHT, or 0 for a missing primary).
+    A boundary is considered between two different adjacent values with at
+    least two directed rows on each side; ``x < cut`` going RIGHT is checked
+    before going LEFT, and only strictly better agreements replace the best.
+    """
+    isl = y == LEFT
+    isr = y == RIGHT
+    ll0 = int(isl.sum())
+    rl0 = int(isr.sum())
+    if ll0 + rl0 < 4 or x.size < 2:
+        return None
+    lb = np.concatenate([[0], np.cumsum(isl)[:-1]])  # directed-left rows before k
+    rb = np.concatenate([[0], np.cumsum(isr)[:-1]])
+    k = np.arange(x.size)
+    cand = (k >= 1) & (lb + rb >= 2) & ((ll0 - lb) + (rl0 - rb) >= 2)
+    cand[1:] &= x[1:] != x[:-1]
+    idx = np.flatnonzero(cand)
+    if idx.size == 0:
+        return None
+    a_right = (ll0 - lb[idx]) + rb[idx]  # x < cut goes right: agree = ll + rr
+    a_left = lb[idx] + (rl0 - rb[idx])
+    agree = max(ll0, rl0)
+    best = None
+    if max(int(a_right.max()), int(a_left.max())) <= agree:
+        return None
+    for kk, ar, al in zip(idx.tolist(), a_right.tolist(), a_left.tolist()):
+        if ar > agree:
+            agree, best = ar, (kk, RIGHT)
+        elif al > agree:
+            agree, best = al, (kk, LEFT)
+    kk, direction = best
+    return float(agree), (x[kk] + x[kk - 1]) / 2, direction, None
+
+
+def _surrogate_factor(x: np.ndarray, y: np.ndarray, nc: int):
+    """choose_surg for a factor: each level goes to its better side."""
+    codes = x.astype(np.int64) - 1
+    left = np.bincount(codes[y == LEFT], minlength=nc)
+    right = np.bincount(codes[y == RIGHT], minlength=nc)
+    defdir = LEFT if left.sum() > right.sum() else RIGHT
+    csplit = np.zeros(nc, dtype=np.int64)
+    agree = 0
+    lcount = rcount = 0
+    for i in range(nc):
+        if left[i] == 0 and right[i] == 0:
+            continue
+        if left[i] < right[i] or (left[i] == right[i] and defdir == RIGHT):
+            agree += int(right[i])
+            csplit[i] = RIGHT
+            lcount += int(left[i])
+            rcount += int(right[i])
+        else:
+            agree += int(left[i])
+            csplit[i] = LEFT
+            lcount += int(right[i])
+            rcount += int(left[i])
+    if not (lcount > 1 and rcount > 1):
+        return None
+    return float(agree), np.nan, 0, csplit
 
 
 def _anova_split(y, x, nc, edge, myrisk):

@@ -43,6 +43,7 @@ __all__ = [
     "RStream",
     "RandomStream",
     "make_stream",
+    "qnorm_as241",
     "r_seed_table",
     "revsort",
 ]
@@ -142,6 +143,75 @@ def revsort(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(x[1:], dtype=float), np.asarray(ib[1:], dtype=np.int64)
 
 
+def _horner(r: np.ndarray, coefs: tuple[float, ...]) -> np.ndarray:
+    """((c0 * r + c1) * r + c2) ... in the order written in AS 241."""
+    out = r * coefs[0] + coefs[1]
+    for c in coefs[2:]:
+        out = out * r + c
+    return out
+
+
+_A = (2509.0809287301226727, 33430.575583588128105, 67265.770927008700853,
+      45921.953931549871457, 13731.693765509461125, 1971.5909503065514427,
+      133.14166789178437745, 3.387132872796366608)
+_B = (5226.495278852854561, 28729.085735721942674, 39307.89580009271061,
+      21213.794301586595867, 5394.1960214247511077, 687.1870074920579083,
+      42.313330701600911252, 1.0)
+_C = (7.7454501427834140764e-4, 0.0227238449892691845833, 0.24178072517745061177,
+      1.27045825245236838258, 3.64784832476320460504, 5.7694972214606914055,
+      4.6303378461565452959, 1.42343711074968357734)
+_D = (1.05075007164441684324e-9, 5.475938084995344946e-4, 0.0151986665636164571966,
+      0.14810397642748007459, 0.68976733498510000455, 1.6763848301838038494,
+      2.05319162663775882187, 1.0)
+_E = (2.01033439929228813265e-7, 2.71155556874348757815e-5, 0.0012426609473880784386,
+      0.026532189526576123093, 0.29656057182850489123, 1.7848265399172913358,
+      5.4637849111641143699, 6.6579046435011037772)
+_F = (2.04426310338993978564e-15, 1.4215117583164458887e-7, 1.8463183175100546818e-5,
+      7.868691311456132591e-4, 0.0148753612908506148525, 0.13692988092273580531,
+      0.59983220655588793769, 1.0)
+
+
+def qnorm_as241(p: np.ndarray) -> np.ndarray:
+    """Standard normal quantile by Wichura's AS 241 (PPND16), as R 4.2's ``qnorm``.
+
+    Parameters
+    ----------
+    p : numpy.ndarray
+        Probabilities strictly inside (0, 1).
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> float(qnorm_as241(np.array([0.975]))[0])   # R: sprintf("%.17g", qnorm(0.975))
+    1.9599639845400536
+    """
+    p = np.asarray(p, dtype=float)
+    q = p - 0.5
+    out = np.empty_like(p)
+    mid = np.abs(q) <= 0.425
+    if mid.any():
+        qm = q[mid]
+        r = 0.180625 - qm * qm
+        out[mid] = qm * _horner(r, _A) / _horner(r, _B)
+    tail = ~mid
+    if tail.any():
+        qt = q[tail]
+        r = np.where(qt > 0, 0.5 - p[tail] + 0.5, p[tail])  # R_DT_CIv
+        # the C library's log (as R uses), not numpy's vectorised one
+        r = np.sqrt(-np.array([math.log(v) for v in r.tolist()], dtype=float))
+        val = np.empty_like(r)
+        near = r <= 5.0
+        rn = r[near] - 1.6
+        val[near] = _horner(rn, _C) / _horner(rn, _D)
+        rf = r[~near] - 5.0
+        val[~near] = _horner(rf, _E) / _horner(rf, _F)
+        out[tail] = np.where(qt < 0.0, -val, val)
+    return out
+
+
 class RandomStream(Protocol):
     """What the synthesizer needs from a random stream (0-based indices)."""
 
@@ -156,6 +226,8 @@ class RandomStream(Protocol):
     def weighted_choice(self, probs: np.ndarray) -> np.ndarray: ...
 
     def sample_seed(self) -> int: ...
+
+    def norm_rand(self, size: int) -> np.ndarray: ...
 
 
 class RStream:
@@ -327,6 +399,22 @@ class RStream:
         """``sample.int(1e9, 1)``: what synthpop draws for ``seed = "sample"``."""
         return int(self.unif_index(1_000_000_000, 1)[0]) + 1
 
+    def norm_rand(self, size: int = 1) -> np.ndarray:
+        """``size`` standard normals as R's ``rnorm`` (``normal.kind = "Inversion"``).
+
+        Each value uses two ``unif_rand()``: ``u = floor(2**27 * u1) + u2`` and
+        ``qnorm(u / 2**27)`` with Wichura's algorithm AS 241 evaluated in the
+        same order as R 4.2's ``qnorm``, so the values are R's bit for bit.
+
+        Examples
+        --------
+        >>> round(float(RStream(1).norm_rand(1)[0]), 10)   # R: set.seed(1); rnorm(1)
+        -0.6264538107
+        """
+        u = self.unif_rand(2 * int(size)).reshape(-1, 2)
+        big = 134217728.0
+        return qnorm_as241((np.floor(big * u[:, 0]) + u[:, 1]) / big)
+
 
 def _weighted_pick(p: np.ndarray, u: float) -> int:
     pos = p[p > 0]
@@ -394,6 +482,9 @@ class NumpyStream:
 
     def sample_seed(self) -> int:
         return int(self._gen.integers(1, 1_000_000_001))
+
+    def norm_rand(self, size: int = 1) -> np.ndarray:
+        return self._gen.standard_normal(int(size))
 
 
 def make_stream(kind: str, seed: int | None) -> RStream | NumpyStream:

@@ -35,9 +35,22 @@ function(df, method, minbucket, minsplit, cp, maxdepth, xval, seed, newdata) {
   fit$frame$yval <- nodes
   pred <- if (is.null(newdata)) numeric(0) else
     as.numeric(predict(fit, newdata = newdata, type = "vector"))
+  fr <- fit$frame
+  s_node <- numeric(0); s_var <- character(0); s_agree <- numeric(0); s_adj <- numeric(0)
+  if (!is.null(fit$splits)) {
+    inner <- fr$var != "<leaf>"
+    nsplit <- 1 + fr$ncompete[inner] + fr$nsurrogate[inner]
+    owner <- rep(nodes[inner], nsplit)
+    kind <- unlist(lapply(which(inner), function(i)
+      c("primary", rep("compete", fr$ncompete[i]), rep("surrogate", fr$nsurrogate[i]))))
+    sur <- kind == "surrogate"
+    s_node <- owner[sur]; s_var <- rownames(fit$splits)[sur]
+    s_agree <- fit$splits[sur, "improve"]; s_adj <- fit$splits[sur, "adj"]
+  }
   list(where = nodes[fit$where], fitted_rows = match(names(fit$where), rownames(df)),
-       nodes = nodes, var = as.character(fit$frame$var), n = fit$frame$n,
-       dev = fit$frame$dev, pred = pred)
+       nodes = nodes, var = as.character(fr$var), n = fr$n,
+       dev = fr$dev, pred = pred, s_node = s_node, s_var = s_var,
+       s_agree = s_agree, s_adj = s_adj)
 }
 """
 
@@ -81,11 +94,15 @@ class RpartFit:
         rpart's ``frame`` (node, var, n, dev), one row per node.
     predicted_nodes : pandas.Series or None
         Node where each ``newdata`` row stops (rpart's ``predict`` routing).
+    surrogates : pandas.DataFrame
+        rpart's surrogate splits, in rpart's order: node, var, agree (rpart's
+        ``improve`` column for a surrogate) and adj.
     """
 
     where: pd.Series
     frame: pd.DataFrame
     predicted_nodes: pd.Series | None = field(default=None)
+    surrogates: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
 
     @property
     def n_leaves(self) -> int:
@@ -166,7 +183,8 @@ def rpart_fit(
     minsplit = 3 * int(minbucket) if minsplit is None else int(minsplit)
     out = fun(rdf, method, int(minbucket), minsplit, float(cp), int(maxdepth), int(xval),
               ro.NULL if seed is None else int(seed), rnew)
-    res = {k: out.rx2(k) for k in ("where", "fitted_rows", "nodes", "var", "n", "dev", "pred")}
+    res = {k: out.rx2(k) for k in ("where", "fitted_rows", "nodes", "var", "n", "dev", "pred",
+                                   "s_node", "s_var", "s_agree", "s_adj")}
     rows = np.asarray(res["fitted_rows"], dtype=np.int64) - 1
     where = pd.Series(np.asarray(res["where"], dtype=np.int64), index=X.index[rows], name="node")
     frame = pd.DataFrame({
@@ -177,4 +195,10 @@ def rpart_fit(
     pred = None
     if newdata is not None:
         pred = pd.Series(np.asarray(res["pred"], dtype=np.int64), index=newdata.index, name="node")
-    return RpartFit(where, frame, pred)
+    surrogates = pd.DataFrame({
+        "node": np.asarray(res["s_node"], dtype=np.int64),
+        "var": [str(v) for v in res["s_var"]],
+        "agree": np.asarray(res["s_agree"], dtype=float),
+        "adj": np.asarray(res["s_adj"], dtype=float),
+    })
+    return RpartFit(where, frame, pred, surrogates)

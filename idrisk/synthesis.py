@@ -7,6 +7,12 @@ by donor sampling inside the leaves of an rpart-compatible tree
 visit-sequence columns as predictors, routed with their *synthetic* values.
 All other columns are copied row for row (row i stays record i).
 
+Missing values follow synthpop (spec 5.6): factors get an extra ``"NAtemp"``
+level, numeric predictors (and numeric CART targets) with NAs are split into a
+value column and a missing-indicator factor that are synthesised one after the
+other and recombined (see ``_pad_missing``). ``smoothing="density"`` adds
+synthpop's kernel noise to synthesised numeric values (:func:`smooth_density`).
+
 With ``rng="r"`` every random draw goes through :class:`idrisk.rng.RStream` in
 synthpop's order, so the same integer seed gives synthpop's output value for
 value (checked against synthpop 1.9-3 / rpart 4.1.19). With ``rng="numpy"`` the
@@ -39,8 +45,9 @@ import pandas as pd
 
 from idrisk.cart import RpartTree
 from idrisk.rng import NumpyStream, RStream, make_stream
+from idrisk.smoothing import bw_sj, smooth_density
 
-__all__ = ["SynthResult", "Synds", "syn", "syn_r"]
+__all__ = ["SynthResult", "Synds", "bw_sj", "smooth_density", "syn", "syn_r"]
 
 _METHODS = ("sample", "cart", "constant", "")
 
@@ -74,6 +81,7 @@ class SynthResult:
     proper: bool = False
     rng: str = "r"
     trees: dict[str, RpartTree] = field(default_factory=dict, repr=False)
+    smoothing: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         n, p = self.synthetic[0].shape if self.synthetic else (0, 0)
@@ -252,7 +260,8 @@ def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:
 
 
 class _Synthesizer:
-    def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream):
+    def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None):
+        self.smoothing = smoothing or {}
         self.data = data
         self.vs = vs
         self.methods = methods
@@ -274,6 +283,9 @@ class _Synthesizer:
                 out[v] = self._cart(v, out)
             elif mt == "constant":
                 out[v] = self.data[v].iloc[0] if self.data[v].notna().any() else self.data[v]
+            if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
+                smoothed = smooth_density(out[v].to_numpy(dtype=float), self.data[v], self.stream)
+                out[v] = _as_output(smoothed, self.data[v])
         return out
 
     def _sample(self, v: str) -> pd.Series:
@@ -317,20 +329,124 @@ class _Synthesizer:
         return _as_output(labels, self.data[v])
 
 
-def _check_supported(data: pd.DataFrame, vs, smoothing) -> None:
-    if smoothing not in (None, "", {}) and not (
-        isinstance(smoothing, dict) and all(s in ("", None) for s in smoothing.values())
-    ):
-        raise NotImplementedError(
-            "smoothing ('spline', 'density', 'rmean') is not implemented yet; "
-            "use smoothing=None (synthpop's default)"
-        )
-    na_cols = [c for c in vs if data[c].isna().any()]
-    if na_cols:
-        raise NotImplementedError(
-            f"missing values in synthesised column(s) {na_cols} are not supported yet "
-            "(synthpop's NAtemp / missing-indicator handling)"
-        )
+# ----------------------------------------------------------------------- smoothing
+_SMOOTHERS = ("", "density", "spline", "rmean")
+
+
+def _smoothing_map(data: pd.DataFrame, vs, smoothing) -> dict[str, str]:
+    """synthpop's ``smoothing``: one string for all, or per variable (dict)."""
+    if smoothing is None:
+        smoothing = ""
+    if isinstance(smoothing, str):
+        out = {c: smoothing for c in vs}
+    elif isinstance(smoothing, dict):
+        bad = [c for c in smoothing if c not in data.columns]
+        if bad:
+            raise ValueError(f"smoothing names unknown column(s) {bad}")
+        out = {c: (smoothing.get(c) or "") for c in vs}
+    else:
+        raise TypeError("smoothing must be None, a string or a dict {column: method}")
+    for c, sm in out.items():
+        if sm not in _SMOOTHERS:
+            raise ValueError(f"smoothing {sm!r} for column {c!r}: expected one of "
+                             "'density', 'spline', 'rmean' or ''")
+        if sm in ("spline", "rmean"):
+            raise NotImplementedError(
+                f"smoothing={sm!r} (column {c!r}) is not implemented; use 'density'")
+    # smoothing applies to numeric variables only (synthpop sets "" for the others)
+    return {c: sm for c, sm in out.items() if sm and not _is_factor(data[c])}
+
+
+NA_LEVEL = "NAtemp"
+
+
+@dataclass
+class _Padded:
+    """Working data after synthpop's missing-value padding, and how to undo it."""
+
+    data: pd.DataFrame
+    vs: list[str]
+    methods: dict[str, str]
+    pm: pd.DataFrame
+    na_factors: list[str]
+    indicators: dict[str, str]  # numeric column -> its missing-indicator column
+
+    def restore(self, out: pd.DataFrame, original: pd.DataFrame) -> pd.DataFrame:
+        res = out[list(original.columns)].copy()
+        for c in self.na_factors:
+            res[c] = _restore_factor(out[c], original[c])
+        for c, ind in self.indicators.items():
+            vals = out[c].astype(float).to_numpy(copy=True)
+            vals[(out[ind].astype(object) == NA_LEVEL).to_numpy()] = np.nan
+            res[c] = pd.Series(vals, index=original.index).astype(original[c].dtype)
+        return res
+
+
+def _restore_factor(col: pd.Series, like: pd.Series) -> pd.Series:
+    labels = col.astype(object).to_numpy(copy=True)
+    labels[labels == NA_LEVEL] = None
+    if isinstance(like.dtype, pd.CategoricalDtype):
+        return pd.Series(pd.Categorical(labels, categories=like.cat.categories,
+                                        ordered=like.cat.ordered), index=like.index)
+    return pd.Series(labels, index=like.index, dtype=object).astype(like.dtype)
+
+
+def _pad_missing(data: pd.DataFrame, vs, methods, pm) -> _Padded:
+    """synthpop's handling of missing values (spec section 5.6).
+
+    * A factor (categorical / string / bool column) with NAs that is synthesised
+      or used as a predictor gets an extra last level ``"NAtemp"``; it is an
+      ordinary level for the trees and the sampling and becomes NA again in
+      the output.
+    * A numeric column with NAs that is a predictor, or that is synthesised
+      by CART, is split into a value column (same name, NA -> 0) and a factor
+      ``<name>_1`` (levels ``"0"`` = observed, ``"NAtemp"`` = missing). The
+      indicator is appended after the data's columns, is visited right before
+      the value column with the same method and predictors, and predicts the
+      value column (CART) and every column the original predicts. The column
+      is rebuilt as NA where the indicator is ``"NAtemp"``.
+    """
+    work = data.copy()
+    wvs = list(vs)
+    wmethods = dict(methods)
+    wpm = pm.copy()
+    na_factors: list[str] = []
+    indicators: dict[str, str] = {}
+    for c in data.columns:
+        col = data[c]
+        if not col.isna().any():
+            continue
+        used = bool(pm[c].sum() > 0)
+        if _is_factor(col):
+            if c in vs or used:
+                if isinstance(col.dtype, pd.CategoricalDtype):
+                    cats = list(col.cat.categories)
+                else:
+                    cats = sorted(col.dropna().unique().tolist(), key=str)
+                if NA_LEVEL in cats:
+                    raise ValueError(f"column {c!r} already has a level {NA_LEVEL!r}")
+                labels = col.astype(object).where(col.notna(), NA_LEVEL)
+                work[c] = pd.Categorical(labels, categories=cats + [NA_LEVEL])
+                na_factors.append(c)
+            continue
+        if not (used or (c in vs and methods[c] == "cart")):
+            continue
+        ind = f"{c}_1"
+        if ind in data.columns:
+            raise ValueError(f"column {c!r} has NAs but the helper name {ind!r} is taken")
+        work[c] = col.astype(float).fillna(0.0)
+        work[ind] = pd.Categorical(np.where(col.isna(), NA_LEVEL, "0"),
+                                   categories=["0", NA_LEVEL])
+        indicators[c] = ind
+        wmethods[ind] = methods[c]
+        wpm[ind] = wpm[c]  # whoever uses the column uses its indicator too
+        wpm.loc[ind] = wpm.loc[c]
+        if methods[c] == "cart":
+            wpm.loc[c, ind] = 1
+        if c in wvs:
+            wvs.insert(wvs.index(c), ind)
+    wpm = wpm.fillna(0).astype(np.int64)
+    return _Padded(work, wvs, wmethods, wpm, na_factors, indicators)
 
 
 def syn(
@@ -368,8 +484,11 @@ def syn(
         rpart controls (``minsplit = 3 * minbucket``).
     proper : bool
         Bootstrap the original rows before each fit (and before sampling).
-    smoothing : None
-        Only ``None`` (synthpop's default) is implemented.
+    smoothing : None, str or dict
+        ``None`` (synthpop's default): no smoothing. ``"density"`` for every
+        synthesised numeric column, or a dict ``{column: "density"}`` (synthpop's
+        named list). See :func:`smooth_density`. ``"spline"`` and ``"rmean"``
+        raise :class:`NotImplementedError`.
     predictor_matrix : pandas.DataFrame, optional
         p x p 0/1 matrix (row = target); default: earlier visit-sequence columns.
         Entries pointing to later visit-sequence columns are set to 0.
@@ -402,7 +521,7 @@ def syn(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
         raise TypeError(f"seed must be an integer or None, got {seed!r}")
     vs = _visit_names(data, visit_sequence)
-    _check_supported(data, vs, smoothing)
+    smooth = _smoothing_map(data, vs, smoothing)
     methods = _methods(data, vs, method)
     for c in vs:
         if _is_constant(data[c]):
@@ -412,7 +531,9 @@ def syn(
         if methods[c] == "cart" and pm.loc[c].sum() == 0:
             methods[c] = "sample"
     stream: RStream | NumpyStream = make_stream(rng, None if seed is None else int(seed))
-    synth = _Synthesizer(data, vs, methods, pm, int(minbucket), float(cp), bool(proper), stream)
+    pad = _pad_missing(data, vs, methods, pm)
+    synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(minbucket), float(cp),
+                         bool(proper), stream, smooth)
     if progress is None:
         progress = m > 1 and sys.stderr.isatty()
     reps = range(int(m))
@@ -420,9 +541,9 @@ def syn(
         from tqdm.auto import tqdm
 
         reps = tqdm(reps, desc="syn", unit="dataset")
-    out = [synth.replicate() for _ in reps]
+    out = [pad.restore(synth.replicate(), data) for _ in reps]
     return SynthResult(out, None if seed is None else int(seed), methods, vs, pm, int(m),
-                       bool(proper), rng, synth.trees)
+                       bool(proper), rng, synth.trees, smooth)
 
 
 def syn_r(data: pd.DataFrame, m: int = 1, visit_sequence=None, seed="sample", **options) -> Synds:
@@ -472,6 +593,6 @@ def syn_r(data: pd.DataFrame, m: int = 1, visit_sequence=None, seed="sample", **
         proper=res.proper,
         n=len(data),
         k=len(data),
-        smoothing=pd.Series("", index=cols),
+        smoothing=pd.Series({c: res.smoothing.get(c, "") for c in cols}),
         result=res,
     )

@@ -125,3 +125,71 @@ def test_argument_errors():
 def test_ce_tree_sizes(ce, xs, y, leaves):
     d = ce
     assert RpartTree(minbucket=5, cp=1e-8).fit(d[xs], d[y]).n_leaves_ == leaves
+
+
+def _brute_numeric_surrogate(x, primary):
+    """Best agreement of a cut on x with the primary directions (>= 2 directed rows a side)."""
+    ok = ~np.isnan(x)
+    xs, ps = x[ok], primary[ok]
+    best = max((primary == -1).sum(), (primary == 1).sum())  # the "go with majority" rule
+    vals = np.unique(xs)
+    for a, b in zip(vals[:-1], vals[1:]):
+        c = (a + b) / 2
+        lo = xs < c
+        if (ps[lo] != 0).sum() < 2 or (ps[~lo] != 0).sum() < 2:
+            continue
+        for d in (-1, 1):  # side taken by x < c
+            agree = (ps[lo] == d).sum() + (ps[~lo] == -d).sum()
+            best = max(best, agree)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_surrogate_agreement_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = 80
+    x1 = rng.normal(size=n)
+    X = pd.DataFrame({"x1": x1, "x2": np.round(x1 + rng.normal(size=n), 1),
+                      "x3": rng.integers(0, 6, n).astype(float)})
+    X.loc[rng.random(n) < 0.2, "x2"] = np.nan
+    y = pd.Series((x1 > 0.3) * 5.0 + rng.normal(size=n) * 0.1)
+    tree = RpartTree(minbucket=5, maxdepth=1).fit(X, y)
+    root = tree.nodes_[1]
+    assert tree.feature_names_[root.var] == "x1"
+    primary = np.where(X["x1"] < root.cut, root.direction, -root.direction)
+    total = n  # no missing x1: every row has a primary direction
+    majority = max((primary == -1).sum(), (primary == 1).sum()) / total
+    by_var = {tree.feature_names_[s.var]: s for s in root.surrogates}
+    for name in ("x2", "x3"):
+        best = _brute_numeric_surrogate(X[name].to_numpy(), primary) / total
+        if best - majority <= 1e-10:
+            assert name not in by_var
+        else:
+            assert by_var[name].agreement == pytest.approx(best)
+            assert by_var[name].adj == pytest.approx((best - majority) / (1 - majority))
+    agreements = [s.agreement for s in root.surrogates]
+    assert agreements == sorted(agreements, reverse=True)
+
+
+def test_missing_primary_goes_by_surrogate():
+    # x2 orders the rows like x1 except for two swapped pairs at the boundary;
+    # x1 is missing for rows 0..5 (all small)
+    x1 = np.arange(60.0)
+    x2 = x1 * 10.0
+    x2[[38, 39, 40, 41]] = x2[[40, 41, 38, 39]]
+    X = pd.DataFrame({"x1": x1, "x2": x2})
+    y = pd.Series(np.where(x1 < 40, 0.0, 10.0))
+    X.loc[:5, "x1"] = np.nan
+    tree = RpartTree(minbucket=5, maxdepth=1).fit(X, y)
+    root = tree.nodes_[1]
+    assert tree.feature_names_[root.var] == "x1"
+    assert [tree.feature_names_[s.var] for s in root.surrogates] == ["x2"]
+    # best x2 cut: 2 of the 54 directed rows disagree (34 left, 20 right)
+    assert root.surrogates[0].agreement == pytest.approx(52 / 54)
+    assert root.surrogates[0].adj == pytest.approx((52 / 54 - 34 / 54) / (1 - 34 / 54))
+    # the six rows with x1 missing are sent by x2 (left, with the small values)
+    assert (tree.where_.iloc[:6] == root.left.number).all()
+    assert root.left.n == 40
+    new = pd.DataFrame({"x1": [np.nan, np.nan, np.nan], "x2": [0.0, 1000.0, np.nan]})
+    # x2 decides the first two; the last has nothing: larger child (40 rows, left)
+    assert tree.apply(new).tolist() == [2, 3, 2]

@@ -124,3 +124,13 @@ def test_weighted_single_draws_match_r_including_ties():
     P = np.array([[.3, .3, .4], [.25, .25, .25], [1, 1, 1], [.5, 0, .5], [2, 1, 1], [1, 2, 2]])
     rows = np.array([P[i % 6] for i in range(300)])
     np.testing.assert_array_equal(RStream(11).weighted_choice(rows) + 1, r)
+
+
+@needs_rscript
+def test_norm_rand_equals_r_rnorm_bit_for_bit():
+    # inversion: two unif_rand per value, AS 241 quantile (tails use the C library's log)
+    r = _r('set.seed(7); cat(sprintf("%.17g", rnorm(20000)))')
+    np.testing.assert_array_equal(RStream(7).norm_rand(20000), r)
+    s = RStream(7)
+    s.norm_rand(3)
+    assert s.n_used == 6

@@ -135,8 +135,10 @@ def test_argument_errors(ce):
         syn(ce, visit_sequence=["Income", "Income"])
     with pytest.raises(ValueError, match="m must be"):
         syn(ce, m=0)
-    with pytest.raises(NotImplementedError, match="smoothing"):
-        syn(ce, visit_sequence=["Income"], smoothing="density")
+    with pytest.raises(NotImplementedError, match="spline"):
+        syn(ce, visit_sequence=["Income"], smoothing="spline")
+    with pytest.raises(ValueError, match="smoothing"):
+        syn(ce, visit_sequence=["Income"], smoothing="kernel")
     with pytest.raises(ValueError, match="seed must be"):
         syn_r(ce, seed="random")
 
