@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from idrisk.rw_risk import confidential_marginal_risk, synthetic_marginal_risk
 from idrisk.rw_diagnostics import ecdf_table, risk_summary, utility_table, whack_a_mole
+from idrisk.rw_risk import confidential_marginal_risk, synthetic_marginal_risk
 from idrisk.rw_synthesizer import RiskWeightedSynthesizer
 
 FIG = Path(__file__).resolve().parent / "figures"
