@@ -211,7 +211,7 @@ def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
 class _Window(NamedTuple):
     low: np.ndarray  # composite bounds [low, high) of each target's window
     high: np.ndarray
-    dead: np.ndarray  # targets that can match nothing
+    dead: np.ndarray | None  # targets that can match nothing (None: no such target)
     order_low: np.ndarray | None  # an order in which low (high) is sorted, if known
     order_high: np.ndarray | None
 
@@ -273,8 +273,11 @@ class _SortedDim:
             qlo = _search(self.values, lo, "right", o_lo)
             qhi = _search(self.values, hi, "left", o_hi)
         whole = np.isnan(lo) | np.isnan(hi)  # NA bound: no exclusion on this variable
-        qlo = np.where(whole, 0, qlo)
-        qhi = np.where(whole, self.width, np.maximum(qhi, qlo))
+        if whole.any():
+            qlo = np.where(whole, 0, qlo)
+            qhi = np.where(whole, self.width, np.maximum(qhi, qlo))
+        else:
+            qhi = np.maximum(qhi, qlo)
         if owner is not None:
             qlo, qhi, whole = qlo[owner], qhi[owner], whole[owner]
             o_lo = o_hi = None
@@ -282,13 +285,15 @@ class _SortedDim:
         dead = tkey < 0
         if not rule.na_matches:
             dead = dead | whole
-        return _Window(base + qlo, base + qhi, dead, o_lo, o_hi)
+        return _Window(base + qlo, base + qhi, dead if dead.any() else None, o_lo, o_hi)
 
     @staticmethod
     def locate(sorted_array: np.ndarray, w: _Window) -> tuple[np.ndarray, np.ndarray]:
         """Positions [a, b) of the window bounds in a sorted composite array (empty if dead)."""
         a = _search(sorted_array, w.low, "left", w.order_low)
         b = _search(sorted_array, w.high, "left", w.order_high)
+        if w.dead is None:
+            return a, b
         return np.where(w.dead, 0, a), np.where(w.dead, 0, b)
 
 
@@ -436,7 +441,7 @@ def _expansion(
     n_new = len(distinct)
     if len(nan_rows):
         new_skey[nan_rows.rows] = len(distinct) + nan_rows.keys
-        live = np.flatnonzero(~bounds.dead)
+        live = np.arange(len(tkey)) if bounds.dead is None else np.flatnonzero(~bounds.dead)
         owner = np.concatenate([owner, live])
         new_tkey = np.concatenate([new_tkey, len(distinct) + tkey[live]])
         n_new += int(skey.max(initial=0)) + 1
