@@ -22,6 +22,17 @@ class Case:
     args: dict
     expected: dict
 
+    def call(self) -> dict:
+        """The recorded R call as keyword arguments of ``identification_risk``."""
+        a = self.args
+        return dict(
+            known=a["known"],
+            syn=a["syn"],
+            r=a["r"],
+            percentage=a["percentage"],
+            euclidean_dist=a["euclideanDist"],
+        )
+
     def r_value(self, key: str) -> np.ndarray:
         """Expected component as float array (NaN where R gave NaN)."""
         raw = self.expected[key]

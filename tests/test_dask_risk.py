@@ -80,14 +80,7 @@ def assert_same(got, want, index=None):
 )
 def test_fixture_sample_reproduced(name, inputs, scheduler):
     case = load_case(name)
-    a = case.args
-    call = dict(
-        known=a["known"],
-        syn=a["syn"],
-        r=a["r"],
-        percentage=a["percentage"],
-        euclidean_dist=a["euclideanDist"],
-    )
+    call = case.call()
     orig, syns = case.orig, case.syn
     if inputs == "dask":
         orig = as_dask(orig, 3)

@@ -22,13 +22,7 @@ except BaseException:  # shared/ absent: the helper skips
 def test_fixture_reproduced_exactly(name):
     case = load_case(name)
     a = case.args
-    call = dict(
-        known=a["known"],
-        syn=a["syn"],
-        r=a["r"],
-        percentage=a["percentage"],
-        euclidean_dist=a["euclideanDist"],
-    )
+    call = case.call()
     if case.expected["returned_null"]:
         with pytest.raises(ValueError, match="r has"):
             identification_risk(case.orig, case.syn, **call)

@@ -55,19 +55,22 @@ def test_printed_lines_match_every_fixture():
         assert null == exp["returned_null"], d.name
 
 
-def test_case_reader_and_report_agree_with_fixtures():
-    """idrisk on read_case() data vs R's recorded output, through compare_results."""
+def _assert_reproduces_fixtures(compute, name: str) -> None:
+    """``compute`` (idrisk or the R package) on every fixture case vs R's recorded output."""
     for d in case_dirs():
         c = read_case(d)
         if c.expected["returned_null"]:
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = identification_risk(
-                c.orig, c.syn, c.known, c.syn_vars, c.r, c.percentage, c.euclidean_dist
-            )
-        report = compare_results(res, c.expected, names=("idrisk", "fixture"), label=d.name)
+            res = compute(c.orig, c.syn, c.known, c.syn_vars, c.r, c.percentage, c.euclidean_dist)
+        report = compare_results(res, c.expected, names=(name, "fixture"), label=d.name)
         assert report, report
+
+
+def test_case_reader_and_report_agree_with_fixtures():
+    """idrisk on read_case() data vs R's recorded output, through compare_results."""
+    _assert_reproduces_fixtures(identification_risk, "idrisk")
 
 
 def test_report_on_a_changed_fixture_points_at_the_record():
@@ -153,17 +156,7 @@ def test_identification_risk_r_plumbing_with_a_stand_in(monkeypatch):
 def test_r_package_reproduces_its_own_fixtures():
     """Sanity of identification_risk_r: the R package against its recorded output."""
     need(IRC)
-    for d in case_dirs():
-        c = read_case(d)
-        if c.expected["returned_null"]:
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            res = identification_risk_r(
-                c.orig, c.syn, c.known, c.syn_vars, c.r, c.percentage, c.euclidean_dist
-            )
-        report = compare_results(res, c.expected, names=("R", "fixture"), label=d.name)
-        assert report, report
+    _assert_reproduces_fixtures(identification_risk_r, "R")
 
 
 def test_cross_check_every_fixture_case():

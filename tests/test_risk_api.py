@@ -170,8 +170,7 @@ def test_threads_do_not_change_results():
     from fixture_io import load_case
 
     case = load_case("m20_cont_mix_n60")
-    a = case.args
-    call = dict(known=a["known"], syn=a["syn"], r=a["r"], percentage=a["percentage"])
+    call = case.call()
     one = identification_risk(case.orig, case.syn, n_jobs=1, **call)
     for n_jobs in (2, 7):
         many = identification_risk(case.orig, case.syn, n_jobs=n_jobs, **call)
