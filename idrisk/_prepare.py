@@ -61,14 +61,26 @@ def _levels_of(series: pd.Series) -> list[str]:
     return [_r_label(v) for v in values]
 
 
-def _codes_for(series: pd.Series, levels: pd.Index) -> np.ndarray:
-    """Integer level codes of ``series`` in ``levels``; -1 for NA or a label not in ``levels``."""
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+def _codes_for(series: pd.Series, levels: pd.Index, memo: dict | None = None) -> np.ndarray:
+    """Integer level codes of ``series`` in ``levels``; -1 for NA or a label not in ``levels``.
+
+    ``memo`` caches the label lookup of a categorical dtype (frames usually share one).
+    """
+    if isinstance(series.dtype, pd.CategoricalDtype):  # codes are there already
+        codes = series.cat.codes.to_numpy().astype(np.int64)
+        uniques = series.cat.categories
+        key = (id(levels), series.dtype)
+    else:
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        key = None
     if len(uniques) == 0:
         return np.full(len(series), -1, dtype=np.int64)
-    lookup = levels.get_indexer([_r_label(u) for u in uniques]).astype(np.int64)
-    out = np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
-    return out.astype(np.int64)
+    lookup = memo.get(key) if memo is not None and key is not None else None
+    if lookup is None:
+        lookup = levels.get_indexer([_r_label(u) for u in uniques]).astype(np.int64)
+        if memo is not None and key is not None:
+            memo[key] = lookup
+    return np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
 
 
 def _exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:
@@ -307,9 +319,10 @@ def prepare_inputs(
             lv = lv + extra
             levels[c] = lv
             index = pd.Index(lv)
-            cat_orig_cols.append(_codes_for(origdata[c], index))
+            memo: dict = {}
+            cat_orig_cols.append(_codes_for(origdata[c], index, memo))
             for j, frame in enumerate(frames):
-                cat_syn_cols[j].append(_codes_for(frame[c], index))
+                cat_syn_cols[j].append(_codes_for(frame[c], index, memo))
         else:  # numeric column matched exactly (r is None)
             values = [_numeric(origdata[c], c, "origdata")] + [
                 _numeric(f[c], c, f"synthetic dataset {j} (syndata[{j - 1}])")

@@ -273,19 +273,24 @@ class _SortedDim:
             qlo = _search(self.values, lo, "right", o_lo)
             qhi = _search(self.values, hi, "left", o_hi)
         whole = np.isnan(lo) | np.isnan(hi)  # NA bound: no exclusion on this variable
-        if whole.any():
+        has_whole = bool(whole.any())
+        if has_whole:
             qlo = np.where(whole, 0, qlo)
             qhi = np.where(whole, self.width, np.maximum(qhi, qlo))
         else:
             qhi = np.maximum(qhi, qlo)
         if owner is not None:
-            qlo, qhi, whole = qlo[owner], qhi[owner], whole[owner]
+            qlo, qhi = qlo[owner], qhi[owner]
+            whole = whole[owner] if has_whole else whole[:0]
             o_lo = o_hi = None
-        base = np.maximum(tkey, 0) * self.width
         dead = tkey < 0
-        if not rule.na_matches:
-            dead = dead | whole
-        return _Window(base + qlo, base + qhi, dead if dead.any() else None, o_lo, o_hi)
+        if has_whole and not rule.na_matches:
+            dead |= whole
+        if dead.any():
+            base = np.maximum(tkey, 0) * self.width
+        else:
+            dead, base = None, tkey * self.width
+        return _Window(base + qlo, base + qhi, dead, o_lo, o_hi)
 
     @staticmethod
     def locate(sorted_array: np.ndarray, w: _Window) -> tuple[np.ndarray, np.ndarray]:
@@ -445,6 +450,12 @@ def _expansion(
         owner = np.concatenate([owner, live])
         new_tkey = np.concatenate([new_tkey, len(distinct) + tkey[live]])
         n_new += int(skey.max(initial=0)) + 1
+    if lo.shape[1] == 2:
+        # order the sub-targets by (key, lower bound on the other variable): the composite
+        # needles of every later search on that variable are then sorted, for any dataset
+        u = 1 - v
+        order = np.lexsort((lo[owner, u], new_tkey))
+        owner, new_tkey = owner[order], new_tkey[order]
     return owner, new_tkey, new_skey, n_new
 
 
