@@ -19,7 +19,7 @@ from idrisk import identification_risk
 
 dd = pytest.importorskip("dask.dataframe")
 
-from idrisk.dask_risk import identification_risk_dask  # noqa: E402
+from idrisk.risk.dask_engine import identification_risk_dask  # noqa: E402
 
 N, M, PARTS = 1_000_000, 4, 8
 CALL = dict(known=["Urban", "Marital", "Tenure"], syn=["Income"], r=0.1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from idrisk.rw_risk import (
+from idrisk.weighted.weights import (
     confidential_marginal_risk,
     pairwise_weights,
     pairwise_weights_naive,

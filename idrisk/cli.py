@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__
-from ._prepare import is_categorical_dtype_like
+from .risk._prepare import is_categorical_dtype_like
 
 __all__ = ["main", "read_table"]
 

@@ -2,7 +2,7 @@
 # One entry point for developers and CI. Works on a fresh Debian machine with python3.
 #
 #   bash scripts/dev.sh demo    # set up, then run the demo (synthesize, risk over radii, report)
-#   bash scripts/dev.sh test    # set up (incl. R from Debian when run as root), run every test
+#   bash scripts/dev.sh test    # set up (R, synthpop, Chromium when run as root), run every test
 #   bash scripts/dev.sh bench   # run the benchmarks and write benchmarks/results/*.json
 #   bash scripts/dev.sh setup   # only create .venv and install idrisk with its extras
 set -euo pipefail
@@ -11,18 +11,27 @@ VENV=${IDRISK_VENV:-.venv}
 PY="$VENV/bin/python"
 export MPLBACKEND=Agg
 
-need_r() {
-  # R 4.2 from Debian: rpart for the CART cross-check, reticulate/testthat for the R wrapper.
-  local pkgs="r-base-core r-base-dev r-cran-rpart r-cran-reticulate r-cran-testthat r-cran-jsonlite"
-  if command -v Rscript >/dev/null 2>&1 && Rscript -e 'for (p in c("rpart","reticulate","testthat","jsonlite")) stopifnot(requireNamespace(p, quietly=TRUE))' >/dev/null 2>&1; then
-    return 0
-  fi
+need_system() {
+  # The live oracles the tests compare with: Debian's R 4.2 with survey, MASS, sampling, rpart,
+  # reticulate, testthat, and synthpop 1.9-3 + NPBayesImputeCat 0.5 from ../shared/r-packages;
+  # roxygen2 for idriskR's help pages; Chromium to render the HTML report in a test.
+  local shared="${IDRISK_SHARED:-$(cd .. && pwd)/shared}"
+  local debs="r-cran-roxygen2 chromium"
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "== installing R from Debian ($pkgs)"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+    local missing
+    missing=$(for d in $debs; do dpkg-query -W -f='${Status}\n' "$d" 2>/dev/null | grep -q "install ok installed" || echo "$d"; done)
+    if [ -n "$missing" ]; then
+      echo "== apt-get install" $missing
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    fi
+    if [ -f "$shared/r-packages/install.sh" ]; then
+      bash "$shared/r-packages/install.sh"
+    else
+      echo "== $shared/r-packages/install.sh not found: the R-side tests will skip"
+    fi
   else
-    echo "== R not installed and not root: R-side tests will skip (apt-get install $pkgs)"
+    echo "== not root: install R and its packages with: sudo bash $shared/r-packages/install.sh"
   fi
 }
 
@@ -32,7 +41,7 @@ setup() {
     python3 -m venv "$VENV"
   fi
   "$PY" -m pip install -q --disable-pip-version-check --upgrade pip
-  local extras="stan,dask,parquet,test"
+  local extras="stan,dask,parquet,dp,fast,test"
   if command -v R >/dev/null 2>&1; then extras="$extras,r"; fi
   echo "== pip install -e .[$extras]"
   "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
@@ -53,7 +62,7 @@ case "${1:-test}" in
     "$VENV/bin/idrisk" demo "$@"
     ;;
   test)
-    need_r
+    need_system
     setup
     shift || true
     run_r_tests

@@ -133,9 +133,9 @@ def brute_force_numpy(orig, syns, known, syn, r=None, percentage=True, euclidean
     Vectorised with numpy in row blocks (so it is usable as a timing baseline on CE-sized data);
     shares only the input preparation with idrisk, not the counting.
     """
-    from idrisk._prepare import prepare_inputs
-    from idrisk.matching import half_widths
-    from idrisk.result import IdentificationRiskResult
+    from idrisk.risk._prepare import prepare_inputs
+    from idrisk.risk.matching import half_widths
+    from idrisk.risk.result import IdentificationRiskResult
 
     prep = prepare_inputs(orig, syns, known, syn, r)
     n, m = prep.n, prep.m

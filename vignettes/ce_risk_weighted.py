@@ -27,15 +27,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from idrisk.rw_diagnostics import (
+from idrisk.weighted.diagnostics import (
     ecdf_table,
     regression_utility,
     risk_summary,
     utility_table,
     whack_a_mole,
 )
-from idrisk.rw_risk import confidential_marginal_risk, synthetic_marginal_risk
-from idrisk.rw_synthesizer import RiskWeightedSynthesizer
+from idrisk.weighted.synthesizer import RiskWeightedSynthesizer
+from idrisk.weighted.weights import confidential_marginal_risk, synthetic_marginal_risk
 
 FIG = Path(__file__).resolve().parent / "figures"
 KNOWN = ["Urban", "Marital", "AgeBand"]
@@ -147,7 +147,7 @@ def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
 def _figures(df, risks, alphas, quick):
     import matplotlib.pyplot as plt
 
-    from idrisk.rw_plots import risk_violins, weights_vs_value, whack_a_mole_scatter
+    from idrisk.weighted.plots import risk_violins, weights_vs_value, whack_a_mole_scatter
 
     sfx = "_quick" if quick else ""
     FIG.mkdir(parents=True, exist_ok=True)

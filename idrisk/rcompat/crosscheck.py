@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..result import IdentificationRiskResult
+from ..risk.result import IdentificationRiskResult
 from .results import R_RESULT_ORDER
 
 __all__ = ["ComponentDiff", "CrossCheckReport", "compare_results", "cross_check"]

@@ -1,4 +1,4 @@
-"""IdentificationRisk() result lists (R) <-> :class:`idrisk.result.IdentificationRiskResult`."""
+"""IdentificationRisk() result lists (R) <-> :class:`idrisk.risk.IdentificationRiskResult`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..result import IdentificationRiskResult
+from ..risk.result import IdentificationRiskResult
 from ._session import robjects
 
 __all__ = ["R_RESULT_ORDER", "result_to_r", "result_from_r", "r_result_dict"]

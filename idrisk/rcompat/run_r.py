@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from ..result import IdentificationRiskResult
+from ..risk.result import IdentificationRiskResult
 from ._session import call_r, require_r_package, robjects
 from .convert import dataframe_from_r, dataframe_to_r, dataframes_to_r
 

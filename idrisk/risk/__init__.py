@@ -1,0 +1,25 @@
+"""Disclosure risk of synthetic microdata.
+
+Implements the identification risk of Hornby & Hu (2021), the R package
+IdentificationRiskCalculation's ``IdentificationRisk()`` (paper
+``shared/papers/002_*``; spec ``shared/specs/identification-risk.md``): expected match
+risk, true and false match rates, record-level c, T, K, F and risk matrices.
+
+* :func:`identification_risk` -- the single-machine engine (``identification.py``, with
+  input rules in ``_prepare.py``, the counting engine in ``matching.py`` and the result in
+  ``result.py``);
+* :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``).
+
+This part imports nothing from the rest of idrisk: synthesizers depend on it, never the
+other way round.
+"""
+
+from .._lazy import lazy_attributes
+from .identification import identification_risk
+from .result import IdentificationRiskResult
+
+_LAZY = {"identification_risk_dask": ".dask_engine"}
+
+__all__ = ["IdentificationRiskResult", "identification_risk", *_LAZY]
+
+__getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)

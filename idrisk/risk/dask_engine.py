@@ -1,0 +1,479 @@
+"""``identification_risk`` on Dask: the same exact counts for data beyond one machine.
+
+A target can only match synthetic records with the same *categorical key* (all categorical
+known/syn variables equal; a categorical NA never matches). Records are therefore sent to
+``npartitions`` buckets by a hash of their key; each bucket (its targets and, for one synthetic
+dataset at a time, the synthetic records of its keys, with their global record ids) is counted
+on its own by the single-machine engine (:mod:`idrisk.risk.matching`). T_i needs only row i itself,
+which has the same key as target i whenever it can match, so it lands in the same bucket.
+
+Work is organised as follows (every step is a Dask task graph run with ``scheduler``):
+
+1. one pass over the confidential data and the first synthetic dataset: row counts, the
+   confidential index and the factor levels (R's rule: union of the levels of ``origdata`` and of
+   the *first* synthetic dataset, computed by :mod:`idrisk.risk._prepare`); row counts of the other
+   synthetic datasets;
+2. the confidential records are encoded (level codes, continuous values, record id) and split
+   into the buckets, which are persisted;
+3. for each synthetic dataset in turn: its partitions are encoded and split the same way, and
+   every bucket is counted. Only one synthetic dataset is in flight at a time, and a task holds
+   one partition or one bucket of it.
+
+The result is an ordinary :class:`~idrisk.risk.IdentificationRiskResult` (n x m matrices on the
+client, 9 bytes per record and dataset for c and T); the large inputs are the synthetic datasets,
+which are never gathered.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from ._prepare import _codes_for, _exact_codes, _levels_of, _numeric, prepare_inputs
+from .identification import Radius
+from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
+from .result import IdentificationRiskResult
+
+__all__ = ["identification_risk_dask"]
+
+_INSTALL_HINT = "pip install 'idrisk[dask]'"
+
+
+def _import_dask():
+    """``(dask, dask.dataframe)``, or an ImportError saying how to install them."""
+    try:
+        import dask
+        import dask.dataframe as dd
+    except ImportError as exc:  # pragma: no cover - exercised only without dask
+        raise ImportError(
+            "identification_risk_dask needs the optional dependency dask[dataframe]: "
+            + _INSTALL_HINT
+        ) from exc
+    return dask, dd
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass
+class _Source:
+    """One input frame as a list of lazily loaded pandas partitions."""
+
+    parts: list[Any]  # dask Delayed objects, each a pandas DataFrame
+    probe: pd.DataFrame  # two rows with the frame's dtypes (for validation)
+    frame: pd.DataFrame | None  # the frame itself when it was given as pandas
+    lengths: list[int] | None  # partition lengths, when known without computing
+
+
+def _source(frame: Any, chunks: int, used: list[str], dask, dd) -> _Source:
+    from dask.dataframe.utils import meta_nonempty
+
+    if isinstance(frame, pd.DataFrame):
+        bounds = np.linspace(0, len(frame), max(1, min(chunks, len(frame))) + 1).astype(int)
+        pieces = [frame.iloc[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        return _Source(
+            parts=[dask.delayed(p) for p in pieces],
+            probe=meta_nonempty(frame.iloc[:0]),
+            frame=frame,
+            lengths=[len(p) for p in pieces],
+        )
+    cols = [c for c in frame.columns if c in set(used)]
+    return _Source(
+        parts=list(frame[cols].to_delayed()),
+        probe=meta_nonempty(frame._meta),
+        frame=None,
+        lengths=None,
+    )
+
+
+def _sources(origdata, syndata, dask, dd) -> tuple[Any, list[Any]]:
+    """Check the container types (as ``identification_risk`` does) and list the frames."""
+    frame_types = (pd.DataFrame, dd.DataFrame)
+    if not isinstance(origdata, frame_types):
+        raise TypeError(
+            f"origdata must be a pandas or dask DataFrame, got {type(origdata).__name__}"
+        )
+    if isinstance(syndata, frame_types):
+        return origdata, [syndata]
+    if isinstance(syndata, (str, bytes)) or not isinstance(syndata, Sequence):
+        raise TypeError(
+            "syndata must be a DataFrame or a list of DataFrames (pandas or dask), got "
+            f"{type(syndata).__name__}"
+        )
+    frames = list(syndata)
+    if not frames:
+        raise ValueError("syndata is empty: give at least one synthetic dataset")
+    for j, frame in enumerate(frames, start=1):
+        if not isinstance(frame, frame_types):
+            raise TypeError(
+                f"syndata: synthetic dataset {j} (syndata[{j - 1}]) is a "
+                f"{type(frame).__name__}, expected a pandas or dask DataFrame"
+            )
+    return origdata, frames
+
+
+def _scan(part: pd.DataFrame, factors: list[str]) -> tuple[pd.Index, int, dict[str, list[str]]]:
+    """Index, length and per-column factor levels of one partition."""
+    return part.index, len(part), {c: _levels_of(part[c]) for c in factors}
+
+
+def _merge_levels(per_part: list[list[str]], categorical: bool) -> list[str]:
+    """Levels of a whole column from its partitions' levels.
+
+    Categorical columns keep their declared order (partition by partition); other columns are
+    sorted by label, as :func:`idrisk.risk._prepare._levels_of` does. Only the *set* of levels can
+    change a result (codes are compared for equality only).
+    """
+    merged = list(dict.fromkeys(label for labels in per_part for label in labels))
+    return merged if categorical else sorted(merged)
+
+
+# --------------------------------------------------------------------------- per-task work
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What every task needs to encode and count (small; shipped with the tasks)."""
+
+    categorical: tuple[str, ...]
+    levels: dict[str, pd.Index]  # factor columns -> level index; others in categorical: exact
+    continuous: tuple[str, ...]
+    radii: np.ndarray | None  # None: r is None, everything matched exactly
+    cont_known: np.ndarray
+    percentage: bool
+    abs_radius: bool
+    euclidean_dist: bool
+    rule: MatchRule
+    buckets: int
+
+
+def _encode_split(part: pd.DataFrame, offset: int, spec: _Spec, where: str) -> list[pd.DataFrame]:
+    """Encode one partition and split it into the key buckets.
+
+    Columns: ``id`` (global record position), ``k0..`` (level codes of factor columns, float
+    values of numeric columns matched exactly), ``x0..`` (continuous values, NaN = NA). Rows with
+    a missing key value can match nothing (as target or as synthetic record) and are dropped.
+    """
+    n = len(part)
+    cols: dict[str, np.ndarray] = {"id": np.arange(offset, offset + n, dtype=np.int64)}
+    ok = np.ones(n, dtype=bool)
+    for i, c in enumerate(spec.categorical):
+        if c in spec.levels:
+            values = _codes_for(part[c], spec.levels[c])
+            ok &= values >= 0
+        else:
+            values = _numeric(part[c], c, where) + 0.0  # + 0.0 folds -0.0 into 0.0
+            ok &= ~np.isnan(values)
+        cols[f"k{i}"] = values
+    if spec.radii is not None:
+        for i, c in enumerate(spec.continuous):
+            cols[f"x{i}"] = _numeric(part[c], c, where)
+    frame = pd.DataFrame(cols)[ok]
+    if spec.categorical:
+        keys = frame[[f"k{i}" for i in range(len(spec.categorical))]]
+        bucket = pd.util.hash_pandas_object(keys, index=False).to_numpy() % np.uint64(spec.buckets)
+    else:
+        bucket = np.zeros(len(frame), dtype=np.uint64)
+    order = np.argsort(bucket, kind="stable")
+    cuts = np.searchsorted(bucket[order], np.arange(1, spec.buckets, dtype=np.uint64))
+    return [frame.iloc[idx] for idx in np.split(order, cuts)]
+
+
+def _concat(pieces: list[pd.DataFrame]) -> pd.DataFrame:
+    return pd.concat(pieces, ignore_index=True)
+
+
+def _count_bucket(
+    targets: pd.DataFrame, synthetic: list[pd.DataFrame], spec: _Spec
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(record ids, c, own)`` of the targets of one bucket against one synthetic dataset.
+
+    Targets and synthetic records are laid out on the union of their record ids (targets first,
+    in record order; synthetic rows without a target of this bucket after them), so that a
+    position holds record i on both sides (absent rows get key -1 and match nothing); the
+    engine's own-row test then compares target i with synthetic row i exactly as on the whole
+    data.
+    """
+    tid = targets["id"].to_numpy()
+    syn = _concat(synthetic)
+    if len(tid) == 0 or len(syn) == 0:
+        return tid, np.zeros(len(tid), dtype=np.int64), np.zeros(len(tid), dtype=bool)
+    if np.any(tid[1:] <= tid[:-1]):  # buckets are built in record order; be safe anyway
+        targets = targets.iloc[np.argsort(tid, kind="stable")]
+        tid = targets["id"].to_numpy()
+    sid = syn["id"].to_numpy()
+    # layout: targets at 0..nt-1; a synthetic row sits at its own target's position, or after
+    nt = len(tid)
+    pos = np.minimum(np.searchsorted(tid, sid), nt - 1)
+    paired = tid[pos] == sid
+    ti = np.arange(nt)
+    si = np.where(paired, pos, nt + np.cumsum(~paired) - 1)
+    u, p_key = nt + int((~paired).sum()), len(spec.categorical)
+    tcodes = np.full((u, p_key), -1, dtype=np.int64)
+    scodes = np.full((u, p_key), -1, dtype=np.int64)
+    for i, c in enumerate(spec.categorical):
+        tv, sv = targets[f"k{i}"].to_numpy(), syn[f"k{i}"].to_numpy()
+        if c not in spec.levels:  # numeric column matched exactly: codes of equal values
+            tv, sv = _exact_codes([tv, sv])
+        tcodes[ti, i], scodes[si, i] = tv, sv
+    encoder = KeyEncoder(tcodes)
+    tkey, skey = encoder.keys.copy(), encoder.transform(scodes)
+    absent_t = np.ones(u, dtype=bool)
+    absent_t[ti] = False
+    absent_s = np.ones(u, dtype=bool)
+    absent_s[si] = False
+    tkey[absent_t], skey[absent_s] = -1, -1
+
+    p = 0 if spec.radii is None else len(spec.continuous)
+    x, d, y = (np.zeros((u, p)) for _ in range(3))
+    if p:
+        xcols = [f"x{i}" for i in range(p)]
+        xt = targets[xcols].to_numpy(dtype=np.float64)
+        x[ti] = xt
+        d[ti] = half_widths(
+            xt,
+            spec.radii,
+            percentage=spec.percentage,
+            abs_radius=spec.abs_radius,
+            euclidean_dist=spec.euclidean_dist,
+            known=spec.cont_known,
+        )
+        y[si] = syn[xcols].to_numpy(dtype=np.float64)
+    c, own = count_matches(tkey, skey, x, d, y, spec.rule, encoder.n_keys, CountCache())
+    return tid, c[ti], own[ti]
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def identification_risk_dask(
+    origdata: Any,
+    syndata: Any,
+    known: str | Sequence[str],
+    syn: str | Sequence[str],
+    r: Radius = None,
+    percentage: bool = True,
+    euclidean_dist: bool = False,
+    *,
+    closed: bool = False,
+    abs_radius: bool = False,
+    ellipsoid: bool = False,
+    na_matches: bool = True,
+    npartitions: int | None = None,
+    scheduler: Any = None,
+    progress: bool | None = None,
+) -> IdentificationRiskResult:
+    """:func:`idrisk.identification_risk` computed with Dask, with identical results.
+
+    Same arguments, rules and result as :func:`idrisk.identification_risk` (R's factor-level
+    union with the first synthetic dataset, radius hand-out in data-frame order, NA semantics,
+    empty ``known``, ``exp_risk`` summed in record order); see there for their meaning.
+
+    Parameters
+    ----------
+    origdata
+        Confidential data: a pandas or a dask DataFrame (n rows).
+    syndata
+        One synthetic DataFrame or a list of m, each pandas or dask; row i (by position, whatever
+        the partitioning) is the synthetic version of confidential record i.
+    known, syn, r, percentage, euclidean_dist, closed, abs_radius, ellipsoid, na_matches
+        As in :func:`idrisk.identification_risk`.
+    npartitions
+        Number of key buckets the counting is split into (default: the number of partitions of
+        ``origdata`` if it is a dask DataFrame, at least the number of CPUs). pandas inputs are
+        cut into this many row chunks for encoding. Records of one categorical key always share a
+        bucket, so without categorical variables all the counting is one task.
+    scheduler
+        Passed to ``dask.compute``/``dask.persist``: ``"synchronous"``, ``"threads"``,
+        ``"processes"``, a ``distributed.Client``... (default: Dask's current default).
+    progress
+        Progress bar over the synthetic datasets (default: only for large inputs).
+
+    Returns
+    -------
+    IdentificationRiskResult
+        Equal, value for value, to ``identification_risk`` on the computed frames.
+
+    Raises
+    ------
+    ImportError
+        Dask is not installed (``pip install 'idrisk[dask]'``).
+    KeyError, ValueError, TypeError
+        As :func:`idrisk.identification_risk`; also a non-positive ``npartitions``.
+
+    Notes
+    -----
+    Memory: the confidential data is held once, encoded and bucketed (persisted); synthetic
+    datasets are processed one after another, a partition or a bucket per task, and never
+    gathered. The n x m results come back to the caller.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import dask.dataframe as dd
+    >>> from idrisk.risk.dask_engine import identification_risk_dask
+    >>> orig = pd.DataFrame({"Sex": ["F", "F", "M", "M"], "Income": [10.0, 11.0, 30.0, 50.0]})
+    >>> syn1 = dd.from_pandas(orig.assign(Income=[10.5, 14.0, 31.0, 20.0]), npartitions=2)
+    >>> res = identification_risk_dask(orig, [syn1], known=["Sex"], syn=["Income"], r=0.1,
+    ...                                scheduler="synchronous")
+    >>> res.c[1].tolist(), res.T[1].tolist()
+    ([1, 1, 1, 0], [1, 0, 1, 1])
+    >>> float(res.exp_risk[1])
+    2.0
+    """
+    dask, dd = _import_dask()
+    if ellipsoid and euclidean_dist:
+        raise ValueError(
+            "ellipsoid=True and euclidean_dist=True: choose one (ellipsoid is the true Euclidean "
+            "match; euclidean_dist is R's per-variable radius formula)"
+        )
+    if npartitions is not None and (
+        isinstance(npartitions, bool)
+        or not isinstance(npartitions, (int, np.integer))
+        or npartitions < 1
+    ):
+        raise ValueError(f"npartitions must be a positive integer or None, got {npartitions!r}")
+    origdata, frames = _sources(origdata, syndata, dask, dd)
+    if npartitions is None:
+        npartitions = max(
+            origdata.npartitions if isinstance(origdata, dd.DataFrame) else 1, os.cpu_count() or 1
+        )
+    buckets = int(npartitions)
+    used = list(dict.fromkeys(list(_names(known)) + list(_names(syn))))
+    orig_src = _source(origdata, buckets, used, dask, dd)
+    syn_src = [_source(f, buckets, used, dask, dd) for f in frames]
+
+    # validation, categorical/continuous split and radius hand-out: the engine's own rules,
+    # applied to two-row probes with the inputs' dtypes (no data is read)
+    prep = prepare_inputs(orig_src.probe, [s.probe for s in syn_src], known, syn, r)
+    factors = list(prep.levels)
+
+    # pass 1: row counts, the confidential index, factor levels of origdata and syndata[0]
+    scans: dict[str, Any] = {}
+    if orig_src.frame is None:
+        scans["orig"] = [dask.delayed(_scan)(p, factors) for p in orig_src.parts]
+    if syn_src[0].frame is None:
+        scans["syn1"] = [dask.delayed(_scan)(p, factors) for p in syn_src[0].parts]
+    for j, s in enumerate(syn_src[1:], start=2):
+        if s.frame is None:
+            scans[f"len{j}"] = [dask.delayed(len)(p) for p in s.parts]
+    (scanned,) = dask.compute(scans, scheduler=scheduler) if scans else ({},)
+
+    def levels_and_lengths(src: _Source, key: str) -> tuple[dict[str, list[str]], list[int]]:
+        if src.frame is not None:
+            return {c: _levels_of(src.frame[c]) for c in factors}, src.lengths
+        rows = scanned[key]
+        levels = {
+            c: _merge_levels(
+                [lv[c] for _, _, lv in rows], isinstance(src.probe[c].dtype, pd.CategoricalDtype)
+            )
+            for c in factors
+        }
+        return levels, [length for _, length, _ in rows]
+
+    orig_levels, orig_lengths = levels_and_lengths(orig_src, "orig")
+    syn1_levels, _ = levels_and_lengths(syn_src[0], "syn1")
+    if orig_src.frame is not None:
+        index = orig_src.frame.index
+    else:
+        idx_parts = [i for i, _, _ in scanned["orig"]]
+        index = idx_parts[0].append(idx_parts[1:]) if len(idx_parts) > 1 else idx_parts[0]
+    n = int(sum(orig_lengths))
+    syn_lengths = []
+    for j, s in enumerate(syn_src, start=1):
+        if s.lengths is not None:
+            lengths = s.lengths
+        elif j == 1:
+            lengths = [length for _, length, _ in scanned["syn1"]]
+        else:
+            lengths = list(scanned[f"len{j}"])
+        total = int(sum(lengths))
+        if total != n:
+            raise ValueError(
+                f"synthetic dataset {j} (syndata[{j - 1}]) has {total} rows but origdata has {n}: "
+                "row i of every synthetic dataset must be the synthetic version of confidential "
+                "record i"
+            )
+        syn_lengths.append(lengths)
+    if n == 0:
+        raise ValueError("origdata has no rows")
+
+    levels = {}
+    for c in factors:
+        lv = orig_levels[c]
+        lv = lv + [x for x in syn1_levels[c] if x not in set(lv)]
+        levels[c] = pd.Index(lv)
+    spec = _Spec(
+        categorical=tuple(prep.categorical),
+        levels=levels,
+        continuous=tuple(prep.continuous),
+        radii=(
+            None
+            if prep.radii is None
+            else np.array([prep.radii[c] for c in prep.continuous], dtype=np.float64)
+        ),
+        cont_known=prep.cont_known,
+        percentage=percentage,
+        abs_radius=abs_radius,
+        euclidean_dist=euclidean_dist,
+        rule=MatchRule(closed=closed, na_matches=na_matches, ellipsoid=ellipsoid),
+        buckets=buckets,
+    )
+
+    def split(src: _Source, lengths: list[int], where: str) -> list[Any]:
+        offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int)
+        return [
+            dask.delayed(_encode_split, nout=buckets)(part, int(off), spec, where)
+            for part, off in zip(src.parts, offsets)
+        ]
+
+    # pass 2: the confidential records, encoded and bucketed once
+    tsplit = split(orig_src, orig_lengths, "origdata")
+    tbuckets = dask.persist(
+        *[dask.delayed(_concat)([t[b] for t in tsplit]) for b in range(buckets)],
+        scheduler=scheduler,
+    )
+    sizes = dask.compute(*[dask.delayed(len)(t) for t in tbuckets], scheduler=scheduler)
+    live = [b for b in range(buckets) if sizes[b] > 0]
+
+    # pass 3: synthetic datasets one at a time
+    m = len(syn_src)
+    c = np.zeros((n, m), dtype=np.int64)
+    own = np.zeros((n, m), dtype=bool)
+    if progress is None:
+        progress = n * m >= 5_000_000
+    for j in tqdm(
+        range(m), desc="identification risk (dask)", unit="dataset", disable=not progress
+    ):
+        where = f"synthetic dataset {j + 1} (syndata[{j}])"
+        ssplit = split(syn_src[j], syn_lengths[j], where)
+        tasks = [
+            dask.delayed(_count_bucket)(tbuckets[b], [s[b] for s in ssplit], spec) for b in live
+        ]
+        for tid, cb, ob in dask.compute(*tasks, scheduler=scheduler):
+            c[tid, j], own[tid, j] = cb, ob
+
+    settings = prep.settings(
+        percentage=percentage,
+        euclidean_dist=euclidean_dist,
+        closed=closed,
+        abs_radius=abs_radius,
+        ellipsoid=ellipsoid,
+        na_matches=na_matches,
+    )
+    return IdentificationRiskResult.from_counts(c, own, index=index, settings=settings)
+
+
+def _names(value: str | Sequence[str] | None) -> list[str]:
+    """Column names from ``known``/``syn`` (validated later by ``prepare_inputs``)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)]

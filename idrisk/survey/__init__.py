@@ -1,0 +1,35 @@
+"""Private survey tables through synthetic microdata: FBS, FBP and the Laplace mechanism.
+
+Implements Hu, Savitsky & Williams, "Private tabular survey data products through
+synthetic microdata generation" (paper ``shared/papers/001_244beac2aec68a88.txt``; equations
+restated in ``shared/specs/survey-tables.md``):
+
+* :func:`design_table` -- weighted counts and Hajek means by cells, margins and total, with
+  Taylor-linearization or replicate standard errors equal to R's ``survey``;
+* :func:`combine_tables` -- partial-synthesis combining rules over m synthetic datasets;
+* the pseudo posterior mechanism (:func:`lipschitz_bounds`, :func:`alpha_weights`,
+  :func:`find_alpha_scaling`, :func:`epsilon`);
+* :class:`FBS` and :class:`FBP` -- alpha-weighted Stan synthesizers of the outcome and the
+  survey weight;
+* :func:`laplace_table` -- the Laplace-mechanism baseline with local sensitivities.
+"""
+
+from .design import (
+    ALL,
+    SurveyTable,
+    combine_tables,
+    design_table,
+    half_sample_replicates,
+    inclusion_probabilities,
+    table_cells,
+)
+
+__all__ = [
+    "ALL",
+    "SurveyTable",
+    "combine_tables",
+    "design_table",
+    "half_sample_replicates",
+    "inclusion_probabilities",
+    "table_cells",
+]

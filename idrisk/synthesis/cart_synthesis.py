@@ -1,0 +1,598 @@
+"""synthpop-style CART partial synthesis (``synthpop::syn`` with ``method = "cart"``).
+
+:func:`syn` replaces the columns named in ``visit_sequence`` one after another:
+the first with an i.i.d. bootstrap of its values (``"sample"``), every later one
+by donor sampling inside the leaves of an rpart-compatible tree
+(:class:`idrisk.synthesis.rpart_tree.RpartTree`) fitted on the original data with the earlier
+visit-sequence columns as predictors, routed with their *synthetic* values.
+All other columns are copied row for row (row i stays record i).
+
+Missing values follow synthpop (spec 5.6): factors get an extra ``"NAtemp"``
+level, numeric predictors (and numeric CART targets) with NAs are split into a
+value column and a missing-indicator factor that are synthesised one after the
+other and recombined (see ``_pad_missing``). ``smoothing="density"`` adds
+synthpop's kernel noise to synthesised numeric values (:func:`smooth_density`).
+
+With ``rng="r"`` every random draw goes through :class:`idrisk.synthesis.rng.RStream` in
+synthpop's order, so the same integer seed gives synthpop's output value for
+value (checked against synthpop 1.9-3 / rpart 4.1.19). With ``rng="numpy"`` the
+same algorithm runs on numpy's PCG64 generator: same distribution, different
+values, and rpart's cross-validation draws are not emulated.
+
+:func:`syn_r` has synthpop's signature and result layout (``.syn`` is a data
+frame for ``m = 1`` and a list otherwise).
+
+Examples
+--------
+>>> import pandas as pd
+>>> df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0] * 10, "b": list(range(40))})
+>>> res = syn(df, m=2, visit_sequence=["a"], seed=1)
+>>> res.m, res.method
+(2, {'a': 'sample', 'b': ''})
+>>> bool((res.synthetic[0]["b"] == df["b"]).all())   # kept column copied
+True
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from .rng import NumpyStream, RStream, make_stream
+from .rpart_tree import RpartTree
+from .smoothing import bw_sj, smooth_density
+
+__all__ = ["SynthResult", "Synds", "bw_sj", "smooth_density", "syn", "syn_r"]
+
+_METHODS = ("sample", "cart", "constant", "")
+
+
+@dataclass
+class SynthResult:
+    """Result of :func:`syn`.
+
+    Attributes
+    ----------
+    synthetic : list of pandas.DataFrame
+        The m synthetic datasets (original columns, order, dtypes and index).
+    seed : int or None
+        The seed given to the stream (``None``: unseeded, R's ``seed = NA``).
+    method : dict
+        Column -> method (``"sample"``, ``"cart"``, ``"constant"``, ``""`` = kept).
+    visit_sequence : list of str
+    predictor_matrix : pandas.DataFrame
+        Row = target, column = predictor, 1 = used.
+    m : int
+    proper : bool
+    rng : str
+    """
+
+    synthetic: list[pd.DataFrame]
+    seed: int | None
+    method: dict[str, str]
+    visit_sequence: list[str]
+    predictor_matrix: pd.DataFrame
+    m: int
+    proper: bool = False
+    rng: str = "r"
+    trees: dict[str, RpartTree] = field(default_factory=dict, repr=False)
+    smoothing: dict[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        n, p = self.synthetic[0].shape if self.synthetic else (0, 0)
+        meth = ", ".join(f"{k}={v}" for k, v in self.method.items() if v)
+        return (
+            f"SynthResult(m={self.m}, n={n}, columns={p}, seed={self.seed}, rng={self.rng!r}, "
+            f"proper={self.proper}, visit_sequence={self.visit_sequence}, methods: {meth})"
+        )
+
+    def to_frame(self) -> pd.DataFrame:
+        """All m datasets stacked, with a leading ``dataset`` column (1..m)."""
+        frames = [df.assign(dataset=i + 1) for i, df in enumerate(self.synthetic)]
+        out = pd.concat(frames, ignore_index=True)
+        return out[["dataset"] + [c for c in out.columns if c != "dataset"]]
+
+
+@dataclass
+class Synds:
+    """synthpop's ``synds`` object, as returned by :func:`syn_r`."""
+
+    syn: pd.DataFrame | list[pd.DataFrame]
+    seed: int | None
+    m: int
+    method: pd.Series
+    visit_sequence: pd.Series
+    predictor_matrix: pd.DataFrame
+    proper: bool
+    n: int
+    k: int
+    smoothing: pd.Series
+    result: SynthResult = field(repr=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"Synds(m={self.m}, n={self.n}, seed={self.seed}, proper={self.proper}, "
+            f"visit_sequence={list(self.visit_sequence.index)})"
+        )
+
+    def to_frame(self) -> pd.DataFrame:
+        """All datasets stacked with a ``dataset`` column (1..m)."""
+        return self.result.to_frame()
+
+
+# ------------------------------------------------------------------------- set-up
+def _visit_names(data: pd.DataFrame, visit_sequence) -> list[str]:
+    cols = list(data.columns)
+    if visit_sequence is None:
+        return cols
+    if isinstance(visit_sequence, (str, int)):
+        visit_sequence = [visit_sequence]
+    names = []
+    for v in visit_sequence:
+        if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            if not 1 <= int(v) <= len(cols):
+                raise ValueError(f"visit_sequence index {v} outside 1..{len(cols)}")
+            names.append(cols[int(v) - 1])
+        elif v in cols:
+            names.append(v)
+        else:
+            raise ValueError(f"visit_sequence entry {v!r} is not a column of data")
+    dup = sorted({v for v in names if names.count(v) > 1})
+    if dup:
+        raise ValueError(f"visit_sequence repeats {dup}")
+    if not names:
+        raise ValueError("visit_sequence is empty")
+    return names
+
+
+def _is_factor(col: pd.Series) -> bool:
+    return not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col)
+
+
+def _is_constant(col: pd.Series) -> bool:
+    vals = col.dropna()
+    if vals.empty:
+        return True
+    if _is_factor(col):
+        return vals.nunique() == 1 and not col.isna().any()
+    return bool(np.var(vals.to_numpy(dtype=float), ddof=1) < 1000 * np.finfo(float).eps) \
+        if len(vals) > 1 else True
+
+
+def _methods(data, vs, method) -> dict[str, str]:
+    cols = list(data.columns)
+    if isinstance(method, str):
+        out = {c: (method if c in vs else "") for c in cols}
+        out[vs[0]] = "sample"
+    elif isinstance(method, dict):
+        bad = [c for c in method if c not in cols]
+        if bad:
+            raise ValueError(f"method names unknown column(s) {bad}")
+        out = {c: (method.get(c, "cart") if c in vs else "") for c in cols}
+    else:
+        method = list(method)
+        if len(method) != len(cols):
+            raise ValueError(f"method must be a string, a dict or {len(cols)} strings")
+        out = {c: (mt if c in vs else "") for c, mt in zip(cols, method)}
+    for c, mt in out.items():
+        if mt not in _METHODS:
+            raise ValueError(f"method {mt!r} for column {c!r} is not supported; use "
+                             "'cart', 'sample' or ''")
+        if c in vs and mt == "":
+            raise ValueError(f"column {c!r} is in visit_sequence but has method ''")
+    return out
+
+
+def _predictor_matrix(data, vs, methods, predictor_matrix) -> pd.DataFrame:
+    cols = list(data.columns)
+    pm = pd.DataFrame(0, index=cols, columns=cols, dtype=np.int64)
+    if predictor_matrix is None:
+        for j, v in enumerate(vs):
+            for u in vs[:j]:
+                pm.loc[v, u] = 1
+    else:
+        given = pd.DataFrame(predictor_matrix)
+        if given.shape != (len(cols), len(cols)):
+            raise ValueError(f"predictor_matrix must be {len(cols)} x {len(cols)} "
+                             f"(one row and column per data column), got {given.shape}")
+        if list(given.index) != cols or list(given.columns) != cols:
+            given = pd.DataFrame(np.asarray(given), index=cols, columns=cols)
+        pm.loc[:, :] = (np.asarray(given) != 0).astype(np.int64)
+        for j, v in enumerate(vs):  # later visit-sequence variables cannot predict
+            for u in vs[j:]:
+                if pm.loc[v, u]:
+                    pm.loc[v, u] = 0
+    for c in cols:
+        if methods[c] in ("", "sample", "constant"):
+            pm.loc[c, :] = 0
+    for c in cols:
+        if methods[c] == "constant":
+            pm.loc[:, c] = 0
+    return pm
+
+
+# -------------------------------------------------------------------------- draws
+def _walk_to_leaves(nodes: np.ndarray, tree: RpartTree, stream) -> np.ndarray:
+    """syn.cart's random walk from internal nodes down to leaves."""
+    nodes = nodes.copy()
+    while True:
+        uniq = pd.unique(nodes)
+        internal = [v for v in uniq if not tree.is_leaf(v)]
+        if not internal:
+            return nodes
+        for v in internal:
+            step = int(stream.unif_index(2, 1)[0])
+            nodes[nodes == v] = 2 * v + step
+
+
+def _donor_draw(y: np.ndarray, where: np.ndarray, nodes: np.ndarray, stream) -> np.ndarray:
+    """For each leaf (first appearance order) draw donors uniformly with replacement."""
+    out_pos = np.empty(nodes.size, dtype=np.int64)
+    order = np.argsort(where, kind="stable")
+    sw = where[order]
+    leaf_ids, starts, counts = np.unique(sw, return_index=True, return_counts=True)
+    pos_of = {int(k): (int(s), int(c)) for k, s, c in zip(leaf_ids, starts, counts)}
+    uniq, first = np.unique(nodes, return_index=True)
+    targets_sorted = np.argsort(nodes, kind="stable")
+    tn = nodes[targets_sorted]
+    t_ids, t_starts, t_counts = np.unique(tn, return_index=True, return_counts=True)
+    t_of = {int(k): (int(s), int(c)) for k, s, c in zip(t_ids, t_starts, t_counts)}
+    for leaf in uniq[np.argsort(first)]:
+        s, c = pos_of.get(int(leaf), (0, 0))
+        if c == 0:
+            raise RuntimeError(f"no donors in node {leaf}")
+        ts, tc = t_of[int(leaf)]
+        rows = targets_sorted[ts : ts + tc]
+        out_pos[rows] = order[s + stream.unif_index(c, tc)]
+    return y[out_pos]
+
+
+def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:
+    if isinstance(like.dtype, pd.CategoricalDtype):
+        return pd.Series(pd.Categorical(values, categories=like.cat.categories,
+                                        ordered=like.cat.ordered), index=like.index)
+    return pd.Series(values, index=like.index).astype(like.dtype)
+
+
+class _Synthesizer:
+    def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None):
+        self.smoothing = smoothing or {}
+        self.data = data
+        self.vs = vs
+        self.methods = methods
+        self.pm = pm
+        self.minbucket = minbucket
+        self.cp = cp
+        self.proper = proper
+        self.stream = stream
+        self.n = len(data)
+        self.trees: dict[str, RpartTree] = {}
+
+    def replicate(self) -> pd.DataFrame:
+        out = self.data.copy()
+        for v in self.vs:
+            mt = self.methods[v]
+            if mt == "sample":
+                out[v] = self._sample(v)
+            elif mt == "cart":
+                out[v] = self._cart(v, out)
+            elif mt == "constant":
+                out[v] = self.data[v].iloc[0] if self.data[v].notna().any() else self.data[v]
+            if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
+                smoothed = smooth_density(out[v].to_numpy(dtype=float), self.data[v], self.stream)
+                out[v] = _as_output(smoothed, self.data[v])
+        return out
+
+    def _sample(self, v: str) -> pd.Series:
+        y = self.data[v].to_numpy()
+        if self.proper:
+            y = y[self.stream.unif_index(self.n, self.n)]
+        return _as_output(y[self.stream.unif_index(self.n, self.n)], self.data[v])
+
+    def _cart(self, v: str, current: pd.DataFrame) -> pd.Series:
+        preds = [c for c in self.data.columns if self.pm.loc[v, c]]
+        x = self.data[preds]
+        y = self.data[v]
+        factor_y = _is_factor(y)
+        if self.proper:
+            boot = self.stream.unif_index(self.n, self.n)
+            x = x.iloc[boot].reset_index(drop=True)
+            y = y.iloc[boot].reset_index(drop=True)
+            tree = None
+        else:
+            tree = self.trees.get(v)
+        if tree is None:
+            tree = RpartTree("class" if factor_y else "anova", minbucket=self.minbucket,
+                             cp=self.cp).fit(x, y, rng=self.stream)
+            if not self.proper:
+                self.trees[v] = tree
+        else:  # cached tree: still consume rpart's cross-validation draws
+            self.stream.skip_permutation(int(tree.where_.size))
+        xp = current[preds]
+        nodes = tree.apply(xp).to_numpy()
+        if not factor_y:
+            if not all(tree.is_leaf(k) for k in np.unique(nodes)):
+                nodes = _walk_to_leaves(nodes, tree, self.stream)
+            yfit = y.loc[tree.fit_index_].to_numpy()
+            vals = _donor_draw(yfit, tree.where_.to_numpy(), nodes, self.stream)
+            return _as_output(vals, self.data[v])
+        probs = tree.node_probabilities().loc[nodes].to_numpy()
+        pick = self.stream.weighted_choice(probs)
+        labels = np.asarray(tree.classes_, dtype=object)[pick]
+        if pd.api.types.is_bool_dtype(self.data[v]):
+            return pd.Series(labels.astype(bool), index=self.data.index)
+        return _as_output(labels, self.data[v])
+
+
+# ----------------------------------------------------------------------- smoothing
+_SMOOTHERS = ("", "density", "spline", "rmean")
+
+
+def _smoothing_map(data: pd.DataFrame, vs, smoothing) -> dict[str, str]:
+    """synthpop's ``smoothing``: one string for all, or per variable (dict)."""
+    if smoothing is None:
+        smoothing = ""
+    if isinstance(smoothing, str):
+        out = {c: smoothing for c in vs}
+    elif isinstance(smoothing, dict):
+        bad = [c for c in smoothing if c not in data.columns]
+        if bad:
+            raise ValueError(f"smoothing names unknown column(s) {bad}")
+        out = {c: (smoothing.get(c) or "") for c in vs}
+    else:
+        raise TypeError("smoothing must be None, a string or a dict {column: method}")
+    for c, sm in out.items():
+        if sm not in _SMOOTHERS:
+            raise ValueError(f"smoothing {sm!r} for column {c!r}: expected one of "
+                             "'density', 'spline', 'rmean' or ''")
+        if sm in ("spline", "rmean"):
+            raise NotImplementedError(
+                f"smoothing={sm!r} (column {c!r}) is not implemented; use 'density'")
+    # smoothing applies to numeric variables only (synthpop sets "" for the others)
+    return {c: sm for c, sm in out.items() if sm and not _is_factor(data[c])}
+
+
+NA_LEVEL = "NAtemp"
+
+
+@dataclass
+class _Padded:
+    """Working data after synthpop's missing-value padding, and how to undo it."""
+
+    data: pd.DataFrame
+    vs: list[str]
+    methods: dict[str, str]
+    pm: pd.DataFrame
+    na_factors: list[str]
+    indicators: dict[str, str]  # numeric column -> its missing-indicator column
+
+    def restore(self, out: pd.DataFrame, original: pd.DataFrame) -> pd.DataFrame:
+        res = out[list(original.columns)].copy()
+        for c in self.na_factors:
+            res[c] = _restore_factor(out[c], original[c])
+        for c, ind in self.indicators.items():
+            vals = out[c].astype(float).to_numpy(copy=True)
+            vals[(out[ind].astype(object) == NA_LEVEL).to_numpy()] = np.nan
+            res[c] = pd.Series(vals, index=original.index).astype(original[c].dtype)
+        return res
+
+
+def _restore_factor(col: pd.Series, like: pd.Series) -> pd.Series:
+    labels = col.astype(object).to_numpy(copy=True)
+    labels[labels == NA_LEVEL] = None
+    if isinstance(like.dtype, pd.CategoricalDtype):
+        return pd.Series(pd.Categorical(labels, categories=like.cat.categories,
+                                        ordered=like.cat.ordered), index=like.index)
+    return pd.Series(labels, index=like.index, dtype=object).astype(like.dtype)
+
+
+def _pad_missing(data: pd.DataFrame, vs, methods, pm) -> _Padded:
+    """synthpop's handling of missing values (spec section 5.6).
+
+    * A factor (categorical / string / bool column) with NAs that is synthesised
+      or used as a predictor gets an extra last level ``"NAtemp"``; it is an
+      ordinary level for the trees and the sampling and becomes NA again in
+      the output.
+    * A numeric column with NAs that is a predictor, or that is synthesised
+      by CART, is split into a value column (same name, NA -> 0) and a factor
+      ``<name>_1`` (levels ``"0"`` = observed, ``"NAtemp"`` = missing). The
+      indicator is appended after the data's columns, is visited right before
+      the value column with the same method and predictors, and predicts the
+      value column (CART) and every column the original predicts. The column
+      is rebuilt as NA where the indicator is ``"NAtemp"``.
+    """
+    work = data.copy()
+    wvs = list(vs)
+    wmethods = dict(methods)
+    wpm = pm.copy()
+    na_factors: list[str] = []
+    indicators: dict[str, str] = {}
+    for c in data.columns:
+        col = data[c]
+        if not col.isna().any():
+            continue
+        used = bool(pm[c].sum() > 0)
+        if _is_factor(col):
+            if c in vs or used:
+                if isinstance(col.dtype, pd.CategoricalDtype):
+                    cats = list(col.cat.categories)
+                else:
+                    cats = sorted(col.dropna().unique().tolist(), key=str)
+                if NA_LEVEL in cats:
+                    raise ValueError(f"column {c!r} already has a level {NA_LEVEL!r}")
+                labels = col.astype(object).where(col.notna(), NA_LEVEL)
+                work[c] = pd.Categorical(labels, categories=cats + [NA_LEVEL])
+                na_factors.append(c)
+            continue
+        if not (used or (c in vs and methods[c] == "cart")):
+            continue
+        ind = f"{c}_1"
+        if ind in data.columns:
+            raise ValueError(f"column {c!r} has NAs but the helper name {ind!r} is taken")
+        work[c] = col.astype(float).fillna(0.0)
+        work[ind] = pd.Categorical(np.where(col.isna(), NA_LEVEL, "0"),
+                                   categories=["0", NA_LEVEL])
+        indicators[c] = ind
+        wmethods[ind] = methods[c]
+        wpm[ind] = wpm[c]  # whoever uses the column uses its indicator too
+        wpm.loc[ind] = wpm.loc[c]
+        if methods[c] == "cart":
+            wpm.loc[c, ind] = 1
+        if c in wvs:
+            wvs.insert(wvs.index(c), ind)
+    wpm = wpm.fillna(0).astype(np.int64)
+    return _Padded(work, wvs, wmethods, wpm, na_factors, indicators)
+
+
+def syn(
+    data: pd.DataFrame,
+    m: int = 1,
+    visit_sequence: Sequence[str] | None = None,
+    seed: int | None = None,
+    *,
+    method: str | dict | Sequence[str] = "cart",
+    minbucket: int = 5,
+    cp: float = 1e-8,
+    proper: bool = False,
+    smoothing: str | dict | None = None,
+    predictor_matrix: pd.DataFrame | None = None,
+    rng: Literal["r", "numpy"] = "r",
+    progress: bool | None = None,
+) -> SynthResult:
+    """CART (partial) synthesis following synthpop's ``syn()``.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Original data. Categorical / string / bool columns are factors.
+    m : int
+        Number of synthetic datasets, drawn one after another from one stream.
+    visit_sequence : sequence of str (or 1-based int), optional
+        Columns to synthesise, in order; default all columns. Others are kept.
+    seed : int, optional
+        ``set.seed`` value; ``None`` leaves the stream unseeded (a fresh
+        entropy-based stream, like R's ``seed = NA``).
+    method : str, dict or sequence
+        ``"cart"`` (default): the first visit-sequence column gets ``"sample"``.
+        A dict maps columns to ``"cart"`` / ``"sample"``.
+    minbucket, cp : int, float
+        rpart controls (``minsplit = 3 * minbucket``).
+    proper : bool
+        Bootstrap the original rows before each fit (and before sampling).
+    smoothing : None, str or dict
+        ``None`` (synthpop's default): no smoothing. ``"density"`` for every
+        synthesised numeric column, or a dict ``{column: "density"}`` (synthpop's
+        named list). See :func:`smooth_density`. ``"spline"`` and ``"rmean"``
+        raise :class:`NotImplementedError`.
+    predictor_matrix : pandas.DataFrame, optional
+        p x p 0/1 matrix (row = target); default: earlier visit-sequence columns.
+        Entries pointing to later visit-sequence columns are set to 0.
+    rng : {"r", "numpy"}
+        ``"r"``: R-identical stream; ``"numpy"``: faster numpy stream.
+    progress : bool, optional
+        Show a tqdm bar over replicates (default: when m > 1 and stderr is a tty).
+
+    Returns
+    -------
+    SynthResult
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [float(i % 7) for i in range(60)],
+    ...                    "y": [float(i) for i in range(60)]})
+    >>> r = syn(df, visit_sequence=["x", "y"], seed=3)
+    >>> r.method
+    {'x': 'sample', 'y': 'cart'}
+    >>> r.predictor_matrix.loc["y", "x"]
+    np.int64(1)
+    """
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    if len(data) == 0:
+        raise ValueError("data has no rows")
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
+        raise ValueError(f"m must be a positive integer, got {m!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise TypeError(f"seed must be an integer or None, got {seed!r}")
+    vs = _visit_names(data, visit_sequence)
+    smooth = _smoothing_map(data, vs, smoothing)
+    methods = _methods(data, vs, method)
+    for c in vs:
+        if _is_constant(data[c]):
+            methods[c] = "constant"
+    pm = _predictor_matrix(data, vs, methods, predictor_matrix)
+    for c in vs:  # an empty predictor row means "sample"
+        if methods[c] == "cart" and pm.loc[c].sum() == 0:
+            methods[c] = "sample"
+    stream: RStream | NumpyStream = make_stream(rng, None if seed is None else int(seed))
+    pad = _pad_missing(data, vs, methods, pm)
+    synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(minbucket), float(cp),
+                         bool(proper), stream, smooth)
+    if progress is None:
+        progress = m > 1 and sys.stderr.isatty()
+    reps = range(int(m))
+    if progress:
+        from tqdm.auto import tqdm
+
+        reps = tqdm(reps, desc="syn", unit="dataset")
+    out = [pad.restore(synth.replicate(), data) for _ in reps]
+    return SynthResult(out, None if seed is None else int(seed), methods, vs, pm, int(m),
+                       bool(proper), rng, synth.trees, smooth)
+
+
+def syn_r(data: pd.DataFrame, m: int = 1, visit_sequence=None, seed="sample", **options) -> Synds:
+    """``synthpop::syn`` with R's signature and result layout.
+
+    Parameters
+    ----------
+    data, m, visit_sequence
+        As in synthpop (``visit_sequence`` may hold names or 1-based indices).
+    seed : "sample", int or None
+        ``"sample"`` (default): draw ``sample.int(1e9, 1)`` from a fresh
+        stream and use it as the seed (returned in ``.seed``); an int:
+        ``set.seed(seed)``; ``None`` (R's ``NA``): no seeding.
+    **options
+        Passed to :func:`syn` (``method``, ``minbucket``, ``cp``, ``proper``,
+        ``predictor_matrix``, ``rng``, ...). R-style dotted names such as
+        ``predictor.matrix`` are accepted too.
+
+    Returns
+    -------
+    Synds
+        ``.syn`` is a DataFrame for ``m = 1`` and a list of m DataFrames otherwise.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"a": [float(i % 5) for i in range(30)]})
+    >>> s = syn_r(df, m=1, seed=2021)
+    >>> isinstance(s.syn, pd.DataFrame), s.seed
+    (True, 2021)
+    """
+    opts = {k.replace(".", "_"): v for k, v in options.items()}
+    if isinstance(seed, str):
+        if seed != "sample":
+            raise ValueError(f"seed must be 'sample', an integer or None, got {seed!r}")
+        seed = RStream(None).sample_seed()
+    res = syn(data, m=m, visit_sequence=visit_sequence, seed=seed, **opts)
+    cols = list(data.columns)
+    vs = pd.Series([cols.index(v) + 1 for v in res.visit_sequence], index=res.visit_sequence)
+    return Synds(
+        syn=res.synthetic[0] if res.m == 1 else res.synthetic,
+        seed=res.seed,
+        m=res.m,
+        method=pd.Series(res.method),
+        visit_sequence=vs,
+        predictor_matrix=res.predictor_matrix,
+        proper=res.proper,
+        n=len(data),
+        k=len(data),
+        smoothing=pd.Series({c: res.smoothing.get(c, "") for c in cols}),
+        result=res,
+    )

@@ -1,0 +1,28 @@
+"""Utility measures for synthetic data, usable on any synthetic data (not only idrisk's).
+
+From Hornby & Hu (2021) (paper ``shared/papers/002_*``) and the risk-weighted papers
+(``shared/papers/000_*``, ``003_*``):
+
+* :func:`pmse`, :func:`propensity_utility` -- pMSE / S_pMSE / SPECKS as synthpop's
+  ``utility.gen``, and the article's U_p (``pmse.py``);
+* :func:`ecdf_utility` -- ECDF utility U_m, U_a (``ecdf.py``);
+* :func:`ci_overlap`, :func:`coefficient_ci_overlap` -- CI overlap (``ci_overlap.py``);
+* :func:`combine_partial`, :class:`CombinedEstimate` -- partial-synthesis combining rules
+  (``combining.py``).
+"""
+
+from .ci_overlap import ci_overlap, coefficient_ci_overlap
+from .combining import CombinedEstimate, combine_partial
+from .ecdf import ecdf_utility
+from .pmse import PMSEResult, pmse, propensity_utility
+
+__all__ = [
+    "CombinedEstimate",
+    "PMSEResult",
+    "ci_overlap",
+    "coefficient_ci_overlap",
+    "combine_partial",
+    "ecdf_utility",
+    "pmse",
+    "propensity_utility",
+]

@@ -1,0 +1,54 @@
+"""Helpers shared by the utility measures: R's factor rule, level unions, BLAS threads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import nullcontext
+
+import pandas as pd
+
+
+def _single_thread_blas():
+    """Run BLAS single-threaded: the many small fits here are slower with threads on a busy
+    machine (threadpoolctl, when installed)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - optional
+        return nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _is_categorical(s: pd.Series) -> bool:
+    """Factor in R's sense: category, string/object or bool dtype."""
+    if isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(s):
+        return True
+    return not pd.api.types.is_numeric_dtype(s)
+
+
+def _levels(columns: Sequence[pd.Series]) -> list:
+    """Union of the levels of ``columns``, ordered as R's ``factor`` would order them."""
+    cats: list = []
+    for s in columns:
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            cats.extend(s.cat.categories.tolist())
+        else:
+            cats.extend(pd.unique(s.dropna()).tolist())
+    uniq = list(dict.fromkeys(cats))
+    try:
+        return sorted(uniq)
+    except TypeError:
+        return sorted(uniq, key=str)
+
+
+def _as_list(synthetic) -> list[pd.DataFrame]:
+    if isinstance(synthetic, pd.DataFrame):
+        return [synthetic]
+    if hasattr(synthetic, "synthetic"):  # idrisk.synthesis.SynthResult
+        return list(synthetic.synthetic)
+    out = list(synthetic)
+    for k, s in enumerate(out):
+        if not isinstance(s, pd.DataFrame):
+            raise TypeError(f"synthetic[{k}] must be a pandas DataFrame, got {type(s).__name__}")
+    if not out:
+        raise ValueError("synthetic must contain at least one DataFrame")
+    return out

@@ -1,0 +1,187 @@
+"""API behaviour of identification_risk: errors, warnings, result object, R names."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from idrisk import identification_risk
+from idrisk.r import IdentificationRisk
+from idrisk.risk._prepare import RadiusWarning
+
+
+@pytest.fixture
+def data():
+    orig = pd.DataFrame(
+        {
+            "Age": [30, 31, 45, 46, 60, 61],
+            "Sex": pd.Categorical(["F", "F", "M", "M", "F", "M"]),
+            "Inc": [10.0, 11.0, 30.0, 50.0, 20.0, 21.0],
+            "Exp": [5.0, 6.0, 7.0, 8.0, 9.0, 10.0],
+        }
+    )
+    syn1 = orig.assign(Inc=[10.5, 14.0, 31.0, 20.0, 20.5, 21.5])
+    syn2 = orig.assign(Inc=[9.5, 11.5, 29.0, 49.0, 25.0, 30.0])
+    return orig, [syn1, syn2]
+
+
+def test_result_components_and_r_names(data):
+    orig, syns = data
+    res = identification_risk(orig, syns, known=["Sex"], syn=["Inc"], r=0.1)
+    assert res.c.shape == (6, 2) and list(res.c.columns) == [1, 2]
+    # brute force by hand for dataset 1 (Sex, Inc +- 10%)
+    assert res.c[1].tolist() == [1, 1, 1, 0, 1, 2]
+    assert res.T[1].tolist() == [1, 0, 1, 1, 1, 1]
+    assert res["c_vector"] is res.c
+    assert res["exp.risk_vector"].tolist() == res.exp_risk.tolist()
+    assert set(res) == {
+        "c_vector",
+        "T_vector",
+        "K_vector",
+        "F_vector",
+        "Risk_vector",
+        "s_vector",
+        "exp.risk_vector",
+        "true.rate_vector",
+        "false.rate_vector",
+    }
+    np.testing.assert_allclose(res.record_risk, res.risk.mean(axis=1))
+    frame = res.to_frame()
+    assert list(frame.columns) == ["s", "exp_risk", "true_rate", "false_rate"]
+    long = res.to_frame("record")
+    assert len(long) == 12 and {"record", "dataset", "c", "risk"} <= set(long.columns)
+    assert "IdentificationRiskResult(n=6, m=2" in repr(res)
+    assert list(res.summary().index) == ["s", "exp_risk", "true_rate", "false_rate"]
+    back = type(res).from_r_dict(res.to_r_dict())
+    for key in res:
+        np.testing.assert_array_equal(back[key].to_numpy(), res[key].to_numpy())
+
+
+def test_r_signature_returns_plain_dict(data):
+    orig, syns = data
+    out = IdentificationRisk(orig, syns, known=["Sex"], syn=["Inc"], r=0.1, euclideanDist=False)
+    assert isinstance(out, dict) and out["c_vector"].shape == (6, 2)
+    assert out["s_vector"].shape == (2,)
+
+
+def test_inputs_are_not_modified(data):
+    orig, syns = data
+    before = [orig.copy(), *[s.copy() for s in syns]]
+    identification_risk(orig, syns, known=["Age", "Sex"], syn=["Inc"], r=[0.1, 0.2])
+    for a, b in zip(before, [orig, *syns]):
+        pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, pattern",
+    [
+        (
+            dict(known=["Nope"], syn=["Inc"]),
+            KeyError,
+            r"known: column\(s\) \['Nope'\] not found in origdata",
+        ),
+        (
+            dict(known=["Sex"], syn=["Nope"]),
+            KeyError,
+            r"syn: column\(s\) \['Nope'\] not found in origdata",
+        ),
+        (dict(known=["Sex", "Inc"], syn=["Inc"]), ValueError, r"overlap in \['Inc'\]"),
+        (
+            dict(known=["Sex"], syn=["Inc"], r=-0.1),
+            ValueError,
+            r"column 'Inc' must be finite and >= 0",
+        ),
+        (dict(known=["Sex"], syn=["Inc"], r=float("nan")), ValueError, "finite"),
+        (
+            dict(known=["Age", "Sex"], syn=["Inc", "Exp"], r=[0.1, 0.2]),
+            ValueError,
+            r"r has 2 entries but there are 3 continuous",
+        ),
+        (dict(known=["Sex", "Sex"], syn=["Inc"]), ValueError, "more than once"),
+        (dict(known=[], syn=[]), ValueError, "both empty"),
+    ],
+)
+def test_clear_errors(data, kwargs, exc, pattern):
+    orig, syns = data
+    kwargs.setdefault("r", 0.1)
+    with pytest.raises(exc, match=pattern):
+        identification_risk(orig, syns, **kwargs)
+
+
+def test_errors_name_the_synthetic_dataset(data):
+    orig, syns = data
+    with pytest.raises(KeyError, match=r"not found in synthetic dataset 2 \(syndata\[1\]\)"):
+        identification_risk(orig, [syns[0], syns[1].drop(columns="Inc")], ["Sex"], ["Inc"], 0.1)
+    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(syndata\[0\]\) has 5 rows"):
+        identification_risk(orig, [syns[0].iloc[:5]], ["Sex"], ["Inc"], 0.1)
+    with pytest.raises(ValueError, match="syndata is empty"):
+        identification_risk(orig, [], ["Sex"], ["Inc"], 0.1)
+    bad = syns[0].assign(Inc=["x"] * 6)
+    with pytest.raises(TypeError, match=r"'Inc' is continuous .* synthetic dataset 1"):
+        identification_risk(orig, [bad], ["Sex"], ["Inc"], 0.1)
+    with pytest.raises(TypeError, match="syndata must be a DataFrame"):
+        identification_risk(orig, "syn.csv", ["Sex"], ["Inc"], 0.1)
+
+
+def test_long_radius_vector_warns_and_uses_first_entries(data):
+    orig, syns = data
+    with pytest.warns(RadiusWarning, match="using the first 2 radii"):
+        long = identification_risk(orig, syns, ["Age", "Sex"], ["Inc"], r=[0.1, 0.2, 0.3])
+    short = identification_risk(orig, syns, ["Age", "Sex"], ["Inc"], r=[0.1, 0.2])
+    pd.testing.assert_frame_equal(long.c, short.c)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a scalar r on categorical-only data is silent here
+        identification_risk(orig, syns, ["Sex"], [], r=0.2)
+
+
+def test_dict_radius_and_column_order_rule(data):
+    orig, syns = data
+    # vector entries go to continuous columns in data-frame order: Age, Inc, Exp
+    a = identification_risk(orig, syns, ["Exp", "Sex"], ["Inc", "Age"], r=[0.1, 0.2, 0.3])
+    b = identification_risk(
+        orig, syns, ["Exp", "Sex"], ["Inc", "Age"], r={"Age": 0.1, "Inc": 0.2, "Exp": 0.3}
+    )
+    pd.testing.assert_frame_equal(a.c, b.c)
+    assert a.settings["radii"] == {"Age": 0.1, "Inc": 0.2, "Exp": 0.3}
+    with pytest.raises(ValueError, match="no radius given"):
+        identification_risk(orig, syns, ["Exp"], ["Inc"], r={"Inc": 0.2})
+
+
+def test_empty_known_matches_on_syn_only(data):
+    orig, syns = data
+    res = identification_risk(orig, syns, [], ["Inc"], r=0.1)
+    inc = orig["Inc"].to_numpy()
+    y = syns[0]["Inc"].to_numpy()
+    want = [int(((y > x - 0.1 * x) & (y < x + 0.1 * x)).sum()) for x in inc]
+    assert res.c[1].tolist() == want
+
+
+def test_bool_is_numeric_and_strings_compare_by_label():
+    orig = pd.DataFrame({"Flag": [True, False, True], "Code": pd.Categorical([1, 2, 1])})
+    syn = pd.DataFrame({"Flag": [True, True, True], "Code": ["1", "2", "1"]})  # labels as text
+    res = identification_risk(orig, [syn], ["Code"], ["Flag"])
+    assert res.c[1].tolist() == [2, 0, 2]
+
+
+def test_threads_do_not_change_results():
+    from fixture_io import load_case
+
+    case = load_case("m20_cont_mix_n60")
+    call = case.call()
+    one = identification_risk(case.orig, case.syn, n_jobs=1, **call)
+    for n_jobs in (2, 7):
+        many = identification_risk(case.orig, case.syn, n_jobs=n_jobs, **call)
+        for key in one:
+            np.testing.assert_array_equal(many[key].to_numpy(), one[key].to_numpy())
+    with pytest.raises(ValueError, match="n_jobs must be a positive integer"):
+        identification_risk(case.orig, case.syn, n_jobs=0, **call)
+
+
+def test_duplicate_column_names_are_rejected(data):
+    orig, syns = data
+    twice = pd.concat([syns[0], syns[0][["Inc"]]], axis=1)
+    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(syndata\[0\]\) has more than one"):
+        identification_risk(orig, [twice], ["Sex"], ["Inc"], 0.1)

@@ -1,0 +1,82 @@
+"""The fast engine equals the brute-force reference on random small data (hypothesis)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from reference import reference_risk
+from strategies import risk_problems
+
+from idrisk import identification_risk
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(risk_problems())
+def test_fast_path_equals_brute_force(problem):
+    orig, syns, call = problem
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = identification_risk(orig, syns, **call).to_r_dict()
+    want = reference_risk(orig, syns, **call)
+    for key, value in want.items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)
+
+
+def test_reference_agrees_with_r_on_fixtures():
+    """The reference itself is checked against R on a few fixtures (it is the judge above)."""
+    from fixture_io import load_case
+
+    for name in [
+        "euclid_known_plus_syn_hand",
+        "negzero_pct_noneuclid_hand",
+        "extra_na_in_syn_continuous",
+        "cat_rnull_new_level_later_syn",
+        "T0_c0_hand",
+    ]:
+        case = load_case(name)
+        a = case.args
+        want = reference_risk(
+            case.orig, case.syn, a["known"], a["syn"], a["r"], a["percentage"], a["euclideanDist"]
+        )
+        for key, value in want.items():
+            np.testing.assert_array_equal(np.asarray(value, float), case.r_value(key), err_msg=key)
+
+
+def test_numpy_brute_force_baseline_matches_r():
+    """The O(n^2) baseline used in the benchmarks is itself exact on R's fixtures."""
+    from fixture_io import case_names, load_case
+    from reference import brute_force_numpy
+
+    for name in case_names():
+        case = load_case(name)
+        a = case.args
+        if case.expected["returned_null"] or a["n"] > 1000:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = brute_force_numpy(case.orig, case.syn, a["known"], a["syn"], a["r"],
+                                    a["percentage"], a["euclideanDist"]).to_r_dict()
+        for key in ("c_vector", "T_vector", "exp.risk_vector"):
+            np.testing.assert_array_equal(got[key], case.r_value(key), err_msg=f"{name} {key}")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(risk_problems())
+def test_sorted_search_path_equals_brute_force(problem):
+    """Large inputs search in sorted order; force that path on small data and compare."""
+    import idrisk.risk.matching as matching
+
+    orig, syns, call = problem
+    saved = matching._SORT_NEEDLES
+    matching._SORT_NEEDLES = 1
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = identification_risk(orig, syns, **call).to_r_dict()
+    finally:
+        matching._SORT_NEEDLES = saved
+    want = reference_risk(orig, syns, **call)
+    for key, value in want.items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)

@@ -1,0 +1,158 @@
+"""Stan backend: real sampling with PyStan (CI) and with CmdStan (where installed).
+
+The cmdstan variants carry "cmdstan" in their names (``pytest -k cmdstan``) and skip
+with a reason when no CmdStan installation is found (CMDSTAN or ~/.cmdstan).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from idrisk.stan import backend as sb
+from idrisk.stan.backend import (
+    StanBackendError,
+    StanConvergenceWarning,
+    StanProgram,
+    ess_bulk,
+    program_path,
+    rhat,
+)
+
+# ---------------------------------------------------------------- diagnostics (no Stan)
+
+
+def test_rhat_ess_iid_chains():
+    x = np.random.default_rng(0).normal(size=(4, 2000))
+    assert rhat(x) == pytest.approx(1.0, abs=0.01)
+    assert 6500 < ess_bulk(x) < 9500
+
+
+def test_ess_matches_ar1_closed_form():
+    # AR(1) with coefficient rho: ESS = N (1 - rho) / (1 + rho)
+    rng = np.random.default_rng(1)
+    rho, m, n = 0.6, 4, 5000
+    x = np.zeros((m, n))
+    e = rng.normal(size=(m, n))
+    for t in range(1, n):
+        x[:, t] = rho * x[:, t - 1] + e[:, t]
+    expected = m * n * (1 - rho) / (1 + rho)
+    assert ess_bulk(x) == pytest.approx(expected, rel=0.15)
+
+
+def test_rhat_detects_shifted_and_scaled_chains():
+    rng = np.random.default_rng(2)
+    shifted = rng.normal(size=(4, 1000)) + np.array([[0.0], [0.0], [0.0], [1.0]])
+    assert rhat(shifted) > 1.1
+    scaled = rng.normal(size=(4, 1000)) * np.array([[1.0], [1.0], [1.0], [4.0]])
+    assert rhat(scaled) > 1.05  # the folded (tail) R-hat catches unequal spread
+
+
+def test_program_path_and_errors(monkeypatch):
+    assert program_path("weighted_negbin").is_file()
+    with pytest.raises(FileNotFoundError, match="no_such_program"):
+        program_path("no_such_program")
+    with pytest.raises(ValueError, match="backend"):
+        sb.select_backend("stanx")
+    monkeypatch.setattr(sb, "available_backends", lambda: [])
+    with pytest.raises(StanBackendError, match="No Stan backend"):
+        sb.select_backend("auto")
+    with pytest.raises(StanBackendError, match="pystan"):
+        sb.select_backend("pystan")
+
+
+# ---------------------------------------------------------------- real sampling
+
+
+def _conjugate_case():
+    rng = np.random.default_rng(7)
+    n = 40
+    y = rng.normal(2.0, 1.5, n)
+    w = rng.uniform(0.05, 1.0, n)
+    sigma, m0, s0 = 1.5, 0.0, 3.0
+    prec = 1 / s0**2 + w.sum() / sigma**2
+    mean = (m0 / s0**2 + (w * y).sum() / sigma**2) / prec
+    data = {"N": n, "y": y, "w": w, "sigma": sigma, "m0": m0, "s0": s0}
+    return data, mean, 1 / prec
+
+
+def _check_conjugate(backend: str) -> None:
+    data, mean, var = _conjugate_case()
+    prog = StanProgram("weighted_normal_known_sd", backend=backend)
+    fit = prog.sample(data, seed=11, chains=4, warmup=500, draws=2000, progress=False)
+    mu = fit.draws["mu"]
+    assert mu.shape == (4, 2000)
+    # Monte Carlo error of the mean ~ sd / sqrt(ESS) ~ 0.01 sd; allow 5 MC SEs
+    sd = np.sqrt(var)
+    assert mu.mean() == pytest.approx(mean, abs=5 * sd / np.sqrt(fit.diagnostics["ess_bulk"].min()))
+    assert mu.var() == pytest.approx(var, rel=0.1)
+    # unweighted closed form differs clearly, so the weights were used
+    n = data["N"]
+    unweighted_var = 1 / (1 / data["s0"] ** 2 + n / data["sigma"] ** 2)
+    assert abs(mu.var() - unweighted_var) > 0.3 * var
+    assert fit.diagnostics.loc["mu", "rhat"] < 1.02
+    assert fit.n_divergent == 0
+    # reproducible with the same seed
+    again = prog.sample(data, seed=11, chains=4, warmup=500, draws=2000, progress=False)
+    np.testing.assert_array_equal(again.draws["mu"], mu)
+    frame = fit.to_frame()
+    assert list(frame.columns[:3]) == ["chain", "draw", "lp__"]
+    assert len(frame) == 8000
+
+
+def _check_negbin_shapes_and_warning(backend: str) -> None:
+    rng = np.random.default_rng(3)
+    n = 200
+    x = rng.normal(size=n)
+    y = rng.negative_binomial(10, 10 / (10 + np.exp(3 + 0.5 * x)))
+    data = {"N": n, "R": 2, "X": np.column_stack([np.ones(n), x]), "y": y,
+            "w": np.ones(n), "scale_beta": 10.0, "scale_phi": 10.0}
+    prog = StanProgram("weighted_negbin", backend=backend)
+    fit = prog.sample(data, seed=5, chains=2, warmup=300, draws=300, progress=False)
+    assert fit.draws["beta"].shape == (2, 300, 2)
+    assert fit.stacked("beta").shape == (600, 2)
+    assert np.abs(fit.stacked("beta").mean(axis=0) - [3.0, 0.5]).max() < 0.15
+    assert set(fit.diagnostics.index) >= {"beta[1]", "beta[2]", "phi", "lp__"}
+    # too few draws: diagnostics must be surfaced as warnings
+    with pytest.warns(StanConvergenceWarning):
+        prog.sample(data, seed=5, chains=2, warmup=20, draws=20, progress=False)
+
+
+def _cmdstan_or_skip() -> None:
+    if sb.cmdstan_path() is None:
+        pytest.skip("CmdStan not installed (set CMDSTAN or install to ~/.cmdstan)")
+
+
+def _pystan_or_skip() -> None:
+    pytest.importorskip("stan", reason="PyStan 3 (package 'stan') not installed")
+
+
+@pytest.mark.stan
+def test_pystan_weighted_conjugate_normal_matches_closed_form():
+    _pystan_or_skip()
+    _check_conjugate("pystan")
+
+
+@pytest.mark.stan
+def test_pystan_negbin_draw_shapes_and_convergence_warning():
+    _pystan_or_skip()
+    _check_negbin_shapes_and_warning("pystan")
+
+
+@pytest.mark.stan
+def test_cmdstan_weighted_conjugate_normal_matches_closed_form():
+    _cmdstan_or_skip()
+    _check_conjugate("cmdstanpy")
+
+
+@pytest.mark.stan
+def test_cmdstan_negbin_draw_shapes_and_convergence_warning():
+    _cmdstan_or_skip()
+    _check_negbin_shapes_and_warning("cmdstanpy")
+
+
+@pytest.mark.stan
+def test_cmdstan_compiles_every_shipped_program():
+    _cmdstan_or_skip()
+    for name in ("weighted_mixture_normal", "weighted_negbin", "weighted_normal_known_sd"):
+        assert "compiled" in repr(StanProgram(name, backend="cmdstanpy").compile())

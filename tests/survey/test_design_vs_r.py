@@ -1,0 +1,165 @@
+"""design_table against R's survey package: live (Rscript) and stored outputs.
+
+Stored references live in ``tests/survey/data``: ``design_<case>_input.csv`` (the sample)
+and ``design_<case>_<kind>_<lonely>.csv`` (what ``design_reference.R`` printed for it).
+Regenerate them with ``python tests/survey/test_design_vs_r.py --regenerate`` (needs R).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from idrisk.survey import design_table, half_sample_replicates
+
+DATA = Path(__file__).resolve().parent / "data"
+SCRIPT = DATA / "design_reference.R"
+RTOL = 1e-10
+
+# (case name, generator seed, strata equal to f?, a one-unit stratum?)
+CASES = {
+    "strat_f": (11, True, False),
+    "strat_cross": (12, False, False),
+    "small": (13, False, False),
+    "lonely": (14, False, True),
+}
+LONELY = ["remove", "certainty", "adjust", "average"]
+
+
+def make_sample(seed: int, strata_is_f: bool, lonely: bool, n: int = 300) -> pd.DataFrame:
+    """A stratified sample with skewed weights; domains f x g cut across strata."""
+    rng = np.random.default_rng(seed)
+    n = 40 if seed == 13 else n
+    f = rng.choice(["F1", "F2", "F3", "F4"], size=n, p=[0.4, 0.3, 0.2, 0.1])
+    g = rng.choice(["female", "male"], size=n, p=[0.45, 0.55])
+    h = f.copy() if strata_is_f else rng.choice(["H1", "H2", "H3"], size=n)
+    y = np.exp(rng.normal(11 + 0.2 * (g == "male"), 0.4))
+    w = np.exp(rng.normal(4.0, 0.7, size=n))
+    df = pd.DataFrame({"h": h, "f": f, "g": g, "y": y, "w": w})
+    if lonely:
+        df.loc[0, "h"] = "H0"  # a stratum with a single unit
+    reps = half_sample_replicates(df.iloc[1:] if lonely else df, "h", "w", R=8, seed=seed)
+    if lonely:
+        reps = pd.concat([pd.DataFrame([[df.loc[0, "w"]] * 8], columns=reps.columns), reps])
+    return pd.concat([df, reps.reset_index(drop=True)], axis=1)
+
+
+def run_r(inp: Path, out: Path, kind: str, lonely: str) -> pd.DataFrame:
+    subprocess.run(
+        ["Rscript", str(SCRIPT), str(inp), str(out), kind, lonely],
+        check=True, capture_output=True, text=True, timeout=120,
+    )
+    return read_ref(out)
+
+
+def read_ref(path: Path) -> pd.DataFrame:
+    ref = pd.read_csv(path, dtype={"f": str, "g": str})
+    for c in ("count", "count_se", "mean", "mean_se"):
+        ref[c] = ref[c].astype(float)
+    return ref
+
+
+def python_table(df: pd.DataFrame, kind: str, lonely: str) -> pd.DataFrame:
+    reps = df.filter(regex="^rep")
+    tab = design_table(
+        df, "y", "w", strata="h", by=["f", "g"], variance=kind,
+        replicate_weights=reps.to_numpy() if kind == "replicate" else None,
+        lonely_psu=lonely,
+    )
+    return tab.to_frame()
+
+
+def compare(py: pd.DataFrame, ref: pd.DataFrame) -> None:
+    py = py.assign(f=py["f"].astype(str), g=py["g"].astype(str))
+    merged = ref.merge(py, on=["f", "g"], suffixes=("_r", "_py"), how="outer", indicator=True)
+    assert (merged["_merge"] == "both").all(), merged.loc[merged["_merge"] != "both", ["f", "g"]]
+    assert len(merged) == len(ref) == len(py)
+    for c in ("count", "count_se", "mean", "mean_se"):
+        np.testing.assert_allclose(merged[f"{c}_py"], merged[f"{c}_r"], rtol=RTOL, atol=0,
+                                   err_msg=c)
+
+
+def _stored_runs():
+    for case, (_, _, lonely) in CASES.items():
+        for kind in ("taylor", "replicate"):
+            for opt in (LONELY if lonely else ["fail"]):
+                yield case, kind, opt
+
+
+STORED = list(_stored_runs())
+
+
+@pytest.mark.parametrize(("case", "kind", "lonely"), STORED)
+def test_stored_r_reference(case, kind, lonely):
+    inp = DATA / f"design_{case}_input.csv"
+    ref = read_ref(DATA / f"design_{case}_{kind}_{lonely}.csv")
+    df = pd.read_csv(inp, dtype={"h": str, "f": str, "g": str})
+    compare(python_table(df, kind, lonely), ref)
+
+
+def test_stored_inputs_are_the_generated_samples():
+    for case, (seed, strata_is_f, lonely) in CASES.items():
+        stored = pd.read_csv(DATA / f"design_{case}_input.csv", dtype={"h": str})
+        fresh = make_sample(seed, strata_is_f, lonely)
+        pd.testing.assert_frame_equal(stored, fresh, check_exact=False, rtol=1e-15)
+
+
+def _have_r() -> bool:
+    if shutil.which("Rscript") is None:
+        return False
+    res = subprocess.run(["Rscript", "-e", "library(survey)"], capture_output=True)
+    return res.returncode == 0
+
+
+needs_r = pytest.mark.skipif(not _have_r(), reason="Rscript with the survey package not found")
+
+
+@pytest.mark.needs_r
+@needs_r
+@pytest.mark.parametrize("seed", [101, 102, 103])
+@pytest.mark.parametrize("kind", ["taylor", "replicate"])
+def test_live_r_fresh_samples(tmp_path, seed, kind):
+    df = make_sample(seed, strata_is_f=seed % 2 == 0, lonely=False, n=200 + seed)
+    inp = tmp_path / "in.csv"
+    df.to_csv(inp, index=False)
+    ref = run_r(inp, tmp_path / "out.csv", kind, "fail")
+    compare(python_table(df, kind, "fail"), ref)
+
+
+@pytest.mark.needs_r
+@needs_r
+@pytest.mark.parametrize("lonely", LONELY)
+def test_live_r_lonely_stratum(tmp_path, lonely):
+    df = make_sample(201, strata_is_f=False, lonely=True, n=150)
+    inp = tmp_path / "in.csv"
+    df.to_csv(inp, index=False)
+    ref = run_r(inp, tmp_path / "out.csv", "taylor", lonely)
+    compare(python_table(df, "taylor", lonely), ref)
+
+
+def test_lonely_fail_names_the_stratum():
+    df = make_sample(14, False, True)
+    with pytest.raises(ValueError, match="stratum H0 has only one unit"):
+        design_table(df, "y", "w", strata="h", by=["f", "g"])
+
+
+def regenerate() -> None:  # pragma: no cover - maintenance entry point
+    for case, (seed, strata_is_f, lonely) in CASES.items():
+        df = make_sample(seed, strata_is_f, lonely)
+        inp = DATA / f"design_{case}_input.csv"
+        df.to_csv(inp, index=False)
+        for c, kind, opt in STORED:
+            if c == case:
+                run_r(inp, DATA / f"design_{case}_{kind}_{opt}.csv", kind, opt)
+                print("wrote", case, kind, opt)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    if "--regenerate" in sys.argv:
+        regenerate()

@@ -1,0 +1,136 @@
+"""R-compatible and numpy random streams (idrisk.synthesis.rng)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from idrisk.synthesis.rng import NumpyStream, RStream, make_stream, r_seed_table, revsort
+
+needs_rscript = pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript (R) not found")
+
+
+def _r(code: str) -> np.ndarray:
+    out = subprocess.run(["Rscript", "-e", code], capture_output=True, text=True, check=True)
+    return np.array(out.stdout.split(), dtype=float)
+
+
+def test_runif_published_values():
+    # R: set.seed(42); runif(3)
+    u = RStream(42).unif_rand(3)
+    np.testing.assert_allclose(u, [0.914806043496355, 0.937075413297862, 0.286139534786344],
+                               rtol=0, atol=5e-16)
+
+
+def test_known_sample_values():
+    # values printed by R 4.2.2 (sample.kind = "Rejection")
+    assert (RStream(1).unif_index(10, 5) + 1).tolist() == [9, 4, 7, 1, 2]
+    assert (RStream(42).sample_without_replacement(5) + 1).tolist() == [1, 5, 4, 3, 2]
+    assert RStream(2021).sample_seed() == 864471206
+
+
+@needs_rscript
+def test_seed_table_equals_r_random_seed():
+    r = _r("set.seed(7); cat(.Random.seed[-1])").astype(np.int64)
+    assert r[0] == 624  # position slot
+    np.testing.assert_array_equal(r_seed_table(7).astype(np.int64),
+                                  np.where(r[1:] < 0, r[1:] + 2**32, r[1:]))
+
+
+def test_draw_counts():
+    s = RStream(3)
+    s.unif_index(1, 4)  # bits = 0: still one draw per value
+    assert s.n_used == 4
+    s = RStream(3)
+    s.unif_index(2**16, 10)  # 16 bits -> 2 words per try; power of two: no rejection
+    assert s.n_used == 20
+    s = RStream(3)
+    s.skip_permutation(100)
+    a = s.n_used
+    t = RStream(3)
+    t.sample_without_replacement(100)
+    assert t.n_used == a and a >= 100
+
+
+def test_stream_continues_across_calls():
+    a = RStream(5)
+    x = np.concatenate([a.unif_index(77, 10), a.unif_index(77, 30)])
+    b = RStream(5)
+    np.testing.assert_array_equal(x, b.unif_index(77, 40))
+
+
+def test_revsort_is_a_decreasing_permutation():
+    rng = np.random.default_rng(0)
+    for n in (1, 2, 5, 13):
+        a = rng.integers(0, 4, n).astype(float)
+        vals, idx = revsort(a)
+        assert sorted(idx.tolist()) == list(range(n))
+        np.testing.assert_array_equal(vals, a[idx])
+        assert np.all(np.diff(vals) <= 0)
+
+
+def test_numpy_stream_distribution():
+    s = make_stream("numpy", 1)
+    assert isinstance(s, NumpyStream)
+    draws = s.unif_index(7, 70_000)
+    counts = np.bincount(draws, minlength=7)
+    assert stats.chisquare(counts).pvalue > 1e-4
+    picks = s.weighted_choice(np.tile([0.2, 0.5, 0.3], (30_000, 1)))
+    freq = np.bincount(picks, minlength=3) / picks.size
+    np.testing.assert_allclose(freq, [0.2, 0.5, 0.3], atol=0.015)
+    perm = s.sample_without_replacement(50)
+    assert sorted(perm.tolist()) == list(range(50))
+    with pytest.raises(ValueError, match="rng must be"):
+        make_stream("python", 1)
+
+
+def test_r_stream_uniform_index_distribution():
+    draws = RStream(9).unif_index(5571, 55_710)
+    assert draws.min() >= 0 and draws.max() < 5571
+    counts = np.bincount(draws // 557, minlength=11)[:10]
+    assert stats.chisquare(counts).pvalue > 1e-4
+
+
+@needs_rscript
+def test_against_r_streams():
+    code = (
+        "set.seed(-17); a <- runif(500); set.seed(123456789); b <- sample.int(5571, 3000, TRUE);"
+        "set.seed(2021); c <- sample(5571); set.seed(8); d <- sample.int(100000, 200, TRUE);"
+        "set.seed(99); e <- sample.int(3e9, 50, TRUE);"
+        "cat(sprintf('%.17g', a), b, c, d, e)"
+    )
+    r = _r(code)
+    s = RStream(-17)
+    np.testing.assert_array_equal(s.unif_rand(500), r[:500])
+    np.testing.assert_array_equal(RStream(123456789).unif_index(5571, 3000) + 1, r[500:3500])
+    np.testing.assert_array_equal(RStream(2021).sample_without_replacement(5571) + 1,
+                                  r[3500:9071])
+    np.testing.assert_array_equal(RStream(8).unif_index(100000, 200) + 1, r[9071:9271])
+    np.testing.assert_array_equal(RStream(99).unif_index(3_000_000_000, 50) + 1, r[9271:])
+
+
+@needs_rscript
+def test_weighted_single_draws_match_r_including_ties():
+    code = (
+        "set.seed(11); P <- rbind(c(.3,.3,.4), c(.25,.25,.25), c(1,1,1), c(.5,0,.5), c(2,1,1),"
+        " c(1,2,2)); out <- c(); for (r in 1:300) out <- c(out, sample(3, 1, prob=P[(r-1)%%6+1,]));"
+        " cat(out)"
+    )
+    r = _r(code).astype(int)
+    P = np.array([[.3, .3, .4], [.25, .25, .25], [1, 1, 1], [.5, 0, .5], [2, 1, 1], [1, 2, 2]])
+    rows = np.array([P[i % 6] for i in range(300)])
+    np.testing.assert_array_equal(RStream(11).weighted_choice(rows) + 1, r)
+
+
+@needs_rscript
+def test_norm_rand_equals_r_rnorm_bit_for_bit():
+    # inversion: two unif_rand per value, AS 241 quantile (tails use the C library's log)
+    r = _r('set.seed(7); cat(sprintf("%.17g", rnorm(20000)))')
+    np.testing.assert_array_equal(RStream(7).norm_rand(20000), r)
+    s = RStream(7)
+    s.norm_rand(3)
+    assert s.n_used == 6

@@ -1,0 +1,123 @@
+"""The package layout: one subpackage per part, imports that run one way, old paths kept."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "idrisk"
+
+PARTS = ("risk", "synthesis", "weighted", "survey", "categorical", "utility", "stan", "rcompat")
+TOP_ONLY = {"cli", "demo", "analysis", "plots"}  # the application layer: nothing below uses it
+
+#: which other parts each part may import (absolute or relative). ``risk`` is the bottom layer.
+ALLOWED = {
+    "risk": set(),
+    "utility": {"synthesis"},  # the CART propensity model uses the rpart-compatible tree
+    "stan": set(),
+    "synthesis": {"risk"},
+    "weighted": {"risk", "utility", "stan"},
+    "survey": {"risk", "utility", "stan"},
+    "categorical": {"risk", "utility", "stan"},
+    "rcompat": {"risk", "synthesis"},
+}
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Absolute idrisk module names imported anywhere in ``path`` (incl. function bodies)."""
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    package = list(rel.parts[:-1]) if rel.name != "__init__" else list(rel.parts[:-1])
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            names.add(mod)
+            names.update(f"{mod}.{a.name}" for a in node.names)  # `from idrisk import cli`
+    return {n for n in names if n == "idrisk" or n.startswith("idrisk.")}
+
+
+def _part(module: str) -> str | None:
+    bits = module.split(".")
+    return bits[1] if len(bits) > 1 else None
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_imports_run_one_way(part):
+    folder = PKG / part
+    if not folder.is_dir():
+        pytest.fail(f"idrisk/{part}/ is missing")
+    bad = []
+    for path in sorted(folder.rglob("*.py")):
+        for mod in _imported_modules(path):
+            other = _part(mod)
+            if other is None or other == part or other.startswith("_"):
+                continue
+            if other in TOP_ONLY or (other in PARTS and other not in ALLOWED[part]):
+                bad.append(f"{path.relative_to(PKG.parent)} imports {mod}")
+    assert not bad, "imports against the layering rule:\n" + "\n".join(bad)
+
+
+def test_layering_rule_catches_an_upward_import(tmp_path):
+    """The checker itself: a risk module importing a synthesizer is reported."""
+    fake = PKG / "risk" / "_layout_probe.py"
+    fake.write_text("from idrisk.synthesis import syn\nfrom ..cli import main\n")
+    try:
+        found = _imported_modules(fake)
+    finally:
+        fake.unlink()
+    assert "idrisk.synthesis" in found and "idrisk.cli" in found
+
+
+def test_every_part_declares_its_api_and_source():
+    for part in PARTS:
+        mod = importlib.import_module(f"idrisk.{part}")
+        assert isinstance(getattr(mod, "__all__", None), list), part
+        assert mod.__doc__ and ("paper" in mod.__doc__ or "spec" in mod.__doc__ or part in (
+            "stan", "rcompat")), part
+        for name in mod.__all__:
+            getattr(mod, name)  # every advertised name resolves
+
+
+def test_public_names_from_the_top_level():
+    import idrisk
+
+    for name in idrisk.__all__:
+        assert getattr(idrisk, name) is not None, name
+    assert idrisk.syn is importlib.import_module("idrisk.synthesis").syn
+    assert idrisk.StanProgram is importlib.import_module("idrisk.stan").StanProgram
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    sorted(importlib.import_module("idrisk._moved").MOVED.items()),
+)
+def test_old_module_paths_still_import(old, new):
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        mod = importlib.import_module(old)
+    assert mod is importlib.import_module(new)
+    assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message) for w in rec)
+
+
+def test_import_idrisk_stays_light():
+    """``import idrisk`` loads the risk engine only: no SciPy, statsmodels, matplotlib, Stan."""
+    code = (
+        "import sys, idrisk; heavy = [m for m in ('scipy', 'statsmodels', 'matplotlib', 'stan',"
+        " 'cmdstanpy', 'dask', 'rpy2', 'idrisk.synthesis', 'idrisk.weighted') if m in sys.modules];"
+        " print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
