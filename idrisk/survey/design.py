@@ -269,16 +269,17 @@ def _stratified_variance(
                 f"stratum {', '.join(bad)} has only one unit; choose lonely_psu= one of "
                 f"{LONELY_PSU[1:]} (R's options(survey.lonely.psu))"
             )
+        idx = np.isin(codes, np.flatnonzero(lonely))
         if lonely_psu == "adjust":
-            # a lonely unit is centred at the average over all units instead of its stratum
-            grand = z.mean(axis=0)
-            idx = np.isin(codes, np.flatnonzero(lonely))
-            out += np.sum((z[idx] - grand) ** 2, axis=0)
+            # a lonely unit's score is centred at zero instead of its stratum mean
+            out += np.sum(z[idx] ** 2, axis=0)
         elif lonely_psu == "average":
-            n_ok = int(ok.sum())
-            if n_ok == 0:
+            # strata with 2+ units stand in for lonely strata in which the statistic has a
+            # non-zero score (a lonely stratum outside a domain contributes zero, as in R)
+            n_missing = np.sum(z[idx] != 0, axis=0)
+            if n_strata - np.max(n_missing) <= 0:
                 raise ValueError("lonely_psu='average' needs at least one stratum with 2+ units")
-            out *= n_strata / n_ok
+            out *= n_strata / (n_strata - n_missing)
         # "remove" and "certainty": the lonely stratum contributes nothing
     return out
 
@@ -344,9 +345,10 @@ def design_table(
         full-sample estimate (``mse=True``); ``rscales`` defaults to ``1 / (R - 1)``.
     lonely_psu : {"fail", "remove", "certainty", "adjust", "average"}
         A stratum with one unit, as R's ``options(survey.lonely.psu)``: raise; contribute
-        zero (``remove``, ``certainty``); centre the unit at the mean of all units' scores
-        instead of its stratum's (``adjust``); or scale the variance of the other strata by
-        (all strata / strata with 2+ units) (``average``).
+        zero (``remove``, ``certainty``); centre the unit's score at zero instead of its
+        stratum mean (``adjust``); or multiply the variance by (number of strata) / (number
+        of strata minus the lonely strata where the statistic's score is non-zero)
+        (``average``). Checked against R's ``survey`` for every option.
 
     Returns
     -------
