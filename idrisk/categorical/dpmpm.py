@@ -267,10 +267,11 @@ class DPMPM:
 
         keep_at = {burn + int(round(j * (n_iter - burn) / m)) for j in range(1, m + 1)}
         rng = np.random.default_rng(self.seed)
-        # initial state: theta from its prior, sticks from their prior with alpha = 1
+        # initial state: equal class weights, uniform multinomials, alpha = 1 (so the first
+        # class step spreads the records over all K classes)
         alpha = 1.0
-        theta_flat = _draw_theta(rng, np.full((K, L), self.a_theta), offsets)
-        pi, log1mv_sum = _draw_sticks(rng, np.zeros(K, dtype=np.int64), alpha)
+        theta_flat = np.repeat(1.0 / d, d)[None, :].repeat(K, axis=0)
+        pi = np.full(K, 1.0 / K)
         z = np.empty(self.n_, dtype=np.int64)
         counts = np.zeros((K, L + 1), dtype=np.int64)
         kstar = np.empty(n_iter, dtype=np.int64)

@@ -14,7 +14,7 @@ DATA = DATA_DIR / "dpmpm_data.csv"
 SCRIPT = DATA_DIR / "npbayes_dpmpm.R"
 STORED = DATA_DIR / "npbayes_dpmpm_reference.csv"
 # the settings of the stored run (see the header of npbayes_dpmpm.R)
-NRUN, BURN, THIN, K, M = 3000, 1000, 20, 10, 10
+NRUN, BURN, THIN, K, M = 3000, 1000, 20, 20, 10
 STORED_SEEDS = list(range(1, 11))
 
 

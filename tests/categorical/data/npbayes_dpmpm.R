@@ -1,4 +1,6 @@
 # NPBayesImputeCat 0.5 reference outputs for tests/categorical/test_dpmpm_vs_r.py.
+# The sampler's C++ generator takes `seed`; the synthesis step uses R's generator, seeded
+# here with set.seed(seed) as well, so every row is reproducible.
 # Usage: Rscript npbayes_dpmpm.R DATA.csv OUTPUT.csv NRUN BURN THIN K M SEED1 [SEED2 ...]
 # For every seed: DPMPM_nozeros_syn(X, dj, nrun, burn, thin, K, aalpha = 0.25, balpha = 0.25,
 #                                   m, vars = "L", seed) -- the label L synthesized, A and B kept.
@@ -19,6 +21,7 @@ add <- function(seed, stat, key, value) {
   rows[[length(rows) + 1]] <<- data.frame(seed = seed, stat = stat, key = key, value = value)
 }
 for (s in seeds) {
+  set.seed(s)  # the synthesis step draws with R's rmultinom (R's own generator)
   out <- DPMPM_nozeros_syn(X, dj, nrun, burn, thin, K, 0.25, 0.25, m, "L", s, silent = TRUE)
   # with one synthesized variable the package names its column "origdata...vars."
   syn <- lapply(out$syndata, function(d) {

@@ -1,0 +1,148 @@
+"""DPMPM: engines, K = 1 limit, latent-class modes, errors."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from idrisk.categorical import DPMPM, KStarWarning, _kernels, dpmpm_synthesize
+
+
+def _data(n=600, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2, n)
+    b = rng.integers(0, 3, n)
+    lab = (3 * a + 2 * b + rng.integers(0, 3, n)) % 9
+    return pd.DataFrame({"a": pd.Categorical(a), "b": pd.Categorical(b),
+                         "lab": pd.Categorical([f"L{v}" for v in lab])})
+
+
+@pytest.mark.skipif(not _kernels.HAVE_NUMBA, reason="numba not installed")
+def test_numba_and_numpy_engines_give_identical_chains_and_synthetic_data():
+    df = _data()
+    fits = [DPMPM(K=15, seed=7, engine=e, progress=False).fit(df, n_iter=300, burn=100, m=3)
+            for e in ("numba", "numpy")]
+    pd.testing.assert_frame_equal(fits[0].trace, fits[1].trace)
+    for z in ("kept", "prior", "gibbs"):
+        s0, s1 = (f.synthesize("lab", z=z, seed=3).synthetic for f in fits)
+        for d0, d1 in zip(s0, s1):
+            pd.testing.assert_frame_equal(d0, d1)
+
+
+def test_z_step_kernels_agree_with_a_direct_categorical_draw():
+    """The prefix-tree kernel equals the textbook draw: first k with cdf_k > u * total."""
+    rng = np.random.default_rng(1)
+    df = _data(200, 1)
+    model = DPMPM(K=6, seed=1, engine="numpy", progress=False).fit(df, n_iter=20, burn=10, m=1)
+    snap = model._snapshots[0]
+    codes = np.column_stack([df[c].cat.codes for c in df])
+    w = snap.pi[None, :] * np.prod([snap.theta[j][:, codes[:, j]].T for j in range(3)], axis=0)
+    u = rng.random(len(df))
+    expected = np.array([np.argmax(np.cumsum(row) > ui * row.sum()) for row, ui in zip(w, u)])
+    from idrisk.categorical.dpmpm import _prefix_tree
+    d = np.array([2, 3, 9])
+    offsets = np.concatenate([[0], np.cumsum(d)])
+    theta_flat = np.concatenate(snap.theta, axis=1)
+    parent, col, slices, leaf = _prefix_tree(codes, offsets)
+    rec_cols = codes + offsets[:-1]
+    for step in filter(None, (_kernels.z_step_numpy, _kernels.z_step_numba)):
+        z = np.empty(len(df), dtype=np.int64)
+        counts = np.zeros((6, offsets[-1] + 1), dtype=np.int64)
+        step(snap.pi, np.ascontiguousarray(theta_flat.T), parent, col, slices, leaf, u, z,
+             counts, rec_cols)
+        # products in another association order may round differently at a boundary
+        assert (z == expected).mean() > 0.99
+        np.testing.assert_array_equal(counts[:, 0], np.bincount(z, minlength=6))
+        np.testing.assert_array_equal(counts[:, 1 + offsets[2]:].sum(axis=1), counts[:, 0])
+
+
+def test_K_one_synthetic_label_frequencies_converge_to_the_marginal():
+    df = _data(800, 2)
+    fit = DPMPM(K=1, seed=5, progress=False).fit(df, n_iter=400, burn=100, m=40)
+    assert (fit.trace["kstar"] == 1).all()
+    marg = df["lab"].value_counts(normalize=True).sort_index()
+    for z in ("kept", "prior", "gibbs"):
+        out = fit.synthesize("lab", z=z, seed=1)
+        freq = pd.concat([d["lab"] for d in out.synthetic]).value_counts(normalize=True)
+        freq = freq.reindex(marg.index)
+        # multinomial noise over 40 x 800 draws plus the Dirichlet posterior's spread
+        se = np.sqrt(marg * (1 - marg) * (1 / (40 * 800) + 1 / 800))
+        assert (np.abs(freq - marg) < 4 * se).all(), (z, freq - marg)
+
+
+def test_kept_mode_keeps_the_relation_with_kept_variables_prior_mode_does_not():
+    df = _data(800, 3)
+    fit = DPMPM(K=20, seed=2, progress=False).fit(df, n_iter=1500, burn=700, m=5)
+
+    def dev(out):  # sum of absolute deviations of the two-way table lab x a, m-averaged
+        t0 = pd.crosstab(df["a"], df["lab"])
+        return np.mean([np.abs(pd.crosstab(d["a"], d["lab"]) - t0).to_numpy().sum()
+                        for d in out.synthetic])
+
+    kept, prior = (dev(fit.synthesize("lab", z=z, seed=4)) for z in ("kept", "prior"))
+    assert kept < 0.5 * prior, (kept, prior)
+
+
+def test_gibbs_mode_pulls_towards_the_true_label():
+    # five latent classes, each concentrated on two labels; the kept variable barely
+    # depends on the class, so only the true label reveals it
+    rng = np.random.default_rng(4)
+    c = rng.integers(0, 5, 800)
+    lab = np.where(rng.random(800) < 0.9, 2 * c + rng.integers(0, 2, 800),
+                   rng.integers(0, 10, 800))
+    df = pd.DataFrame({"a": pd.Categorical(rng.random(800) < 0.45 + 0.02 * c),
+                       "lab": pd.Categorical(lab)})
+    fit = DPMPM(K=20, seed=2, progress=False).fit(df, n_iter=1500, burn=700, m=5)
+    hits = {z: np.mean([(d["lab"] == df["lab"]).mean()
+                        for d in fit.synthesize("lab", z=z, seed=1).synthetic])
+            for z in ("kept", "gibbs")}
+    # kept: about the sum of squared label shares (0.1); SE of each rate is about 0.005
+    assert hits["kept"] < 0.12 and hits["gibbs"] > hits["kept"] + 0.04, hits
+
+
+def test_kept_iterations_are_well_separated_and_end_at_n_iter():
+    fit = DPMPM(K=5, seed=1, progress=False).fit(_data(100), n_iter=1000, burn=500, m=5)
+    assert [s.iteration for s in fit._snapshots] == [600, 700, 800, 900, 1000]
+
+
+def test_kstar_warning_when_K_is_too_small():
+    with pytest.warns(KStarWarning, match="K = 2"):
+        DPMPM(K=2, seed=1, progress=False).fit(_data(300), n_iter=100, burn=50, m=2)
+
+
+def test_synthetic_data_keep_dtypes_index_and_kept_columns():
+    df = _data(300).set_index(np.arange(300) + 1000)
+    df["lab_str"] = df["lab"].astype(str)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", KStarWarning)
+        out = dpmpm_synthesize(df, ["lab", "lab_str"], m=2, K=5, n_iter=100, burn=50, seed=1,
+                               progress=False)
+    for d in out.synthetic:
+        assert list(d.columns) == list(df.columns)
+        assert d["lab"].dtype == df["lab"].dtype and d["lab_str"].dtype == df["lab_str"].dtype
+        pd.testing.assert_index_equal(d.index, df.index)
+        pd.testing.assert_series_equal(d["a"], df["a"])
+    assert "dpmpm" in repr(out) and out.to_frame()["dataset"].tolist()[-1] == 2
+    assert "<p>" in out._repr_html_()
+
+
+def test_errors_name_the_argument():
+    df = _data(50)
+    with pytest.raises(ValueError, match="K must"):
+        DPMPM(K=0)
+    with pytest.raises(ValueError, match="engine"):
+        DPMPM(engine="gpu")
+    bad = df.astype(object)
+    bad.loc[3, "b"] = None
+    with pytest.raises(ValueError, match="'b'"):
+        DPMPM(progress=False).fit(bad, n_iter=10, burn=5, m=1)
+    fit = DPMPM(K=3, progress=False, seed=1).fit(df, n_iter=10, burn=5, m=1)
+    with pytest.raises(KeyError, match="nope"):
+        fit.synthesize("nope")
+    with pytest.raises(ValueError, match="z must"):
+        fit.synthesize("lab", z="posterior")
+    with pytest.raises(RuntimeError, match="fit"):
+        DPMPM().synthesize("lab")
