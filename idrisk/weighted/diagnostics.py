@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._align import Align, align_series
+
 __all__ = [
     "WhackAMole",
     "bootstrap_ci",
@@ -220,7 +222,7 @@ class WhackAMole:
 
 
 def whack_a_mole(
-    unweighted: pd.Series, weighted: pd.Series, threshold: float = 0.25
+    unweighted: pd.Series, weighted: pd.Series, threshold: float = 0.25, align: Align = None
 ) -> WhackAMole:
     """Flag records whose identification risk increases by more than ``threshold``.
 
@@ -231,11 +233,24 @@ def whack_a_mole(
         (same index).
     threshold : float
         The papers use 0.25.
+    align : {None, "position", "index"}
+        Row correspondence when both are Series with different indexes: None raises a
+        ValueError naming ``weighted`` (see :mod:`idrisk._align`).
+
+    Examples
+    --------
+    >>> u = pd.Series([0.1, 0.2, 0.3], index=["a", "b", "c"])
+    >>> whack_a_mole(u, pd.Series([0.1, 0.6, 0.3], index=["a", "b", "c"])).count
+    1
+    >>> whack_a_mole(u, pd.Series([0.1, 0.6, 0.3], index=["c", "b", "a"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: weighted: its index differs from unweighted's (same labels in a different order: ...
     """
-    if len(unweighted) != len(weighted):
-        raise ValueError("unweighted and weighted risks must have the same length")
-    u = pd.Series(np.asarray(unweighted, dtype=float), index=unweighted.index)
-    w = pd.Series(np.asarray(weighted, dtype=float), index=unweighted.index)
+    arrs = align_series({"unweighted": unweighted, "weighted": weighted}, align)
+    index = unweighted.index if isinstance(unweighted, pd.Series) else None
+    u = pd.Series(arrs["unweighted"].astype(float), index=index)
+    w = pd.Series(arrs["weighted"].astype(float), index=u.index)
     inc = w - u
     flagged = inc > threshold
     rec = pd.DataFrame({"unweighted": u, "weighted": w, "increase": inc})[flagged]

@@ -18,6 +18,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from .._align import Align, align_series  # noqa: E402
+
 __all__ = ["risk_violins", "weights_vs_value", "whack_a_mole_scatter"]
 
 
@@ -38,15 +40,14 @@ def risk_violins(risks: Mapping[str, pd.Series], ax=None, title: str | None = No
 
 def whack_a_mole_scatter(
     value, unweighted: pd.Series, weighted: pd.Series, threshold: float = 0.25, ax=None,
-    label: str = "weighted", xlabel: str = "value",
+    label: str = "weighted", xlabel: str = "value", align: Align = None,
 ):
     """Risk under a weighted synthesizer against the value; records whose risk rose by
     more than ``threshold`` from the unweighted synthesizer are enlarged and coloured."""
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 3.5))
-    x = np.asarray(value, dtype=float)
-    u = np.asarray(unweighted, dtype=float)
-    w = np.asarray(weighted, dtype=float)
+    arrs = align_series({"value": value, "unweighted": unweighted, "weighted": weighted}, align)
+    x, u, w = (arrs[k].astype(float) for k in ("value", "unweighted", "weighted"))
     up = (w - u) > threshold
     ax.scatter(x[~up], w[~up], s=6, c="0.6", label="other records")
     ax.scatter(x[up], w[up], s=30, c="gold", edgecolors="k", linewidths=0.4,
@@ -57,13 +58,16 @@ def whack_a_mole_scatter(
     return ax
 
 
-def weights_vs_value(value, weights: Mapping[str, pd.Series], ax=None, xlabel: str = "value"):
+def weights_vs_value(
+    value, weights: Mapping[str, pd.Series], ax=None, xlabel: str = "value", align: Align = None
+):
     """Record weights against the sensitive value, one series per weighting."""
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 3.5))
     x = np.asarray(value, dtype=float)
     for name, w in weights.items():
-        ax.scatter(x, np.asarray(w, dtype=float), s=5, alpha=0.6, label=name)
+        wv = align_series({"value": value, f"weights[{name!r}]": w}, align)[f"weights[{name!r}]"]
+        ax.scatter(x, wv.astype(float), s=5, alpha=0.6, label=name)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("weight alpha")
     ax.set_ylim(-0.02, 1.02)

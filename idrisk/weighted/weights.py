@@ -35,6 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._align import Align, check_align, check_frame_alignment
+
 __all__ = [
     "SyntheticRisk",
     "adjust_weights",
@@ -64,6 +66,16 @@ def _as_values(y, name: str = "y") -> tuple[np.ndarray, pd.Index]:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains missing or non-finite values")
     return arr, (index if index is not None else pd.RangeIndex(len(arr)))
+
+
+def _aligned(y, pattern, align: Align = None):
+    """``pattern`` in ``y``'s row order (see :mod:`idrisk._align`); raises naming ``pattern``."""
+    if isinstance(y, pd.Series) and isinstance(pattern, (pd.Series, pd.DataFrame)):
+        if len(pattern) != len(y):
+            raise ValueError(f"pattern has {len(pattern)} records but y has {len(y)}")
+        return check_frame_alignment(y, pattern, "pattern", align, reference_name="y")
+    check_align(align)
+    return pattern
 
 
 def pattern_codes(pattern, n: int | None = None) -> np.ndarray:
@@ -151,7 +163,9 @@ class _Grouped:
 # --------------------------------------------------------------------------- confidential
 
 
-def confidential_marginal_risk(y, pattern, r: float, abs_radius: bool = False) -> pd.Series:
+def confidential_marginal_risk(
+    y, pattern, r: float, abs_radius: bool = False, align: Align = None
+) -> pd.Series:
     """Marginal identification risk of each record in the confidential data, ``IR_i^c``.
 
     ``IR_i^c = #{h in M_i : y_h not in B(y_i, r)} / |M_i|`` (published eq. 2).
@@ -176,7 +190,7 @@ def confidential_marginal_risk(y, pattern, r: float, abs_radius: bool = False) -
     [0.333, 0.333, 0.667]
     """
     vals, index = _as_values(y)
-    codes = pattern_codes(pattern, len(vals))
+    codes = pattern_codes(_aligned(y, pattern, align), len(vals))
     if len(vals) == 0:
         return pd.Series([], index=index, name="IR_c", dtype=float)
     lo, hi = ball_bounds(vals, r, abs_radius)
@@ -186,12 +200,16 @@ def confidential_marginal_risk(y, pattern, r: float, abs_radius: bool = False) -
     return pd.Series((below + above) / g.size, index=index, name="IR_c")
 
 
-def marginal_weights(y, pattern, r: float, abs_radius: bool = False) -> pd.Series:
+def marginal_weights(
+    y, pattern, r: float, abs_radius: bool = False, align: Align = None
+) -> pd.Series:
     """Marginal weights ``alpha_i^m = 1 - IR_i^c`` (before the c/g adjustment)."""
-    return (1.0 - confidential_marginal_risk(y, pattern, r, abs_radius)).rename("alpha_m")
+    return (1.0 - confidential_marginal_risk(y, pattern, r, abs_radius, align)).rename("alpha_m")
 
 
-def pairwise_weights(y, pattern, r: float, abs_radius: bool = False) -> pd.Series:
+def pairwise_weights(
+    y, pattern, r: float, abs_radius: bool = False, align: Align = None
+) -> pd.Series:
     """Pairwise weights ``alpha_i^pw = sum_{j in M_i, j != i} (1 - IR_ij^c) / (|M_i| - 1)``.
 
     Exact O(n log n) algorithm. With ``e_h`` the number of balls ``B(y_j, r)`` of i's
@@ -208,7 +226,7 @@ def pairwise_weights(y, pattern, r: float, abs_radius: bool = False) -> pd.Serie
     [0.8333, 0.8333, 1.0]
     """
     vals, index = _as_values(y)
-    codes = pattern_codes(pattern, len(vals))
+    codes = pattern_codes(_aligned(y, pattern, align), len(vals))
     if len(vals) == 0:
         return pd.Series([], index=index, name="alpha_pw", dtype=float)
     lo, hi = ball_bounds(vals, r, abs_radius)
@@ -244,13 +262,15 @@ def pairwise_risk_matrix(y, r: float, abs_radius: bool = False) -> np.ndarray:
     return (out @ out.T) / len(vals)
 
 
-def pairwise_weights_naive(y, pattern, r: float, abs_radius: bool = False) -> pd.Series:
+def pairwise_weights_naive(
+    y, pattern, r: float, abs_radius: bool = False, align: Align = None
+) -> pd.Series:
     """Reference implementation of ``alpha^pw`` straight from the definition.
 
     Builds every pattern's full pairwise matrix (O(sum |M_p|^3)); use for checks only.
     """
     vals, index = _as_values(y)
-    codes = pattern_codes(pattern, len(vals))
+    codes = pattern_codes(_aligned(y, pattern, align), len(vals))
     alpha = np.ones(len(vals))
     for code in np.unique(codes):
         idx = np.flatnonzero(codes == code)
@@ -287,6 +307,7 @@ def risk_weights(
     c: float = 1.0,
     g: float = 0.0,
     abs_radius: bool = False,
+    align: Align = None,
 ) -> pd.Series:
     """Record weights ``alpha`` for a risk-weighted pseudo posterior.
 
@@ -302,6 +323,10 @@ def risk_weights(
     c, g : float
         Local adjustment ``min(c * alpha + g, 1)``; the papers try c = 1.5 and g = 0.1.
     abs_radius : bool
+    align : {None, "position", "index"}
+        Row correspondence of ``y`` and ``pattern`` when both are pandas objects with
+        different indexes: None raises a ValueError naming ``pattern``; see
+        :mod:`idrisk._align`.
 
     Returns
     -------
@@ -313,9 +338,9 @@ def risk_weights(
     [0.833, 0.833, 1.0]
     """
     if kind == "marginal":
-        alpha = marginal_weights(y, pattern, r, abs_radius)
+        alpha = marginal_weights(y, pattern, r, abs_radius, align)
     elif kind == "pairwise":
-        alpha = pairwise_weights(y, pattern, r, abs_radius)
+        alpha = pairwise_weights(y, pattern, r, abs_radius, align)
     else:
         raise ValueError(f"kind must be 'marginal' or 'pairwise', got {kind!r}")
     return adjust_weights(alpha, c, g).rename("alpha")
@@ -357,7 +382,12 @@ class SyntheticRisk:
 
 
 def synthetic_marginal_risk(
-    y, pattern, synthetic: Sequence | np.ndarray, r: float, abs_radius: bool = False
+    y,
+    pattern,
+    synthetic: Sequence | np.ndarray,
+    r: float,
+    abs_radius: bool = False,
+    align: Align = None,
 ) -> SyntheticRisk:
     """Synthetic-data marginal risk ``IR_i = mean_l IR_i^(l)``.
 
@@ -373,6 +403,9 @@ def synthetic_marginal_risk(
     synthetic : sequence of array-likes, or 2-d array (L x n)
         Synthetic values; element i of each is record i's synthetic value.
     r, abs_radius : see :func:`risk_weights`
+    align : {None, "position", "index"}
+        Row correspondence of ``y``, ``pattern`` and each synthetic Series when they are
+        pandas objects with different indexes (None: raise naming the argument).
 
     Examples
     --------
@@ -381,7 +414,14 @@ def synthetic_marginal_risk(
     [0.667, 0.0, 0.667]
     """
     vals, index = _as_values(y)
-    codes = pattern_codes(pattern, len(vals))
+    codes = pattern_codes(_aligned(y, pattern, align), len(vals))
+    if isinstance(y, pd.Series):
+        synthetic = [
+            check_frame_alignment(y, s, f"synthetic[{k}]", align, reference_name="y")
+            if isinstance(s, pd.Series) and len(s) == len(y)
+            else s
+            for k, s in enumerate(synthetic)
+        ]
     syn = [np.asarray(s, dtype=float).reshape(-1) for s in synthetic]
     if not syn:
         raise ValueError("synthetic must hold at least one dataset")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,7 @@ from idrisk.synthesis import syn
 from idrisk.synthesis.rng import RStream
 from idrisk.synthesis.smoothing import bw_sj, smooth_density
 
+DATA = Path(__file__).resolve().parent / "data"
 needs_rscript = pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript (R) not found")
 
 
@@ -39,9 +41,12 @@ def test_smooth_density_rules():
     assert out.min() >= yobs.min() and out.max() <= yobs.max()  # clipped to observed range
     np.testing.assert_array_equal(out, np.round(out, 1))  # rounded to the data's decimals
     assert (out != ysyn).mean() > 0.8
-    bw = bw_sj(ysyn)
-    z = RStream(1).norm_rand(500)  # one normal per row, in row order
-    expect = np.round(np.clip(ysyn + bw * z, yobs.min(), yobs.max()), 1)
+    # expected values computed by R (set.seed(1); rnorm(n, ysyn, bw.SJ(ysyn)), clipped,
+    # rounded), stored with the R script beside them; re-run live below when R is present
+    stored_in = pd.read_csv(DATA / "smooth_density_in.csv")
+    np.testing.assert_array_equal(stored_in["ysyn"], ysyn)
+    np.testing.assert_array_equal(stored_in["yobs"], yobs)
+    expect = pd.read_csv(DATA / "smooth_density_r.csv", comment="#")["expected"].to_numpy()
     np.testing.assert_array_equal(out, expect)
     # more than 70% at one value: those rows are left alone
     spiky = np.where(np.arange(500) < 400, 0.0, ysyn)
@@ -51,6 +56,20 @@ def test_smooth_density_rules():
     top = np.where(np.arange(500) % 3 == 0, yobs.max(), ysyn)
     out3 = smooth_density(top, yobs, RStream(3))
     assert (out3[top == yobs.max()] == yobs.max()).all()
+
+
+@needs_rscript
+def test_stored_smoothing_reference_matches_live_r():
+    out = subprocess.run(
+        ["Rscript", str(DATA / "smooth_density_r.R"), str(DATA / "smooth_density_in.csv")],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    live = np.array([float(v) for v in out.splitlines()[2:]])
+    stored = pd.read_csv(DATA / "smooth_density_r.csv", comment="#")["expected"].to_numpy()
+    np.testing.assert_array_equal(live, stored)
+    bw_r = float(out.splitlines()[0].split("=")[1])
+    assert bw_sj(pd.read_csv(DATA / "smooth_density_in.csv")["ysyn"]) == pytest.approx(
+        bw_r, rel=1e-13)
 
 
 _R_SMOOTH = r"""

@@ -12,23 +12,31 @@ import idrisk.weighted.weights as rw
 from idrisk.weighted.diagnostics import bootstrap_ci, risk_summary, whack_a_mole
 
 # ----------------------------------------------------------------- brute force references
+# Written from the definitions only (published eqs 1-2 and 6-8); nothing here calls the code
+# under test. The ball B(y, r) is closed: |v - y| <= r * |y| (percentage radius) or
+# |v - y| <= r (absolute radius).
+
+
+def inside(v, centre, r, absr=False):
+    """Is v in the closed ball around ``centre``? Straight from the definition."""
+    radius = r if absr else r * abs(centre)
+    return centre - radius <= v <= centre + radius
 
 
 def brute_marginal(y, p, r, absr=False):
-    lo, hi = rw.ball_bounds(y, r, absr)
+    """IR_i^c: share of i's pattern whose value is outside B(y_i, r)."""
     out = []
     for i in range(len(y)):
-        m = p == p[i]
-        out.append(np.mean((y[m] < lo[i]) | (y[m] > hi[i])))
+        members = [h for h in range(len(y)) if p[h] == p[i]]
+        out.append(sum(not inside(y[h], y[i], r, absr) for h in members) / len(members))
     return np.array(out)
 
 
 def brute_pairwise(y, p, r, absr=False):
     """Triple loop straight from eqs (6)-(8): O(|M|^3) per pattern."""
-    lo, hi = rw.ball_bounds(y, r, absr)
     alpha = np.ones(len(y))
     for i in range(len(y)):
-        members = np.flatnonzero(p == p[i])
+        members = [h for h in range(len(y)) if p[h] == p[i]]
         if len(members) == 1:
             continue
         tot = 0.0
@@ -38,7 +46,7 @@ def brute_pairwise(y, p, r, absr=False):
             cnt = sum(
                 1
                 for h in members
-                if (y[h] < lo[i] or y[h] > hi[i]) and (y[h] < lo[j] or y[h] > hi[j])
+                if not inside(y[h], y[i], r, absr) and not inside(y[h], y[j], r, absr)
             )
             tot += 1 - cnt / len(members)
         alpha[i] = tot / (len(members) - 1)
@@ -46,13 +54,29 @@ def brute_pairwise(y, p, r, absr=False):
 
 
 def brute_synthetic(y, p, ys, r):
-    lo, hi = rw.ball_bounds(y, r)
+    """IR_i^(l) = #{h in M_i: y*_h outside B(y_i, r)} / |M_i| * T_i (published eq. 1)."""
     out = []
     for i in range(len(y)):
-        m = p == p[i]
-        t = lo[i] <= ys[i] <= hi[i]
-        out.append(np.mean((ys[m] < lo[i]) | (ys[m] > hi[i])) * t)
+        members = [h for h in range(len(y)) if p[h] == p[i]]
+        t = inside(ys[i], y[i], r)
+        out.append(sum(not inside(ys[h], y[i], r) for h in members) / len(members) * t)
     return np.array(out)
+
+
+def test_brute_references_on_a_hand_example():
+    # y = 10, 11, 12, 50 in one pattern, r = 10%: B(10) = [9, 11] holds 10, 11;
+    # B(11) = [9.9, 12.1] holds 10, 11, 12; B(12) = [10.8, 13.2] holds 11, 12; B(50) only 50
+    y = np.array([10.0, 11.0, 12.0, 50.0])
+    p = np.zeros(4)
+    np.testing.assert_allclose(brute_marginal(y, p, 0.1), [0.5, 0.25, 0.5, 0.75])
+    # outside B(10) = {12, 50}, B(11) = {50}, B(12) = {10, 50}, B(50) = {10, 11, 12}.
+    # alpha_pw(10): outside both with 11 {50}, with 12 {50}, with 50 {12} -> 3 x (1 - 1/4) / 3
+    # alpha_pw(50): with 10 {12}, with 11 {}, with 12 {10} -> (3/4 + 1 + 3/4) / 3
+    np.testing.assert_allclose(brute_pairwise(y, p, 0.1)[[0, 3]], [0.75, 5 / 6])
+    np.testing.assert_allclose(rw.risk_weights(y, p, 0.1, kind="marginal"),
+                               [0.5, 0.75, 0.5, 0.25])
+    np.testing.assert_allclose(rw.risk_weights(y, p, 0.1, kind="pairwise"),
+                               brute_pairwise(y, p, 0.1))
 
 
 values = st.lists(
@@ -167,6 +191,34 @@ def test_tc_measure_agrees_with_r_package_definition():
             t = abs(s["y"][i] - orig["y"][i]) < 0.1 * orig["y"][i]
             exp[i] += (t / c if c else 0.0) / len(syn)
     np.testing.assert_allclose(got.to_numpy(), exp)
+
+
+def test_series_inputs_align_on_index_or_raise():
+    y = pd.Series([10.0, 11.0, 30.0, 5.0], index=list("abcd"))
+    p = pd.Series(["x", "x", "x", "solo"], index=y.index)
+    shuffled = p.iloc[[3, 0, 1, 2]]
+    for fn in (rw.confidential_marginal_risk, rw.marginal_weights, rw.pairwise_weights):
+        with pytest.raises(ValueError, match="pattern: its index differs from y's"):
+            fn(y, shuffled, 0.1)
+        pd.testing.assert_series_equal(fn(y, shuffled, 0.1, align="index"), fn(y, p, 0.1))
+    with pytest.raises(ValueError, match="pattern"):
+        rw.risk_weights(y, shuffled, 0.1)
+    np.testing.assert_allclose(rw.risk_weights(y, shuffled, 0.1, align="index"),
+                               [2 / 3, 2 / 3, 1 / 3, 1.0])
+    # by position on request: the shuffled labels then mean other patterns
+    pos = rw.risk_weights(y, shuffled, 0.1, align="position")
+    np.testing.assert_allclose(pos, brute_marginal(y.to_numpy(), shuffled.to_numpy(), 0.1) * -1
+                               + 1)
+    ys = y * 1.01
+    with pytest.raises(ValueError, match=r"synthetic\[0\]"):
+        rw.synthetic_marginal_risk(y, p, [ys.iloc[::-1]], 0.1)
+    np.testing.assert_allclose(
+        rw.synthetic_marginal_risk(y, p, [ys.iloc[::-1]], 0.1, align="index").record_risk,
+        rw.synthetic_marginal_risk(y, p, [ys], 0.1).record_risk)
+    with pytest.raises(ValueError, match="weighted"):
+        whack_a_mole(y, y.iloc[::-1])
+    with pytest.raises(ValueError, match="align must be"):
+        rw.risk_weights(y, p, 0.1, align="labels")
 
 
 def test_diagnostics_helpers():
