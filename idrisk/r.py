@@ -13,19 +13,33 @@ Examples
 ['F_vector', 'K_vector', 'Risk_vector']
 >>> out["exp.risk_vector"].tolist()
 [2.0]
+
+R's printed lines become warnings with R's own text (``RPrintedWarning`` for ``print()``,
+``RMessage`` for ``message()``), in exactly the cases where R prints them:
+
+>>> import warnings
+>>> with warnings.catch_warnings(record=True) as caught:
+...     warnings.simplefilter("always")
+...     _ = IdentificationRisk(orig, [orig], known=["Sex"], syn=["Income"], r=0.1)
+>>> [str(w.message) for w in caught if isinstance(w.message, RPrintedWarning)][1]
+'Warning: only using the first 0 radii.'
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .rcompat.bridge import r_printed_lines
+from .rcompat.run_r import RMessage, RPrintedWarning
 from .risk import identification_risk
+from .risk._prepare import RadiusWarning
 
-__all__ = ["IdentificationRisk", "syn"]
+__all__ = ["IdentificationRisk", "syn", "RPrintedWarning", "RMessage"]
 
 
 def IdentificationRisk(
@@ -41,13 +55,46 @@ def IdentificationRisk(
 
     Returns ``c_vector``, ``T_vector``, ``K_vector``, ``F_vector``, ``Risk_vector`` (n x m
     arrays) and ``s_vector``, ``exp.risk_vector``, ``true.rate_vector``, ``false.rate_vector``
-    (length m), identical to R's values. Where R prints an error and returns NULL (radius vector
-    too short) this raises ``ValueError``; R's printed warnings become Python warnings.
-    See :func:`idrisk.identification_risk` for the details and the options beyond R.
+    (length m), identical to R's values. See :func:`idrisk.identification_risk` for the details
+    and the options beyond R.
+
+    Every line R prints becomes a Python warning with R's text, in the same cases as R:
+    ``[1] "Warning: ..."`` lines (a radius vector longer than the continuous known/syn columns,
+    and any single ``r``, as R does) as :class:`RPrintedWarning`, R's ``message()`` for
+    ``r = None`` as :class:`RMessage`. Where R prints ``Error: ...`` and returns NULL (radius
+    vector too short) this raises ``ValueError`` with R's text. idrisk's own warnings (e.g. a
+    value <= 0 that never matches) are passed on, except its duplicate of R's radius lines.
     """
-    result = identification_risk(
-        origdata, syndata, known, syn, r=r, percentage=percentage, euclidean_dist=euclideanDist
-    )
+    known_l = [known] if isinstance(known, str) else list(known)
+    syn_l = [syn] if isinstance(syn, str) else list(syn)
+    r_arg = r if r is None or isinstance(r, int | float) else [float(v) for v in r]
+    printed, messages, returns_null = r_printed_lines(origdata, known_l, syn_l, r_arg)
+    for text in messages:
+        warnings.warn(text, RMessage, stacklevel=2)
+    for text in printed:
+        if returns_null and text.startswith("Error"):
+            continue
+        warnings.warn(text, RPrintedWarning, stacklevel=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = identification_risk(
+                origdata,
+                syndata,
+                known_l,
+                syn_l,
+                r=r,
+                percentage=percentage,
+                euclidean_dist=euclideanDist,
+            )
+        except ValueError as exc:
+            if returns_null:
+                raise ValueError(f"{printed[0]} (R returns NULL here; idrisk: {exc})") from exc
+            raise
+    for w in caught:
+        duplicate = issubclass(w.category, RadiusWarning) and "entries but only" in str(w.message)
+        if not duplicate:
+            warnings.warn(w.message, stacklevel=2)
     return result.to_r_dict()
 
 

@@ -115,7 +115,7 @@ def identification_risk_for_r(
         )
     for w in caught:
         text = str(w.message).strip()
-        if w.category.__name__ == "RadiusWarning" or text.startswith(_R_TEXTS):
+        if w.category.__name__ in _R_CATEGORIES or text.startswith(_R_TEXTS):
             continue  # R's own lines are in `printed` / `messages` already
         out["warnings"].append(f"{w.category.__name__}: {text}")
     flat = {}
@@ -128,6 +128,7 @@ def identification_risk_for_r(
 
 
 _R_TEXTS = ("Warning", "Error", "Assuming", '[1] "')
+_R_CATEGORIES = ("RadiusWarning", "RPrintedWarning", "RMessage")
 
 
 def r_printed_lines(
@@ -150,16 +151,17 @@ def r_printed_lines(
     >>> r_printed_lines(df, ["K"], ["X", "Y"], None)[1]
     ['Assuming all synthetic and known vars to be categorical']
     """
+    from ..risk._prepare import is_categorical_dtype_like
+
     if r is None:
         return [], [R_MESSAGE], False
+    if isinstance(r, Mapping):  # named radii are idrisk's, not an R call: nothing to print
+        return [], [], False
     values = [r] if isinstance(r, int | float) else list(r)
     used = set(known) | set(syn)
+    # the columns R treats as continuous: not factor/character (the engine's own rule)
     n_cont = sum(
-        1
-        for c in origdata.columns
-        if c in used
-        and not isinstance(origdata[c].dtype, pd.CategoricalDtype)
-        and not pd.api.types.is_string_dtype(origdata[c].dtype)
+        1 for c in origdata.columns if c in used and not is_categorical_dtype_like(origdata[c])
     )
     if len(values) == 1:
         return _r_warning_lines(0), [], False

@@ -1,4 +1,8 @@
-"""``idrisk check-r``: cross-check idrisk against the R package; non-zero exit on a difference."""
+"""``idrisk check-r``: cross-check idrisk against the R package.
+
+Exit codes: 0 all checks agree, 1 a numerical difference, 2 R or an R package is missing,
+3 an internal error.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,15 @@ from pathlib import Path
 
 from ._errors import RNotAvailableError
 
-__all__ = ["add_check_r_arguments", "run_check_r", "CE_SCENARIOS"]
+__all__ = [
+    "add_check_r_arguments",
+    "run_check_r",
+    "CE_SCENARIOS",
+    "EXIT_AGREE",
+    "EXIT_DIFFER",
+    "EXIT_NO_R",
+    "EXIT_INTERNAL",
+]
 
 #: synthpop visit sequences of the CE scenarios (known = Age, Urban, Marital)
 CE_SCENARIOS = {
@@ -78,6 +90,9 @@ def add_check_r_arguments(parser: argparse.ArgumentParser) -> None:
     )
     opts.add_argument("--atol", type=float, default=0.0, help="tolerance (default exact)")
     opts.add_argument("-q", "--quiet", action="store_true", help="print only differing checks")
+    opts.add_argument(
+        "--traceback", action="store_true", help="print the traceback of internal errors"
+    )
 
 
 def _case_dirs(paths: list[Path]) -> list[Path]:
@@ -119,7 +134,7 @@ def _checks(args: argparse.Namespace):
         yield d.name, run
     if args.orig is not None:
         if not (args.syndata and args.known and args.syn):
-            raise SystemExit("check-r: --orig needs --syndata, --known and --syn")
+            raise ValueError("--orig needs --syndata, --known and --syn")
 
         def read(path):
             frame = pd.read_csv(path, keep_default_na=False, na_values=["NA", ""])
@@ -165,10 +180,8 @@ def _ce_checks(args: argparse.Namespace):
 
     def ce():
         if "ce" not in state:
-            data = load_r_dataset("CEdata", "IdentificationRiskCalculation")
-            for col in CE_FACTORS:
-                data[col] = data[col].astype("category")
-            state["ce"] = data
+            # Urban, Tenure and Marital become factors, as in the package's documented example
+            state["ce"] = load_r_dataset("CEdata", "IdentificationRiskCalculation")
         return state["ce"]
 
     def synthetic(k):
@@ -214,25 +227,58 @@ def _ce_checks(args: argparse.Namespace):
             yield f"CE scenario {k}, r={r:g}", run
 
 
+#: exit codes of ``idrisk check-r``
+EXIT_AGREE, EXIT_DIFFER, EXIT_NO_R, EXIT_INTERNAL = 0, 1, 2, 3
+
+
 def run_check_r(args: argparse.Namespace) -> int:
-    """Run the checks; 0 when everything agrees, 1 on a difference, 2 when R is unusable."""
-    failures = 0
-    total = 0
+    """Run the checks and return the exit code.
+
+    0: every check agrees (both sides refusing an input counts as agreement); 1: a numerical
+    difference (or only one side refused an input); 2: R, rpy2 or an R package is missing (the
+    message says what to install); 3: an internal error (a bad case directory, an R error
+    outside the compared call, a bug) - never reported as a difference.
+    """
+    import traceback
+
+    failures = internal = total = 0
     try:
         for label, run in _checks(args):
             total += 1
-            report = run()
+            try:
+                report = run()
+            except RNotAvailableError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - reported, exit code 3
+                internal += 1
+                print(f"{label}: INTERNAL ERROR {type(exc).__name__}: {exc}", flush=True)
+                if getattr(args, "traceback", False):
+                    traceback.print_exc()
+                continue
             if not report:
                 failures += 1
-            if not report or not args.quiet:
-                print(report if not report else f"{label}: AGREE", flush=True)
-                if not report:
-                    print()
+                print(report, flush=True)
+                print()
+            elif not args.quiet:
+                if report.both_refused:
+                    print(f"{label}: AGREE (both refused the input)", flush=True)
+                    for side in (report.left, report.right):
+                        print(f"  {side:>8}: {report.errors[side]}", flush=True)
+                else:
+                    print(f"{label}: AGREE", flush=True)
     except RNotAvailableError as exc:
         print(f"check-r: {exc}", file=sys.stderr)
-        return 2
-    print(
-        f"check-r: {total - failures} of {total} checks agree with R"
-        + (f", {failures} differ" if failures else "")
-    )
-    return 1 if failures else 0
+        return EXIT_NO_R
+    except (OSError, ValueError, KeyError) as exc:  # bad paths or case files
+        print(f"check-r: error: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
+    agree = total - failures - internal
+    summary = f"check-r: {agree} of {total} checks agree with R"
+    if failures:
+        summary += f", {failures} differ"
+    if internal:
+        summary += f", {internal} failed with an internal error"
+    print(summary)
+    if internal:
+        return EXIT_INTERNAL
+    return EXIT_DIFFER if failures else EXIT_AGREE

@@ -42,6 +42,8 @@ __all__ = [
     "dataframes_from_r",
     "series_to_r",
     "vector_from_r",
+    "deparse_r",
+    "to_python",
 ]
 
 _INT_MAX = 2**31 - 1
@@ -71,7 +73,36 @@ _R_HELPERS = {
     "NULL else as.character(rownames(x))",
     "nrow": "function(x) .row_names_info(x, 2L)",
     "isna": "function(x) is.na(x)",
+    # the object arrives inside a list: an R call or symbol passed directly as an argument
+    # would be evaluated (rpy2 builds the call f(<object>)), not inspected
+    "class_in": "function(l) class(l[[1L]])",
+    "deparse_in": "function(l) deparse(l[[1L]], width.cutoff = 500L)",
 }
+
+#: R types that R evaluates when they appear as an argument of a call (language objects)
+_LANGUAGE_TYPES = ("LANGSXP", "SYMSXP", "PROMSXP", "EXPRSXP", "BCODESXP", "DOTSXP")
+
+
+def _is_language(x) -> bool:
+    """True for calls, formulas, symbols, expressions and promises (never evaluated here)."""
+    ri = _ri()
+    return getattr(x, "typeof", None) in tuple(getattr(ri.RTYPES, t) for t in _LANGUAGE_TYPES)
+
+
+def deparse_r(x) -> str:
+    """R's ``deparse()`` text of any R object, without evaluating it.
+
+    Calls (e.g. what ``match.call()`` stores), formulas, symbols and expressions are handed
+    to R inside a list, so R never evaluates them (``deparse(quote(sum(1, 2)))`` is
+    ``"sum(1, 2)"``, not ``"3"``). Lines longer than R's 500 characters are joined with
+    newlines.
+
+    Examples
+    --------
+    >>> deparse_r(robjects().r("quote(sum(1, 2))"))  # doctest: +SKIP
+    'sum(1, 2)'
+    """
+    return "\n".join(_rfun("deparse_in")(_ri().ListSexpVector([x])))
 
 
 def _values(x) -> np.ndarray:
@@ -247,10 +278,8 @@ def dataframes_to_r(frames: Sequence[pd.DataFrame], names: Sequence[str] | None 
 
 # ----------------------------------------------------------------------------- R -> pandas
 def _rclass(x) -> list[str]:
-    try:
-        return list(robjects().r["class"](x))
-    except Exception:  # pragma: no cover - defensive
-        return []
+    """R's ``class(x)``; safe for language objects (they are not evaluated)."""
+    return list(_rfun("class_in")(_ri().ListSexpVector([x])))
 
 
 def vector_from_r(x, name: str = "<vector>") -> pd.Series:
@@ -332,11 +361,11 @@ def to_python(x: Any) -> Any:
     ri = _ri()
     if x is ro.NULL or getattr(x, "typeof", None) == ri.RTYPES.NILSXP:
         return None
+    if _is_language(x):
+        return deparse_r(x)
     classes = _rclass(x)
     if "data.frame" in classes:
         return dataframe_from_r(x)
-    if x.typeof in (ri.RTYPES.LANGSXP, ri.RTYPES.SYMSXP) or "formula" in classes:
-        return "\n".join(ro.r["deparse"](x))
     if x.typeof == ri.RTYPES.VECSXP:
         items = [to_python(v) for v in x]
         nms = ro.r["names"](x)

@@ -23,7 +23,8 @@ class ComponentDiff:
 
     Two NaN entries are equal; NaN against a number counts as a difference with an infinite
     absolute difference. ``first`` is the first differing record (matrices: the index label of
-    ``origdata``; vectors: the dataset number 1..m); ``first_dataset`` its dataset.
+    ``origdata``; vectors: None), ``first_dataset`` its dataset (1..m), and ``left_value`` /
+    ``right_value`` the two values there.
     """
 
     name: str
@@ -32,17 +33,42 @@ class ComponentDiff:
     first: object = None
     first_dataset: int | None = None
     shape_mismatch: bool = False
+    left_value: float | None = None
+    right_value: float | None = None
 
     def __bool__(self) -> bool:
         return self.n_diff == 0 and not self.shape_mismatch
+
+    def describe(self, left: str = "idrisk", right: str = "R") -> str:
+        """One line naming the component, the first differing record and both values.
+
+        Examples
+        --------
+        >>> ComponentDiff("c_vector", 1.0, 1, 4, 2, False, 1.0, 2.0).describe()
+        'c_vector: 1 entry differs (max |diff| 1); first at record 4, dataset 2: idrisk 1, R 2'
+        """
+        if self.shape_mismatch:
+            return f"{self.name}: shapes differ ({left} vs {right})"
+        if self:
+            return f"{self.name}: agree"
+        where = [] if self.first is None else [f"record {self.first}"]
+        if self.first_dataset is not None:
+            where.append(f"dataset {self.first_dataset}")
+        entries = "1 entry differs" if self.n_diff == 1 else f"{self.n_diff} entries differ"
+        return (
+            f"{self.name}: {entries} (max |diff| {self.max_abs_diff:g}); first at "
+            f"{', '.join(where)}: {left} {self.left_value:.17g}, {right} {self.right_value:.17g}"
+        )
 
 
 @dataclass
 class CrossCheckReport:
     """Per-component comparison of two IdentificationRisk results (e.g. idrisk vs R).
 
-    Truthy when every component agrees exactly (within ``atol``) and both sides behaved alike
-    (both returned a result, or both refused the input with the same message).
+    Truthy when every component agrees exactly (within ``atol``), or when both sides refused
+    the input (e.g. a radius vector that is too short: R prints an ``Error`` line and returns
+    NULL, idrisk raises ``ValueError``); both messages are then shown side by side. Falsy when
+    a component differs or only one side refused.
 
     Examples
     --------
@@ -61,21 +87,29 @@ class CrossCheckReport:
     def __bool__(self) -> bool:
         left, right = self.errors.get(self.left), self.errors.get(self.right)
         if left is not None or right is not None:
-            return left is not None and right is not None and _same_error(left, right)
+            return left is not None and right is not None
         return all(self.components)
+
+    @property
+    def both_refused(self) -> bool:
+        """True when neither side returned a result (agreement: both refused the input)."""
+        return all(self.errors.get(side) is not None for side in (self.left, self.right))
 
     @property
     def n_diff(self) -> int:
         return sum(c.n_diff for c in self.components)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per component: max_abs_diff, n_diff, first_record, first_dataset."""
+        """One row per component: max_abs_diff, n_diff, first_record, first_dataset and the
+        two values there (``<left>_value``, ``<right>_value``)."""
         return pd.DataFrame(
             {
                 "max_abs_diff": [c.max_abs_diff for c in self.components],
                 "n_diff": [c.n_diff for c in self.components],
                 "first_record": [c.first for c in self.components],
                 "first_dataset": [c.first_dataset for c in self.components],
+                f"{self.left}_value": [c.left_value for c in self.components],
+                f"{self.right}_value": [c.right_value for c in self.components],
                 "shape_mismatch": [c.shape_mismatch for c in self.components],
             },
             index=pd.Index([c.name for c in self.components], name="component"),
@@ -86,25 +120,26 @@ class CrossCheckReport:
         label = f": {self.label}" if self.label else ""
         head = f"CrossCheckReport({self.left} vs {self.right}{label}, atol={self.atol:g}): {status}"
         lines = [head]
-        for side, err in self.errors.items():
+        if self.both_refused:
+            lines.append("  both refused the input:")
+        for side in (self.left, self.right):
+            err = self.errors.get(side)
             if err is not None:
-                lines.append(f"  {side} refused the input: {err}")
+                lines.append(f"  {side:>8}: {err}")
+            elif self.errors.get(self.left) or self.errors.get(self.right):
+                lines.append(f"  {side:>8}: returned a result")
         if self.components:
             table = self.to_frame()
             if not table["shape_mismatch"].any():
                 table = table.drop(columns="shape_mismatch")
+            if not table["n_diff"].any():
+                table = table.drop(columns=[f"{self.left}_value", f"{self.right}_value"])
             table = table.astype(object).where(table.notna(), "-")
             lines.append(table.to_string())
+            lines.extend("  " + c.describe(self.left, self.right) for c in self.components if not c)
         return "\n".join(lines)
 
     __str__ = __repr__
-
-
-def _same_error(a: str, b: str) -> bool:
-    def norm(s: str) -> str:
-        return s.strip().removeprefix("[1] ").strip('"').strip()
-
-    return norm(a) == norm(b)
 
 
 def _as_r_dict(res) -> dict[str, np.ndarray]:
@@ -134,9 +169,20 @@ def _component(name, a, b, index, atol) -> ComponentDiff:
         # first differing record (row-major: record first, then dataset)
         i, j = np.argwhere(bad)[0]
         first = index[i] if index is not None else int(i)
-        return ComponentDiff(name, float(diff.max()), n_diff, first, int(j) + 1)
+        return ComponentDiff(
+            name,
+            float(diff.max()),
+            n_diff,
+            first,
+            int(j) + 1,
+            False,
+            float(a[i, j]),
+            float(b[i, j]),
+        )
     j = int(np.flatnonzero(bad)[0])
-    return ComponentDiff(name, float(diff.max()), n_diff, None, j + 1)
+    return ComponentDiff(
+        name, float(diff.max()), n_diff, None, j + 1, False, float(a[j]), float(b[j])
+    )
 
 
 def compare_results(
@@ -198,8 +244,9 @@ def cross_check(
 
     Both are called with the same arguments; the report lists, per component, the largest
     absolute difference, the number of differing entries and the first differing record.
-    It is falsy when anything differs (also when only one side refuses the input, e.g. a
-    radius vector that is too short, or when both refuse it with different messages).
+    It is falsy when anything differs, or when only one side refuses the input. When both
+    refuse it (R prints an ``Error`` line and returns NULL for a radius vector that is too
+    short; idrisk raises ``ValueError``) the report agrees and shows both messages.
     Warnings of both sides are silenced here.
 
     Raises

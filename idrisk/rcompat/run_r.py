@@ -8,16 +8,29 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from ..risk.result import IdentificationRiskResult
-from ._session import call_r, require_r_package, robjects
+from ._errors import RPackageNotInstalledError
+from ._session import PACKAGE_INSTALL_HINTS, call_r, require_r_package, robjects
 from .convert import dataframe_from_r, dataframe_to_r, dataframes_to_r
 
-__all__ = ["identification_risk_r", "load_r_dataset", "RPrintedWarning", "RReturnedNull"]
+__all__ = [
+    "identification_risk_r",
+    "load_r_dataset",
+    "RPrintedWarning",
+    "RMessage",
+    "RReturnedNull",
+    "DOCUMENTED_FACTORS",
+]
 
 IRC = "IdentificationRiskCalculation"
 
 
 class RPrintedWarning(UserWarning):
     """A ``[1] "Warning: ..."`` line that the R package printed (it prints, it does not warn)."""
+
+
+class RMessage(UserWarning):
+    """A line that the R package emitted with ``message()`` (e.g. "Assuming all synthetic and
+    known vars to be categorical" when ``r`` is NULL)."""
 
 
 class RReturnedNull(ValueError):
@@ -58,7 +71,7 @@ def identification_risk_r(
     ``abs_radius``, ``ellipsoid``, ``na_matches=False``) must keep their defaults.
     The data frames are converted with :func:`dataframe_to_r` (categoricals become factors,
     str columns character vectors). Lines R prints (``[1] "Warning: ..."``) become
-    :class:`RPrintedWarning` warnings; R's ``message()`` lines become ``UserWarning``.
+    :class:`RPrintedWarning` warnings; R's ``message()`` lines :class:`RMessage` warnings.
 
     Returns
     -------
@@ -108,7 +121,9 @@ def identification_risk_r(
         text = _strip_print(line)
         if not text.startswith("Error"):
             warnings.warn(text, RPrintedWarning, stacklevel=2)
-    for text in call.messages + call.warnings:
+    for text in call.messages:
+        warnings.warn(text, RMessage, stacklevel=2)
+    for text in call.warnings:
         warnings.warn(text, UserWarning, stacklevel=2)
     from .results import result_from_r
 
@@ -135,8 +150,21 @@ def _strip_print(line: str) -> str:
     return line
 
 
-def load_r_dataset(name: str, package: str = IRC) -> pd.DataFrame:
+#: columns that a package's documentation converts with ``as.factor()`` before use
+DOCUMENTED_FACTORS: dict[tuple[str, str], tuple[str, ...]] = {
+    # IdentificationRiskCalculation stores every CEdata column as a number; its paper and
+    # example call IdentificationRisk() after CEdata$Urban/Marital/Tenure <- as.factor(...)
+    (IRC, "CEdata"): ("Urban", "Tenure", "Marital"),
+}
+
+
+def load_r_dataset(
+    name: str, package: str = IRC, *, factors: str | Sequence[str] | None = "documented"
+) -> pd.DataFrame:
     """Load a dataset shipped with an R package as a DataFrame (``data(name, package=)``).
+
+    R factors become ``category`` columns (labels and level order as in R), character vectors
+    ``str``, integers ``int32``, doubles ``float64`` (see :func:`dataframe_from_r`).
 
     Parameters
     ----------
@@ -144,26 +172,63 @@ def load_r_dataset(name: str, package: str = IRC) -> pd.DataFrame:
         Dataset name, e.g. ``"CEdata"``.
     package : str
         R package that ships it (default IdentificationRiskCalculation).
+    factors : "documented", sequence of str or None
+        Columns to turn into factors in R (``as.factor``, so levels and labels are R's) before
+        the conversion. ``"documented"`` (default) applies the conversion the package's own
+        documentation makes: for ``CEdata`` that is Urban, Tenure and Marital, which the
+        package stores as integer codes and its example turns into factors - left numeric,
+        they would be matched as continuous variables. None keeps R's storage as it is.
+
+    Raises
+    ------
+    RPackageNotInstalledError
+        When the R package is not installed (no silent fallback: the message names the
+        package and how to install it). For CEdata without IdentificationRiskCalculation,
+        read a CSV copy with :func:`idrisk.datasets.read_ce`, or use the simulated
+        :func:`idrisk.datasets.load_demo`.
+    ValueError
+        When the package has no such dataset, or a ``factors`` column is missing.
 
     Examples
     --------
     >>> ce = load_r_dataset("CEdata")  # doctest: +SKIP
-    >>> ce.shape  # doctest: +SKIP
-    (5571, 7)
+    >>> ce.shape, str(ce["Urban"].dtype)  # doctest: +SKIP
+    ((5571, 7), 'category')
     >>> load_r_dataset("mtcars", package="datasets").shape  # doctest: +SKIP
     (32, 11)
     """
     ro = robjects()
-    require_r_package(package)
+    try:
+        require_r_package(package)
+    except RPackageNotInstalledError as exc:
+        if (package, name) != (IRC, "CEdata"):
+            raise
+        raise RPackageNotInstalledError(
+            package,
+            f"{PACKAGE_INSTALL_HINTS[IRC]}; without it, read a CSV copy of CEdata with "
+            "idrisk.datasets.read_ce(path) (Urban, Tenure, Marital as categories) or use the "
+            "simulated CE-like idrisk.datasets.load_demo()",
+        ) from exc
+    if factors == "documented":
+        columns: list[str] = list(DOCUMENTED_FACTORS.get((package, name), ()))
+    elif factors is None:
+        columns = []
+    elif isinstance(factors, str):
+        columns = [factors]
+    else:
+        columns = [str(c) for c in factors]
     fun = ro.r(
-        "function(name, pkg) { e <- new.env(); "
+        "function(name, pkg, fac) { e <- new.env(); "
         "found <- suppressWarnings(utils::data(list = name, package = pkg, envir = e)); "
         "if (!exists(name, envir = e, inherits = FALSE)) "
         "stop(sprintf(\"dataset '%s' not found in R package '%s'\", name, pkg)); "
-        "x <- get(name, envir = e); if (is.matrix(x)) x <- as.data.frame(x); x }"
+        "x <- get(name, envir = e); if (is.matrix(x)) x <- as.data.frame(x); "
+        "bad <- setdiff(fac, names(x)); if (length(bad)) "
+        "stop(sprintf(\"factors: column '%s' is not in the data set\", bad[1])); "
+        "for (v in fac) x[[v]] <- as.factor(x[[v]]); x }"
     )
     try:
-        value = fun(name, package)
+        value = fun(name, package, ro.StrVector(columns))
     except Exception as exc:
         raise ValueError(
             f"name: could not load dataset {name!r} from R package {package!r}: {exc}"
