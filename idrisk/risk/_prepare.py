@@ -12,15 +12,39 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["PreparedInputs", "RadiusWarning", "prepare_inputs", "is_categorical_dtype_like"]
+__all__ = [
+    "ContinuousCodesWarning",
+    "PreparedInputs",
+    "RadiusWarning",
+    "RiskInputWarning",
+    "is_categorical_dtype_like",
+    "numeric_text_columns",
+    "prepare_inputs",
+]
+
+#: an integer-valued numeric column with at most this many distinct values looks like codes
+CODES_MAX_DISTINCT = 20
+#: an object/string column is "numbers stored as text" when this share of its values parse
+NUMERIC_TEXT_SHARE = 0.95
 
 
 class RadiusWarning(UserWarning):
-    """The radius vector had more entries than continuous variables (R prints a warning)."""
+    """A suspicious radius: more entries than continuous variables (R prints a warning), or a
+    percentage radius above 1 (``r = 10`` means +-1000%)."""
+
+
+class ContinuousCodesWarning(UserWarning):
+    """Integer codes (few distinct whole numbers) are matched within a radius as continuous."""
+
+
+class RiskInputWarning(UserWarning):
+    """Something in the data changes the risk silently under R's rules (NA matching anything,
+    values <= 0 that never match under a percentage radius, many records with c = 0)."""
 
 
 # --------------------------------------------------------------------------- dtypes
@@ -94,22 +118,96 @@ def _exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:
     return out
 
 
-def _numeric(series: pd.Series, column: str, where: str) -> np.ndarray:
-    """A continuous column as float64 (NaN for NA), or a TypeError naming it."""
+def _offending(values: pd.Series, parsed: pd.Series, k: int = 5) -> list:
+    bad = pd.unique(values[values.notna() & parsed.isna()])
+    return [str(v) for v in bad[:k]] + (["…"] if len(bad) > k else [])
+
+
+def _parse_numbers(series: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """``(values as objects, parsed floats)`` of a text/categorical column (NaN where no number)."""
+    values = series.astype(object).where(series.notna())
+    parsed = pd.to_numeric(values.map(_strip), errors="coerce")
+    return values, parsed
+
+
+def _strip(v: object) -> object:
+    return v.strip() if isinstance(v, str) else v
+
+
+def _numeric(series: pd.Series, column: str, where: str, parse: bool = False) -> np.ndarray:
+    """A continuous column as float64 (NaN for NA), or a TypeError naming it.
+
+    ``parse``: the column was declared continuous, so text/categories holding numbers are
+    converted (anything that is not a number is an error naming the values).
+    """
     if is_categorical_dtype_like(series):
+        if parse:
+            values, parsed = _parse_numbers(series)
+            bad = _offending(values, parsed)
+            if bad:
+                raise TypeError(
+                    f"column {column!r} is declared continuous but holds values that are not "
+                    f"numbers in {where}: {bad}; fix or blank them (NA) first"
+                )
+            return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
+        values, parsed = _parse_numbers(series)
+        bad = _offending(values, parsed)
         raise TypeError(
             f"column {column!r} is continuous (numeric in origdata) but holds text or categories "
-            f"in {where} (dtype {series.dtype}); convert it to numbers or make it categorical "
-            "in origdata too"
+            f"in {where} (dtype {series.dtype}"
+            + (f"; values that are not numbers: {bad}" if bad else "")
+            + f"); convert it to numbers, or declare it categorical=[{column!r}]"
         )
     return series.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def numeric_text_columns(frame: pd.DataFrame, columns: Sequence[str]) -> dict[str, list[str]]:
+    """Object/string columns among ``columns`` whose values are mostly numbers.
+
+    Returns column -> the values that do not parse (e.g. ``{"Income": ["n/a"]}``): such a column
+    is a factor under R's dtype rule although it is meant to be continuous (one stray text value
+    turns a whole CSV column into text).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"Income": ["10", "n/a"] + ["12.5"] * 40, "Sex": ["F", "M"] * 21})
+    >>> numeric_text_columns(df, ["Income", "Sex"])
+    {'Income': ['n/a']}
+    """
+    out: dict[str, list[str]] = {}
+    for c in columns:
+        series = frame[c]
+        dtype = series.dtype
+        if isinstance(dtype, pd.CategoricalDtype) or not is_categorical_dtype_like(series):
+            continue
+        values, parsed = _parse_numbers(series)
+        present = int(values.notna().sum())
+        if present == 0:
+            continue
+        if parsed.notna().sum() >= NUMERIC_TEXT_SHARE * present:
+            out[c] = _offending(values, parsed)
+    return out
+
+
+def _codes_like(series: pd.Series) -> int | None:
+    """Number of distinct values when ``series`` holds few whole numbers (codes), else None."""
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return int(series.nunique(dropna=True)) or None
+    x = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    x = x[~np.isnan(x)]
+    if x.size == 0 or not np.all(np.isfinite(x)) or not np.all(x == np.round(x)):
+        return None
+    k = int(np.unique(x).size)
+    return k if k <= CODES_MAX_DISTINCT and 2 * k <= x.size else None
 
 
 # --------------------------------------------------------------------------- radius
 
 
 def _radius_vector(
-    r: None | float | Sequence[float] | Mapping[str, float], continuous: list[str]
+    r: None | float | Sequence[float] | Mapping[str, float],
+    continuous: list[str],
+    percentage: bool = True,
 ) -> dict[str, float] | None:
     """Hand the radius entries out to the continuous columns, as R does (data-frame order)."""
     if r is None:
@@ -153,6 +251,16 @@ def _radius_vector(
             raise ValueError(
                 f"r: the radius for column {column!r} must be finite and >= 0, got {value}"
             )
+    big = {c: v for c, v in radii.items() if v > 1}
+    if percentage and big:
+        value = max(big.values())
+        warnings.warn(
+            f"r = {value:g} (column(s) {sorted(big)}) means ±{100 * value:g}% with "
+            f"percentage=True; did you mean {value / 100:.2f}? (for an absolute radius pass "
+            "percentage=False, CLI --absolute)",
+            RadiusWarning,
+            stacklevel=4,
+        )
     return radii
 
 
@@ -188,6 +296,8 @@ class PreparedInputs:
     cont_known: np.ndarray
     radii: dict[str, float] | None
     levels: dict[str, list[str]] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)
+    declared_continuous: list[str] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -250,12 +360,39 @@ def _as_frame_list(syndata: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.Da
     return frames
 
 
+def dataset_label(frame: pd.DataFrame, j: int | None) -> str:
+    """How messages name a dataset: ``origdata`` / ``synthetic dataset j (syndata[j-1])``, with
+    the file it came from when a reader stored one in ``frame.attrs["source"]``."""
+    base = "origdata" if j is None else f"synthetic dataset {j} (syndata[{j - 1}])"
+    source = frame.attrs.get("source") if hasattr(frame, "attrs") else None
+    return f"{source} ({base})" if source else base
+
+
+def _declared(
+    value: str | Sequence[str] | None, argument: str, used: list[str]
+) -> list[str]:
+    names = _as_name_list(value, argument)
+    unknown = [c for c in names if c not in used]
+    if unknown:
+        raise ValueError(
+            f"{argument}: column(s) {unknown} are not known/syn variables; "
+            f"declare types only among {used}"
+        )
+    return names
+
+
 def prepare_inputs(
     origdata: pd.DataFrame,
     syndata: pd.DataFrame | Sequence[pd.DataFrame],
     known: str | Sequence[str] | None,
     syn: str | Sequence[str] | None,
     r: None | float | Sequence[float] | Mapping[str, float],
+    *,
+    categorical: str | Sequence[str] | None = None,
+    continuous: str | Sequence[str] | None = None,
+    align: str | None = None,
+    percentage: bool = True,
+    value_checks: bool = True,
 ) -> PreparedInputs:
     """Validate the inputs and encode them as the R package sees them.
 
@@ -263,8 +400,15 @@ def prepare_inputs(
       levels in ``origdata`` and in the *first* synthetic dataset; labels found in neither are NA;
     * with ``r`` None every known/syn variable is matched exactly (numbers too);
     * otherwise the remaining (numeric or logical) known/syn columns are continuous and receive
-      the radius entries in data-frame order.
+      the radius entries in data-frame order;
+    * ``categorical``/``continuous`` override that dtype rule for the columns they name;
+    * ``align``: row correspondence of indexed frames (:mod:`idrisk._align`);
+    * ``value_checks`` (off for the Dask engine's two-row probes): numbers stored as text are an
+      error, integer codes matched within a radius a :class:`ContinuousCodesWarning`.
     """
+    from .._align import check_align, check_frame_alignment
+
+    align = check_align(align)
     if not isinstance(origdata, pd.DataFrame):
         raise TypeError(f"origdata must be a DataFrame, got {type(origdata).__name__}")
     frames = _as_frame_list(syndata)
@@ -277,42 +421,64 @@ def prepare_inputs(
         )
     if not known_l and not syn_l:
         raise ValueError("known and syn are both empty: name at least one variable to match on")
+    orig_name = dataset_label(origdata, None)
     for argument, names in (("known", known_l), ("syn", syn_l)):
         missing = [c for c in names if c not in origdata.columns]
         if missing:
-            raise KeyError(f"{argument}: column(s) {missing} not found in origdata")
+            raise KeyError(f"{argument}: column(s) {missing} not found in {orig_name}")
     n = len(origdata)
     used = known_l + syn_l
-    _check_unique_columns(origdata, used, "origdata")
+    declared_cat = _declared(categorical, "categorical", used)
+    declared_cont = _declared(continuous, "continuous", used)
+    both = sorted(set(declared_cat) & set(declared_cont))
+    if both:
+        raise ValueError(f"column(s) {both} declared both categorical and continuous")
+    if declared_cont and r is None:
+        raise ValueError(
+            f"continuous={declared_cont} needs a radius r (with r=None every variable is matched "
+            "exactly)"
+        )
+    _check_unique_columns(origdata, used, orig_name)
+    names = []
     for j, frame in enumerate(frames, start=1):
-        where = f"synthetic dataset {j} (syndata[{j - 1}])"
+        where = dataset_label(frame, j)
+        names.append(where)
         _check_unique_columns(frame, used, where)
-        for argument, names in (("known", known_l), ("syn", syn_l)):
-            missing = [c for c in names if c not in frame.columns]
+        for argument, cols in (("known", known_l), ("syn", syn_l)):
+            missing = [c for c in cols if c not in frame.columns]
             if missing:
                 raise KeyError(f"{argument}: column(s) {missing} not found in {where}")
         if len(frame) != n:
             raise ValueError(
-                f"{where} has {len(frame)} rows but origdata has {n}: row i of every synthetic "
-                "dataset must be the synthetic version of confidential record i"
+                f"{where} has {len(frame)} rows but {orig_name} has {n}: row i of every "
+                "synthetic dataset must be the synthetic version of confidential record i"
             )
     if n == 0:
-        raise ValueError("origdata has no rows")
+        raise ValueError(f"{orig_name} has no rows")
+    if value_checks:
+        frames = [
+            check_frame_alignment(origdata, f, where, align, reference_name=orig_name)
+            for f, where in zip(frames, names)
+        ]
 
     # column order of the data frame decides the radius hand-out
     ordered = [c for c in origdata.columns if c in set(used)]
     is_factor = {c: is_categorical_dtype_like(origdata[c]) for c in ordered}
+    is_factor.update({c: True for c in declared_cat})
+    is_factor.update({c: False for c in declared_cont})
     if r is None:
-        categorical, continuous = ordered, []
+        categorical_l, continuous_l = ordered, []
     else:
-        categorical = [c for c in ordered if is_factor[c]]
-        continuous = [c for c in ordered if not is_factor[c]]
-    radii = _radius_vector(r, continuous)
+        categorical_l = [c for c in ordered if is_factor[c]]
+        continuous_l = [c for c in ordered if not is_factor[c]]
+        if value_checks:
+            _check_types(origdata, ordered, declared_cat, declared_cont, continuous_l, orig_name)
+    radii = _radius_vector(r, continuous_l, percentage)
 
     levels: dict[str, list[str]] = {}
     cat_orig_cols: list[np.ndarray] = []
     cat_syn_cols: list[list[np.ndarray]] = [[] for _ in frames]
-    for c in categorical:
+    for c in categorical_l:
         if is_factor[c]:
             lv = _levels_of(origdata[c])
             extra = [x for x in _levels_of(frames[0][c]) if x not in set(lv)]
@@ -324,9 +490,8 @@ def prepare_inputs(
             for j, frame in enumerate(frames):
                 cat_syn_cols[j].append(_codes_for(frame[c], index, memo))
         else:  # numeric column matched exactly (r is None)
-            values = [_numeric(origdata[c], c, "origdata")] + [
-                _numeric(f[c], c, f"synthetic dataset {j} (syndata[{j - 1}])")
-                for j, f in enumerate(frames, start=1)
+            values = [_numeric(origdata[c], c, orig_name)] + [
+                _numeric(f[c], c, where) for f, where in zip(frames, names)
             ]
             codes = _exact_codes(values)
             cat_orig_cols.append(codes[0])
@@ -336,25 +501,119 @@ def prepare_inputs(
     def stack_int(cols: list[np.ndarray]) -> np.ndarray:
         return np.column_stack(cols) if cols else np.empty((n, 0), dtype=np.int64)
 
+    parse = set(declared_cont)
+
     def stack_float(frame: pd.DataFrame, where: str) -> np.ndarray:
-        if not continuous:
+        if not continuous_l:
             return np.empty((n, 0), dtype=np.float64)
-        return np.column_stack([_numeric(frame[c], c, where) for c in continuous])
+        return np.column_stack(
+            [
+                _numeric(frame[c], c, where, True)
+                if c in parse and value_checks
+                else np.full(n, np.nan)  # Dask probes: values parsed per partition
+                if c in parse
+                else _numeric(frame[c], c, where)
+                for c in continuous_l
+            ]
+        )
 
     return PreparedInputs(
         index=origdata.index,
         known=known_l,
         syn=syn_l,
-        categorical=categorical,
-        continuous=continuous,
+        categorical=categorical_l,
+        continuous=continuous_l,
         cat_orig=stack_int(cat_orig_cols),
         cat_syn=[stack_int(cols) for cols in cat_syn_cols],
-        cont_orig=stack_float(origdata, "origdata"),
-        cont_syn=[
-            stack_float(f, f"synthetic dataset {j} (syndata[{j - 1}])")
-            for j, f in enumerate(frames, start=1)
-        ],
-        cont_known=np.array([c in set(known_l) for c in continuous], dtype=bool),
+        cont_orig=stack_float(origdata, orig_name),
+        cont_syn=[stack_float(f, where) for f, where in zip(frames, names)],
+        cont_known=np.array([c in set(known_l) for c in continuous_l], dtype=bool),
         radii=radii,
         levels=levels,
+        names=names,
+        declared_continuous=declared_cont,
     )
+
+
+def _check_types(
+    origdata: pd.DataFrame,
+    ordered: list[str],
+    declared_cat: list[str],
+    declared_cont: list[str],
+    continuous: list[str],
+    orig_name: str,
+) -> None:
+    """Numbers stored as text are an error; integer codes given a radius warn."""
+    undeclared = [c for c in ordered if c not in set(declared_cat) | set(declared_cont)]
+    text = numeric_text_columns(origdata, undeclared)
+    if text:
+        details = "; ".join(
+            f"{c!r} (values that are not numbers: {bad})" for c, bad in text.items()
+        )
+        cols = list(text)
+        raise TypeError(
+            f"{orig_name}: column(s) {cols} hold numbers stored as text: {details}. Under R's "
+            "rule they would be factors matched exactly, not within the radius. Convert them "
+            f"to numbers (e.g. pd.to_numeric(..., errors='coerce')), declare continuous={cols} "
+            f"(CLI --continuous) after fixing those values, or declare categorical={cols} "
+            "(CLI --categorical) to keep R's factor behaviour"
+        )
+    codes = {
+        c: k
+        for c in continuous
+        if c not in set(declared_cont) and (k := _codes_like(origdata[c])) is not None
+    }
+    if codes:
+        cols = list(codes)
+        shown = ", ".join(f"{c} ({k} values)" for c, k in codes.items())
+        warnings.warn(
+            f"{orig_name}: column(s) {shown} hold few distinct whole numbers, like category "
+            "codes, but are matched within a radius as continuous variables (R's rule for "
+            f"numeric columns). If they are codes, declare categorical={cols} (CLI "
+            f"--categorical {' '.join(cols)}); if they are numbers, declare continuous={cols} "
+            "to silence this warning",
+            ContinuousCodesWarning,
+            stacklevel=4,
+        )
+
+
+def input_checks(prep: PreparedInputs, d: np.ndarray | None, closed: bool) -> dict[str, Any]:
+    """Counts of records whose risk R's rules change silently (see ``result.checks``).
+
+    ``na_origdata``/``na_syndata``: records with NA in a continuous known/syn variable;
+    ``never_match``: records whose radius interval is empty (a confidential value <= 0 under a
+    percentage radius, or a zero radius with open intervals); ``*_by_column``: the same per
+    column, for messages.
+    """
+    m = prep.m
+    cols = prep.continuous if prep.radii is not None else []
+    out: dict[str, Any] = {
+        "na_origdata": 0,
+        "na_syndata": np.zeros(m, dtype=np.int64),
+        "never_match": 0,
+        "na_origdata_by_column": {},
+        "na_syndata_by_column": {},
+        "never_match_by_column": {},
+    }
+    if not cols:
+        return out
+    x = prep.cont_orig
+    na = np.isnan(x)
+    out["na_origdata"] = int(na.any(axis=1).sum())
+    out["na_origdata_by_column"] = {c: int(k) for c, k in zip(cols, na.sum(axis=0)) if k}
+    by_col: dict[str, int] = {}
+    for j, y in enumerate(prep.cont_syn):
+        nay = np.isnan(y)
+        out["na_syndata"][j] = int(nay.any(axis=1).sum())
+        for c, k in zip(cols, nay.sum(axis=0)):
+            if k:
+                by_col[c] = max(by_col.get(c, 0), int(k))
+    out["na_syndata_by_column"] = by_col
+    if d is not None and d.size:
+        with np.errstate(invalid="ignore"):
+            empty = ~na & ((d < 0) | ((d == 0) & (not closed)) | np.isnan(d))
+        out["never_match"] = int(empty.any(axis=1).sum())
+        out["never_match_by_column"] = {
+            c: int(k) for c, k in zip(cols, empty.sum(axis=0)) if k
+        }
+    return out

@@ -151,6 +151,7 @@ class _Spec:
     euclidean_dist: bool
     rule: MatchRule
     buckets: int
+    parse: frozenset = frozenset()  # columns declared continuous: text holding numbers parsed
 
 
 def _encode_split(part: pd.DataFrame, offset: int, spec: _Spec, where: str) -> list[pd.DataFrame]:
@@ -173,7 +174,7 @@ def _encode_split(part: pd.DataFrame, offset: int, spec: _Spec, where: str) -> l
         cols[f"k{i}"] = values
     if spec.radii is not None:
         for i, c in enumerate(spec.continuous):
-            cols[f"x{i}"] = _numeric(part[c], c, where)
+            cols[f"x{i}"] = _numeric(part[c], c, where, c in spec.parse)
     frame = pd.DataFrame(cols)[ok]
     if spec.categorical:
         keys = frame[[f"k{i}" for i in range(len(spec.categorical))]]
@@ -268,6 +269,9 @@ def identification_risk_dask(
     npartitions: int | None = None,
     scheduler: Any = None,
     progress: bool | None = None,
+    categorical: str | Sequence[str] | None = None,
+    continuous: str | Sequence[str] | None = None,
+    align: str | None = None,
 ) -> IdentificationRiskResult:
     """:func:`idrisk.identification_risk` computed with Dask, with identical results.
 
@@ -294,6 +298,11 @@ def identification_risk_dask(
         ``"processes"``, a ``distributed.Client``... (default: Dask's current default).
     progress
         Progress bar over the synthetic datasets (default: only for large inputs).
+    categorical, continuous, align
+        As in :func:`idrisk.identification_risk`. ``align`` applies to pandas inputs (dask
+        frames are paired by position); the checks that read values (numbers stored as text,
+        integer codes given a radius) and the NA/never-matched counts of ``result.checks`` are
+        left to the single-machine engine (``c_zero`` is counted).
 
     Returns
     -------
@@ -340,6 +349,7 @@ def identification_risk_dask(
     ):
         raise ValueError(f"npartitions must be a positive integer or None, got {npartitions!r}")
     origdata, frames = _sources(origdata, syndata, dask, dd)
+    frames = _aligned(origdata, frames, align)
     if npartitions is None:
         npartitions = max(
             origdata.npartitions if isinstance(origdata, dd.DataFrame) else 1, os.cpu_count() or 1
@@ -351,7 +361,17 @@ def identification_risk_dask(
 
     # validation, categorical/continuous split and radius hand-out: the engine's own rules,
     # applied to two-row probes with the inputs' dtypes (no data is read)
-    prep = prepare_inputs(orig_src.probe, [s.probe for s in syn_src], known, syn, r)
+    prep = prepare_inputs(
+        orig_src.probe,
+        [s.probe for s in syn_src],
+        known,
+        syn,
+        r,
+        categorical=categorical,
+        continuous=continuous,
+        percentage=percentage,
+        value_checks=False,
+    )
     factors = list(prep.levels)
 
     # pass 1: row counts, the confidential index, factor levels of origdata and syndata[0]
@@ -424,6 +444,7 @@ def identification_risk_dask(
         euclidean_dist=euclidean_dist,
         rule=MatchRule(closed=closed, na_matches=na_matches, ellipsoid=ellipsoid),
         buckets=buckets,
+        parse=frozenset(prep.declared_continuous),
     )
 
     def split(src: _Source, lengths: list[int], where: str) -> list[Any]:
@@ -468,6 +489,21 @@ def identification_risk_dask(
         na_matches=na_matches,
     )
     return IdentificationRiskResult.from_counts(c, own, index=index, settings=settings)
+
+
+def _aligned(origdata: Any, frames: list[Any], align: str | None) -> list[Any]:
+    """idrisk._align's row rule for pandas inputs (dask frames are taken by position)."""
+    from .._align import check_align, check_frame_alignment
+
+    check_align(align)
+    if not isinstance(origdata, pd.DataFrame):
+        return frames
+    return [
+        check_frame_alignment(origdata, f, f"synthetic dataset {j} (syndata[{j - 1}])", align)
+        if isinstance(f, pd.DataFrame)
+        else f
+        for j, f in enumerate(frames, start=1)
+    ]
 
 
 def _names(value: str | Sequence[str] | None) -> list[str]:

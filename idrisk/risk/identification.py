@@ -7,6 +7,7 @@ O(n log n) per synthetic dataset instead of R's O(n^2).
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -14,7 +15,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ._prepare import prepare_inputs
+from ._prepare import RiskInputWarning, input_checks, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .result import IdentificationRiskResult
 
@@ -47,6 +48,9 @@ def identification_risk(
     na_matches: bool = True,
     progress: bool | None = None,
     n_jobs: int | None = None,
+    categorical: str | Sequence[str] | None = None,
+    continuous: str | Sequence[str] | None = None,
+    align: str | None = None,
 ) -> IdentificationRiskResult:
     """Identification disclosure risk of partially synthetic data (Hornby & Hu, 2021).
 
@@ -93,22 +97,53 @@ def identification_risk(
     n_jobs
         Threads counting synthetic datasets in parallel (default: every core; 1 = none). The
         results do not depend on it.
+    categorical, continuous
+        Column types, overriding the dtype rule for the known/syn columns they name: a numeric
+        column in ``categorical`` is matched by equality (like an R factor), a text/category
+        column of numbers in ``continuous`` is matched within the radius. Without them R's rule
+        holds (category/object/string columns are factors, numbers continuous), with two
+        guards: a numeric column of few (<= 20) distinct whole numbers given a radius warns
+        (:class:`~idrisk.risk._prepare.ContinuousCodesWarning`, e.g. Urban coded 1/2), and a text
+        column of origdata whose values are mostly numbers (>= 95% parse, e.g. one ``"n/a"``
+        among incomes) is a ``TypeError`` naming the column and the stray values.
+    align
+        Row correspondence when origdata and a synthetic dataset both carry an index and the
+        indexes differ (or hold the same labels in another order): None raises a
+        ``ValueError`` naming the dataset; ``"position"`` pairs rows by position (R's
+        behaviour); ``"index"`` reorders each synthetic dataset to origdata's index. Identical
+        indexes, or a default ``RangeIndex`` against other labels, are paired by position.
 
     Returns
     -------
     IdentificationRiskResult
         ``c, T, K, F, risk`` (n x m DataFrames), ``s, exp_risk, true_rate, false_rate`` (Series
         over datasets), ``record_risk``; R's names work as keys (``result["c_vector"]``).
+        ``exp_risk`` is the expected number of records identified, out of n. ``checks`` counts
+        the records with NA in a continuous variable, never matched (empty interval) and with
+        c = 0; a record with c = 0 gets T = 1 and risk 0 (R's convention: nothing matches it,
+        so it cannot be identified).
+
+    Warns
+    -----
+    RadiusWarning
+        More radii than continuous columns (as R), or a percentage radius above 1.
+    ContinuousCodesWarning
+        Integer codes matched within a radius (see ``categorical``).
+    RiskInputWarning
+        More than 1% of records have NA in a continuous variable (origdata or a synthetic
+        dataset), can never be matched (a value <= 0 under a percentage radius), or have no
+        match for other reasons (c = 0): the number is R's, but the message says why and what
+        to pass instead.
 
     Raises
     ------
     KeyError
         A known/syn column missing from origdata or from a synthetic dataset.
     ValueError
-        Row counts differ, known and syn overlap, syndata is empty, or r has too few entries or
-        a negative/NaN radius.
+        Row counts differ, known and syn overlap, syndata is empty, r has too few entries or
+        a negative/NaN radius, or indexes differ (see ``align``).
     TypeError
-        A continuous variable holds text in some dataset.
+        A continuous variable holds text in some dataset, or a text column holds numbers.
 
     Notes
     -----
@@ -137,7 +172,17 @@ def identification_risk(
             "ellipsoid=True and euclidean_dist=True: choose one (ellipsoid is the true Euclidean "
             "match; euclidean_dist is R's per-variable radius formula)"
         )
-    prep = prepare_inputs(origdata, syndata, known, syn, r)
+    prep = prepare_inputs(
+        origdata,
+        syndata,
+        known,
+        syn,
+        r,
+        categorical=categorical,
+        continuous=continuous,
+        align=align,
+        percentage=percentage,
+    )
     rule = MatchRule(closed=closed, na_matches=na_matches, ellipsoid=ellipsoid)
 
     if prep.radii is None:
@@ -189,4 +234,77 @@ def identification_risk(
         ellipsoid=ellipsoid,
         na_matches=na_matches,
     )
-    return IdentificationRiskResult.from_counts(c, own, index=prep.index, settings=settings)
+    checks = input_checks(prep, d if prep.radii is not None else None, closed)
+    result = IdentificationRiskResult.from_counts(
+        c, own, index=prep.index, settings=settings, checks=checks
+    )
+    warn_about_checks(result, checks, prep.names, percentage=percentage, stacklevel=3)
+    return result
+
+
+def warn_about_checks(
+    result: IdentificationRiskResult,
+    checks: dict,
+    names: Sequence[str],
+    *,
+    percentage: bool,
+    stacklevel: int = 2,
+    threshold: float = 0.01,
+) -> None:
+    """:class:`RiskInputWarning` for every count above ``threshold`` (a share of n)."""
+    n = result.n
+    limit = threshold * n
+    na_rule = result.settings.get("na_matches", True)
+    na_effect = (
+        "under R's rule NA matches anything, which raises the risk; pass na_matches=False "
+        "(NA never matches) or drop/impute them"
+        if na_rule
+        else "with na_matches=False they are never matched"
+    )
+
+    def share(k: int) -> str:
+        return f"{k} of {n} records ({100 * k / n:.1f}%)"
+
+    def by_col(d: dict) -> str:
+        return ", ".join(f"{c}: {k}" for c, k in d.items())
+
+    messages = []
+    if checks["na_origdata"] > limit:
+        messages.append(
+            f"origdata: {share(checks['na_origdata'])} have NA in a continuous known/syn "
+            f"variable ({by_col(checks['na_origdata_by_column'])}); {na_effect}"
+        )
+    na_syn = np.asarray(checks["na_syndata"])
+    if (na_syn > limit).any():
+        worst = int(np.argmax(na_syn))
+        many = [names[j] for j in np.flatnonzero(na_syn > limit)]
+        shown = ", ".join(many[:3]) + (", …" if len(many) > 3 else "")
+        messages.append(
+            f"{shown}: up to {share(int(na_syn[worst]))} have NA in a continuous known/syn "
+            f"variable ({by_col(checks['na_syndata_by_column'])}); {na_effect}"
+        )
+    if checks["never_match"] > limit:
+        fix = (
+            "pass abs_radius=True (radius from |x|) or percentage=False (absolute radius)"
+            if percentage
+            else "use a positive radius or closed=True"
+        )
+        messages.append(
+            f"origdata: {share(checks['never_match'])} can never be matched: their radius "
+            f"interval is empty ({by_col(checks['never_match_by_column'])}"
+            + ("; a value <= 0 under a percentage radius, R's rule" if percentage else "")
+            + f"), so they get c = 0, T = 1 and risk 0; {fix}"
+        )
+    c_zero = result.checks["c_zero"].to_numpy()
+    unexplained = c_zero - checks["never_match"]
+    if (unexplained > limit).any():
+        j = int(np.argmax(unexplained))
+        messages.append(
+            f"{names[j]}: {share(int(c_zero[j]))} have no matching synthetic record (c = 0"
+            + (f"; {int(checks['never_match'])} never matchable" if checks["never_match"] else "")
+            + "), so they get T = 1 and "
+            "risk 0 (R's convention) and add nothing to the expected risk; check the radius "
+            "and the categorical levels of the synthetic data"
+        )
+    for message in messages:
+        warnings.warn(message, RiskInputWarning, stacklevel=stacklevel)

@@ -62,6 +62,15 @@ class IdentificationRiskResult(Mapping):
         Expected match risk Σ_i T_i / c_i.
     true_rate, false_rate
         Σ K_i / n and Σ F_i / s (NaN when s = 0).
+    checks
+        Per dataset, the records whose risk R's rules change without a word: ``na_origdata`` /
+        ``na_syndata`` (NA in a continuous known/syn variable; under R's rule NA matches
+        anything), ``never_match`` (the radius interval is empty: a confidential value <= 0
+        under a percentage radius, so the record is never matched) and ``c_zero`` (no synthetic
+        record matches). Counts that were not computed (results read from R) are NA.
+
+    Records with c = 0 get T = 1 and risk 0 (R's convention): no synthetic record matches, so
+    nothing can be identified; they count towards neither s nor the expected risk.
 
     The R names (``"c_vector"``, ``"exp.risk_vector"``, ...) work as mapping keys, so translated
     R scripts keep working: ``result["exp.risk_vector"]``.
@@ -77,6 +86,7 @@ class IdentificationRiskResult(Mapping):
     true_rate: pd.Series
     false_rate: pd.Series
     settings: dict[str, Any] = field(default_factory=dict)
+    checks: pd.DataFrame | None = None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -86,8 +96,13 @@ class IdentificationRiskResult(Mapping):
         own: np.ndarray,
         index: pd.Index | None = None,
         settings: dict[str, Any] | None = None,
+        checks: Mapping[str, Any] | None = None,
     ) -> IdentificationRiskResult:
-        """Build every component from the match counts c and own-row indicators (n x m)."""
+        """Build every component from the match counts c and own-row indicators (n x m).
+
+        ``checks``: ``na_origdata``, ``na_syndata`` (length m) and ``never_match`` counts
+        (:func:`idrisk.risk._prepare.input_checks`); ``c_zero`` is counted here.
+        """
         c = np.asarray(c, dtype=np.int64)
         t = np.where(c == 0, 1, np.asarray(own, dtype=np.int64))
         k = ((c * t) == 1).astype(np.int64)
@@ -100,7 +115,18 @@ class IdentificationRiskResult(Mapping):
         true_rate = k.sum(axis=0) / n
         with np.errstate(divide="ignore", invalid="ignore"):
             false_rate = f.sum(axis=0) / s
-        return cls._wrap(c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, settings)
+        out = cls._wrap(c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, settings)
+        counts = {key: np.nan for key in _CHECKS}
+        if checks is not None:
+            counts.update({key: checks[key] for key in _CHECKS if key in checks})
+        counts["c_zero"] = (c == 0).sum(axis=0)
+        out.checks = pd.DataFrame(
+            {key: np.broadcast_to(np.asarray(v), (out.m,)) for key, v in counts.items()},
+            index=out.s.index,
+        )
+        if checks is not None:
+            out.checks = out.checks.astype(np.int64)
+        return out
 
     @classmethod
     def _wrap(cls, c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, settings):
@@ -207,21 +233,106 @@ class IdentificationRiskResult(Mapping):
         raise ValueError(f"level must be 'dataset' or 'record', got {level!r}")
 
     def summary(self) -> pd.DataFrame:
-        """Mean, sd, min and max over the m datasets of s, exp_risk, true_rate and false_rate."""
+        """Mean, sd, min and max over the m datasets of s, exp_risk, true_rate, false_rate and
+        of the :attr:`checks` counts (records with NA, never matched, with c = 0).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from idrisk import identification_risk
+        >>> orig = pd.DataFrame({"Sex": ["F", "M", "M"], "Income": [10.0, 0.0, 30.0]})
+        >>> res = identification_risk(orig, [orig, orig], ["Sex"], ["Income"], r=0.1)
+        >>> res.summary().loc[["exp_risk", "never_match", "c_zero"], ["mean", "max"]]
+                     mean  max
+        exp_risk      2.0  2.0
+        never_match   1.0  1.0
+        c_zero        1.0  1.0
+        """
         table = self.to_frame("dataset").astype(float)
+        if self.checks is not None:
+            table = pd.concat([table, self.checks.astype(float)], axis=1)
         return table.agg(["mean", "std", "min", "max"]).T
 
+    def _settings_text(self) -> str:
+        parts = []
+        for key in _REPR_SETTINGS:
+            if key not in self.settings:
+                continue
+            value = self.settings[key]
+            if isinstance(value, (list, tuple)) and len(value) > 8:
+                value = "[" + ", ".join(repr(v) for v in value[:8]) + ", …]"
+            elif isinstance(value, dict) and len(value) > 8:
+                items = list(value.items())[:8]
+                value = "{" + ", ".join(f"{k!r}: {v!r}" for k, v in items) + ", …}"
+            else:
+                value = repr(value)
+            parts.append(f"{key}={value}")
+        return ", ".join(parts)
+
+    def _table(self, max_rows: int = 10) -> tuple[pd.DataFrame, bool]:
+        """Per-dataset table (+ mean row); the middle rows are cut when m > max_rows."""
+        table = self.to_frame("dataset").astype(object)
+        cut = self.m > max_rows
+        if cut:
+            gap = pd.DataFrame([["…"] * table.shape[1]], columns=table.columns, index=["…"])
+            table = pd.concat([table.head(max_rows // 2), gap, table.tail(max_rows // 2)])
+        mean = self.to_frame("dataset").mean().to_frame("mean").T.astype(object)
+        return pd.concat([table, mean]), cut
+
+    def checks_text(self) -> str:
+        """One line on the records whose risk R's rules change (see :attr:`checks`)."""
+        if self.checks is None or self.checks.isna().all().all():
+            return ""
+        ch = self.checks
+
+        def span(col: str) -> str:
+            lo, hi = int(ch[col].min()), int(ch[col].max())
+            return f"{lo}" if lo == hi else f"{lo}–{hi}"
+
+        parts = []
+        if not ch["na_origdata"].isna().any():
+            na_rule = (
+                "NA matches anything" if self.settings.get("na_matches", True)
+                else "NA never matches"
+            )
+            parts.append(
+                f"NA in a continuous variable: {span('na_origdata')} in origdata, "
+                f"{span('na_syndata')} per synthetic dataset ({na_rule})"
+            )
+            parts.append(f"never matched (value ≤ 0 under a % radius): {span('never_match')}")
+        parts.append(f"c = 0 (T = 1, risk 0): {span('c_zero')}")
+        return f"records of {self.n}: " + "; ".join(parts)
+
     def __repr__(self) -> str:
-        opts = ", ".join(f"{k}={v!r}" for k, v in self.settings.items() if k in _REPR_SETTINGS)
+        opts = self._settings_text()
         head = f"IdentificationRiskResult(n={self.n}, m={self.m}{', ' if opts else ''}{opts})"
-        table = self.to_frame("dataset")
-        if self.m > 10:
-            table = pd.concat([table.head(5), table.tail(5)])
-        mean = self.to_frame("dataset").mean().to_frame("mean").T
-        body = pd.concat([table.astype(object), mean.astype(object)]).to_string(
-            float_format=lambda v: f"{v:.6g}"
+        table, _ = self._table()
+        body = table.to_string(
+            float_format=lambda v: f"{v:.6g}", formatters=None
         )
-        return f"{head}\n{body}"
+        checks = self.checks_text()
+        return f"{head}\n{body}" + (f"\n{checks}" if checks else "")
+
+    def _repr_html_(self) -> str:
+        """The per-dataset table and the checks, for notebooks."""
+        import html
+
+        table, _ = self._table()
+        body = table.to_html(float_format=lambda v: f"{v:.6g}", border=0, na_rep="NaN")
+        checks = self.checks_text()
+        unit = (
+            "exp_risk: expected number of records identified (Σ T/c), out of n = "
+            f"{self.n}; true_rate = Σ K / n; false_rate = Σ F / s"
+        )
+        return (
+            "<div class='idrisk-result'>"
+            f"<p><b>IdentificationRiskResult</b> n = {self.n}, m = {self.m}; "
+            f"{html.escape(self._settings_text())}</p>{body}"
+            f"<p><small>{html.escape(unit)}</small></p>"
+            + (f"<p>{html.escape(checks)}</p>" if checks else "")
+            + "</div>"
+        )
 
 
 _REPR_SETTINGS = ("known", "syn", "radii", "percentage", "euclidean_dist")
+_CHECKS = ("na_origdata", "na_syndata", "never_match", "c_zero")
