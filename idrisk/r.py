@@ -37,9 +37,13 @@ import pandas as pd
 from .rcompat.bridge import r_printed_lines
 from .rcompat.run_r import RMessage, RPrintedWarning
 from .risk import identification_risk
-from .risk._prepare import RadiusWarning
+from .risk._prepare import RadiusWarning, numeric_text_columns
 
-__all__ = ["IdentificationRisk", "syn", "RPrintedWarning", "RMessage"]
+__all__ = ["IdentificationRisk", "NumbersAsTextWarning", "syn", "RPrintedWarning", "RMessage"]
+
+
+class NumbersAsTextWarning(UserWarning):
+    """A text column of numbers is a factor under R's rule (kept here, with this warning)."""
 
 
 def IdentificationRisk(
@@ -75,6 +79,16 @@ def IdentificationRisk(
         if returns_null and text.startswith("Error"):
             continue
         warnings.warn(text, RPrintedWarning, stacklevel=2)
+    # R's dtype rule: numbers stored as text are factors (idrisk.identification_risk refuses)
+    text = {} if r is None else numeric_text_columns(origdata, known_l + syn_l)
+    if text:
+        warnings.warn(
+            f"column(s) {list(text)} of origdata hold numbers stored as text (values that are "
+            f"not numbers: {text}); as in R they are factors, matched exactly and not within "
+            "the radius. Convert them to numbers to match them within the radius",
+            NumbersAsTextWarning,
+            stacklevel=2,
+        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -86,6 +100,7 @@ def IdentificationRisk(
                 r=r,
                 percentage=percentage,
                 euclidean_dist=euclideanDist,
+                categorical=list(text) or None,
             )
         except ValueError as exc:
             if returns_null:
