@@ -1,0 +1,143 @@
+"""Exact attribute disclosure of synthesized categorical values (Hu & Savitsky, §4.3).
+
+For record i and synthetic dataset l, ``A_il = 1`` when every synthesized variable of row i
+equals its confidential value (for one synthesized label: the synthetic label is the true
+label). File-level summaries: the count ``sum_i A_il`` and its share of n, per dataset and
+averaged over the m datasets.
+
+Implements the attribute measure of the paper ``shared/papers/004_f9c1bf1dd057f747.txt``
+(spec ``shared/specs/categorical-synthesis.md``).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["AttributeRiskResult", "attribute_risk"]
+
+
+@dataclass
+class AttributeRiskResult:
+    """Exact attribute disclosures.
+
+    Attributes
+    ----------
+    A : DataFrame
+        n x m indicators (0/1), columns ``1..m``, index of the confidential data.
+    count : Series
+        ``sum_i A_il`` per dataset.
+    share : Series
+        ``count / n`` per dataset.
+    syn : list of str
+        The synthesized variables compared.
+    """
+
+    A: pd.DataFrame
+    syn: list[str]
+
+    @property
+    def n(self) -> int:
+        return self.A.shape[0]
+
+    @property
+    def m(self) -> int:
+        return self.A.shape[1]
+
+    @property
+    def count(self) -> pd.Series:
+        return self.A.sum(axis=0).rename("count")
+
+    @property
+    def share(self) -> pd.Series:
+        return (self.count / self.n).rename("share")
+
+    @property
+    def record_risk(self) -> pd.Series:
+        """Per record: the share of the m datasets that disclose its true values."""
+        return self.A.mean(axis=1).rename("record_risk")
+
+    def to_frame(self, level: str = "dataset") -> pd.DataFrame:
+        """``level="dataset"``: count and share per dataset plus a ``mean`` row;
+        ``level="record"``: one row per record and dataset with ``A``."""
+        if level == "record":
+            long = self.A.stack().rename("A").reset_index()
+            long.columns = ["record", "dataset", "A"]
+            return long
+        if level != "dataset":
+            raise ValueError(f"level must be 'dataset' or 'record', got {level!r}")
+        t = pd.DataFrame({"count": self.count.astype(float), "share": self.share})
+        t.loc["mean"] = t.mean()
+        return t
+
+    def __repr__(self) -> str:
+        t = self.to_frame()
+        body = t.to_string(formatters={"count": "{:.4g}".format, "share": "{:.4%}".format})
+        return f"AttributeRiskResult(n={self.n}, m={self.m}, syn={self.syn})\n{body}"
+
+    def _repr_html_(self) -> str:
+        return (f"<p>AttributeRiskResult(n={self.n}, m={self.m}, "
+                f"syn={html.escape(str(self.syn))})</p>{self.to_frame().to_html()}")
+
+
+def attribute_risk(origdata: pd.DataFrame,
+                   syndata: pd.DataFrame | Sequence[pd.DataFrame],
+                   syn: str | Sequence[str]) -> AttributeRiskResult:
+    """Exact attribute disclosures ``A_il = [synthetic values of row i = true values]``.
+
+    Parameters
+    ----------
+    origdata : DataFrame
+        Confidential data, n rows.
+    syndata : DataFrame or list of DataFrame
+        Synthetic datasets, row i being the synthetic version of record i.
+    syn : str or list of str
+        The synthesized variable(s); with several, a disclosure needs all of them right.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> orig = pd.DataFrame({"county": ["a", "b", "c", "a"]})
+    >>> s1 = pd.DataFrame({"county": ["a", "c", "c", "b"]})
+    >>> s2 = pd.DataFrame({"county": ["b", "b", "a", "a"]})
+    >>> res = attribute_risk(orig, [s1, s2], "county")
+    >>> res.count.tolist(), res.share.tolist()
+    ([2, 2], [0.5, 0.5])
+    >>> res.A.to_numpy().T.tolist()
+    [[1, 0, 1, 0], [0, 1, 0, 1]]
+    """
+    syn = [syn] if isinstance(syn, str) else list(syn)
+    if not syn:
+        raise ValueError("syn is empty")
+    if not isinstance(origdata, pd.DataFrame):
+        raise TypeError(f"origdata must be a DataFrame, got {type(origdata).__name__}")
+    datasets = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    if not datasets:
+        raise ValueError("syndata is empty")
+    missing = [v for v in syn if v not in origdata.columns]
+    if missing:
+        raise KeyError(f"origdata: synthesized columns {missing} not found")
+    n = len(origdata)
+    cols = []
+    for l, d in enumerate(datasets):
+        if not isinstance(d, pd.DataFrame):
+            raise TypeError(f"syndata[{l}] must be a DataFrame, got {type(d).__name__}")
+        if len(d) != n:
+            raise ValueError(f"syndata[{l}] has {len(d)} rows, origdata has {n}")
+        miss = [v for v in syn if v not in d.columns]
+        if miss:
+            raise KeyError(f"syndata[{l}]: synthesized columns {miss} not found")
+        hit = np.ones(n, dtype=bool)
+        for v in syn:
+            a = origdata[v].to_numpy(dtype=object)
+            b = d[v].to_numpy(dtype=object)
+            eq = np.asarray(a == b, dtype=bool) & ~(pd.isna(a) | pd.isna(b))
+            hit &= eq
+        cols.append(hit.astype(np.int64))
+    A = pd.DataFrame(np.column_stack(cols), index=origdata.index,
+                     columns=pd.RangeIndex(1, len(datasets) + 1, name="dataset"))
+    return AttributeRiskResult(A=A, syn=syn)

@@ -1,0 +1,306 @@
+"""Inherent Min and Max disclosure-risk bounds for a synthesized categorical variable.
+
+Hu & Savitsky (§4.1; paper ``shared/papers/004_f9c1bf1dd057f747.txt``, spec
+``shared/specs/categorical-synthesis.md``) judge a synthesizer of a categorical label against
+two synthesizer-free scenarios computed on the confidential data. A *pattern* is a
+combination of the kept (unsynthesized) variables.
+
+Max
+    every record's label is redrawn from the empirical label distribution of its own pattern
+    (the "perfect" synthesizer: no smoothing at all);
+Min
+    every record's label is redrawn uniformly over the labels observed in its pattern
+    (``min_support="pattern"``, as the issue/spec state it) or over all labels observed in
+    the data (``min_support="all"``).
+
+Each scenario is repeated S times; for each redraw the identification risk (expected match
+risk, true and false match rates, through :func:`idrisk.risk.identification_risk` with
+``r=None``) and the exact attribute disclosures (:func:`idrisk.risk.attribute_risk`) are
+computed. Closed forms of the expected attribute count are a check:
+Max ``sum_b sum_l n_bl^2 / n_b``; Min ``sum_b n_b / G_b`` (G_b labels observed in pattern b).
+"""
+
+from __future__ import annotations
+
+import html
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .attribute import attribute_risk
+from .identification import identification_risk
+
+__all__ = ["InherentBounds", "bound_redraws", "inherent_bounds", "label_risk"]
+
+MEASURES = ["exp_risk", "true_rate", "false_rate", "attribute_count", "attribute_share"]
+
+
+def _as_list(x: str | Sequence[str] | None, name: str) -> list[str]:
+    if x is None:
+        return []
+    out = [x] if isinstance(x, str) else list(x)
+    if not all(isinstance(v, str) for v in out):
+        raise TypeError(f"{name} must be column names")
+    return out
+
+
+def label_risk(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataFrame],
+               label: str | Sequence[str], known: str | Sequence[str]) -> pd.DataFrame:
+    """Identification and attribute risk of synthesized label(s), one row per dataset.
+
+    Columns ``s, exp_risk, true_rate, false_rate`` come from
+    ``identification_risk(origdata, syndata, known, label, r=None)`` (every variable matched
+    exactly); ``attribute_count, attribute_share`` from :func:`attribute_risk`. A record whose
+    true label no synthetic record of its pattern carries (c = 0) contributes nothing, as in
+    ``identification_risk`` (its RiskInputWarning is expected here and silenced).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> orig = pd.DataFrame({"sex": list("ffmm"), "county": list("abab")})
+    >>> syn = pd.DataFrame({"sex": list("ffmm"), "county": list("aabb")})
+    >>> r = label_risk(orig, [syn], "county", "sex")
+    >>> r[["s", "exp_risk", "true_rate", "attribute_count"]].to_dict("records")
+    [{'s': 0, 'exp_risk': 1.0, 'true_rate': 0.0, 'attribute_count': 2}]
+    >>> r["false_rate"].isna().all()          # no unique match: s = 0
+    np.True_
+    """
+    label = _as_list(label, "label")
+    known = _as_list(known, "known")
+    datasets = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*have no matching synthetic record.*")
+        ir = identification_risk(origdata, datasets, known=known, syn=label, r=None,
+                                 progress=False)
+    ar = attribute_risk(origdata, datasets, label)
+    out = pd.DataFrame({"s": np.asarray(ir.s), "exp_risk": np.asarray(ir.exp_risk),
+                        "true_rate": np.asarray(ir.true_rate),
+                        "false_rate": np.asarray(ir.false_rate, dtype=float),
+                        "attribute_count": ar.count.to_numpy(),
+                        "attribute_share": ar.share.to_numpy()},
+                       index=pd.RangeIndex(1, len(datasets) + 1, name="dataset"))
+    out.loc[out["s"] == 0, "false_rate"] = np.nan
+    return out
+
+
+def _patterns(data: pd.DataFrame, kept: list[str]) -> np.ndarray:
+    if not kept:
+        return np.zeros(len(data), dtype=np.int64)
+    return data.groupby(kept, observed=True, sort=True, dropna=False).ngroup().to_numpy()
+
+
+def bound_redraws(data: pd.DataFrame, label: str, kept: str | Sequence[str],
+                  scenario: str = "max", S: int = 100, seed: int | None = None,
+                  min_support: str = "pattern") -> list[pd.DataFrame]:
+    """The S redrawn datasets of one scenario (``"max"`` or ``"min"``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> d = pd.DataFrame({"g": [1, 1, 1, 2], "lab": ["a", "a", "b", "c"]})
+    >>> [x["lab"].tolist() for x in bound_redraws(d, "lab", "g", "min", S=2, seed=1)]
+    [['b', 'b', 'a', 'c'], ['a', 'a', 'b', 'c']]
+    """
+    kept = _as_list(kept, "kept")
+    _check(data, label, kept, S, scenario, min_support)
+    rng = np.random.default_rng(seed)
+    n = len(data)
+    pat = _patterns(data, kept)
+    lab = data[label].to_numpy()
+    if scenario == "max":
+        order = np.argsort(pat, kind="stable")
+        start = np.searchsorted(pat[order], pat)          # first sorted row of the pattern
+        size = np.bincount(pat)[pat]
+        pools = lab[order]
+    elif min_support == "all":
+        pools = pd.unique(lab)
+        start = np.zeros(n, dtype=np.int64)
+        size = np.full(n, len(pools))
+    else:
+        uniq = pd.DataFrame({"p": pat, "l": lab}).drop_duplicates().sort_values(
+            "p", kind="stable")
+        pools = uniq["l"].to_numpy()
+        up = uniq["p"].to_numpy()
+        start = np.searchsorted(up, pat)
+        size = np.bincount(up)[pat]
+    out = []
+    for _ in range(S):
+        idx = start + np.floor(rng.random(n) * size).astype(np.int64)
+        d = data.copy()
+        new = pools[np.minimum(idx, start + size - 1)]
+        d[label] = pd.Series(new, index=data.index).astype(data[label].dtype)
+        out.append(d)
+    return out
+
+
+def _check(data, label, kept, S, scenario, min_support) -> None:
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
+    missing = [c for c in [label, *kept] if c not in data.columns]
+    if missing:
+        raise KeyError(f"data: columns {missing} not found")
+    if label in kept:
+        raise ValueError(f"label {label!r} is also in kept")
+    if data[label].isna().any():
+        raise ValueError(f"data: label column {label!r} has missing values")
+    if not isinstance(S, (int, np.integer)) or S < 1:
+        raise ValueError(f"S must be a positive integer, got {S!r}")
+    if scenario not in ("min", "max"):
+        raise ValueError(f"scenario must be 'min' or 'max', got {scenario!r}")
+    if min_support not in ("pattern", "all"):
+        raise ValueError(f"min_support must be 'pattern' or 'all', got {min_support!r}")
+
+
+def closed_form_attribute(data: pd.DataFrame, label: str, kept: Sequence[str],
+                          min_support: str = "pattern") -> pd.DataFrame:
+    """Exact mean and standard deviation of the attribute count under Min and Max.
+
+    The count is a sum of independent Bernoulli(p_i): Max ``p_i = n_{b,l_i} / n_b``, Min
+    ``p_i = 1 / G_b`` (or ``1 / G``); mean ``sum p_i``, variance ``sum p_i (1 - p_i)``.
+    """
+    kept = list(kept)
+    pat = _patterns(data, kept)
+    lab = pd.Series(data[label].to_numpy())
+    n_b = np.bincount(pat)[pat]
+    n_bl = pd.Series(1, index=pd.MultiIndex.from_arrays([pat, lab])).groupby(
+        level=[0, 1]).transform("size").to_numpy()
+    p_max = n_bl / n_b
+    if min_support == "all":
+        p_min = np.full(len(lab), 1.0 / lab.nunique())
+    else:
+        G_b = pd.Series(lab.to_numpy()).groupby(pat).transform("nunique").to_numpy()
+        p_min = 1.0 / G_b
+    rows = {s: {"mean": p.sum(), "sd": np.sqrt((p * (1 - p)).sum())}
+            for s, p in (("min", p_min), ("max", p_max))}
+    return pd.DataFrame(rows).T.rename_axis("scenario")
+
+
+@dataclass
+class InherentBounds:
+    """Risk measures of S redraws under the Min and Max scenarios.
+
+    Attributes
+    ----------
+    draws : DataFrame
+        One row per scenario and draw: ``scenario, draw, s, exp_risk, true_rate,
+        false_rate, attribute_count, attribute_share``.
+    closed_form : DataFrame
+        Exact mean and sd of the attribute count per scenario.
+    label, kept, known : the columns used.
+    """
+
+    draws: pd.DataFrame
+    closed_form: pd.DataFrame
+    label: str
+    kept: list[str]
+    known: list[str]
+    S: int
+    seed: int | None
+    min_support: str = "pattern"
+    n: int = 0
+    info: dict = field(default_factory=dict)
+
+    def summary(self) -> pd.DataFrame:
+        """Mean of every measure per scenario (false rate over draws with s > 0)."""
+        return self.draws.groupby("scenario")[MEASURES].mean().T.reindex(
+            columns=["min", "max"])
+
+    def table(self, **synthesizers: pd.DataFrame) -> pd.DataFrame:
+        """The paper's Tables 4-5 layout: Min, each synthesizer's mean over its m datasets,
+        Max (``synthesizers``: name -> the :func:`label_risk` frame)."""
+        s = self.summary()
+        cols = {"Min": s["min"]}
+        for name, frame in synthesizers.items():
+            cols[name] = frame[MEASURES].mean()
+        cols["Max"] = s["max"]
+        return pd.DataFrame(cols)
+
+    def position(self, frame: pd.DataFrame, measure: str = "attribute_count") -> pd.Series:
+        """Share of Min and of Max draws at or below the synthesizer's mean ``measure``."""
+        v = frame[measure].mean()
+        g = self.draws.groupby("scenario")[measure]
+        return pd.Series({s: float((x <= v).mean()) for s, x in g}, name=measure)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.draws.copy()
+
+    def __repr__(self) -> str:
+        cf = self.closed_form
+        return (f"InherentBounds(label={self.label!r}, kept={self.kept}, known={self.known}, "
+                f"S={self.S}, n={self.n}, min_support={self.min_support!r})\n"
+                f"{self.summary().to_string(float_format=lambda x: f'{x:.5g}')}\n"
+                f"closed-form attribute count: min {cf.loc['min', 'mean']:.5g}, "
+                f"max {cf.loc['max', 'mean']:.5g}")
+
+    def _repr_html_(self) -> str:
+        head = html.escape(repr(self).splitlines()[0])
+        return f"<p>{head}</p>{self.summary().to_html()}{self.closed_form.to_html()}"
+
+
+def inherent_bounds(data: pd.DataFrame, label: str, kept: str | Sequence[str],
+                    S: int = 100, seed: int | None = None,
+                    known: str | Sequence[str] | None = None,
+                    min_support: str = "pattern",
+                    progress: bool = False) -> InherentBounds:
+    """Inherent Min/Max bounds of identification and attribute risk for ``label``.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Confidential data.
+    label : str
+        The synthesized categorical variable.
+    kept : str or list of str
+        The kept (unsynthesized) variables that define the patterns.
+    S : int
+        Redraws per scenario (the paper: 100).
+    seed : int, optional
+        Seed of the redraws (the Max draws use ``seed``'s first stream, Min the second).
+    known : list of str, optional
+        The variables the intruder knows besides the label (default: ``kept``); must be a
+        subset of the data's columns.
+    min_support : {"pattern", "all"}
+        Min redraws over the labels observed in the pattern, or over all labels.
+    progress : bool
+        Show a progress bar over the two scenarios' risk computations.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> d = pd.DataFrame({"g": rng.integers(0, 2, 500), "lab": rng.geometric(0.3, 500)})
+    >>> b = inherent_bounds(d, "lab", kept="g", S=20, seed=1)
+    >>> b.summary().loc["attribute_count"].round(1).tolist()     # Min, Max
+    [36.4, 85.9]
+    >>> b.closed_form["mean"].round(1).tolist()
+    [35.6, 87.2]
+    """
+    kept = _as_list(kept, "kept")
+    known = kept if known is None else _as_list(known, "known")
+    for scen in ("min", "max"):
+        _check(data, label, kept, S, scen, min_support)
+    bad = [c for c in known if c not in data.columns]
+    if bad:
+        raise KeyError(f"known: columns {bad} not found in data")
+    ss = np.random.SeedSequence(seed)
+    seeds = ss.spawn(2)
+    frames = []
+    scenarios = ("min", "max")
+    it = scenarios
+    if progress:
+        from tqdm.auto import tqdm
+        it = tqdm(scenarios, desc="inherent bounds")
+    for scen, sq in zip(it, seeds):
+        sets = bound_redraws(data, label, kept, scen, S, np.random.default_rng(sq),
+                             min_support)
+        f = label_risk(data, sets, label, known).reset_index()
+        f = f.rename(columns={"dataset": "draw"})
+        f.insert(0, "scenario", scen)
+        frames.append(f)
+    return InherentBounds(draws=pd.concat(frames, ignore_index=True),
+                          closed_form=closed_form_attribute(data, label, kept, min_support),
+                          label=label, kept=kept, known=known, S=int(S),
+                          seed=seed, min_support=min_support, n=len(data))
