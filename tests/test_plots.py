@@ -14,9 +14,12 @@ from matplotlib.patches import Rectangle  # noqa: E402
 
 from idrisk.plots import (  # noqa: E402
     plot_2d_boxplot,
+    plot_ecdf,
+    plot_record_risk,
     plot_risk_at_max,
     plot_risk_by_radius,
     plot_utility_risk,
+    scenario_colors,
 )
 
 RADII = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3]
@@ -30,13 +33,34 @@ def sweep() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["scenario", "r", "dataset", "exp_risk"])
 
 
+def _legend_texts(fig):
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    return [t.get_text() for lg in legends for t in lg.get_texts()]
+
+
+def _face(patch):
+    return matplotlib.colors.to_hex(patch.get_facecolor(), keep_alpha=False)
+
+
 def test_risk_by_radius(sweep):
-    fig = plot_risk_by_radius(sweep)
+    fig = plot_risk_by_radius(sweep, n=5571)
     assert len(fig.axes) == 4
+    colors = scenario_colors([1, 2, 3, 4])
+    ylims = {ax.get_ylim() for ax in fig.axes}
+    assert len(ylims) == 1  # one y-scale shared by the panels
+    assert "Identification risk by radius" in fig._suptitle.get_text()
+    assert "out of n = 5571" in fig.axes[0].get_ylabel()
+    texts = _legend_texts(fig)
+    assert [f"scenario ({s})" in " ".join(texts) for s in (1, 2, 3, 4)] == [True] * 4
+    assert any("maximising radius" in t for t in texts) and any("median" in t for t in texts)
     for ax, s in zip(fig.axes, (1, 2, 3, 4), strict=True):
         assert [t.get_text() for t in ax.get_xticklabels()] == ["1%", "2.5%", "5%", "10%",
                                                                 "20%", "30%"]
-        assert len(ax.lines) == 7 * len(RADII)
+        # one face colour per scenario: every box of this panel has the scenario's colour
+        assert {_face(p) for p in ax.patches} == {colors[s]}
+        assert ax.get_xlabel().startswith("radius r")
+        # 6 lines per box (whiskers, caps, median, fliers) + the maximising-radius marker
+        assert len(ax.lines) == 6 * len(RADII) + 1
         g = sweep[sweep.scenario == s]
         meds = sorted(g.groupby("r").exp_risk.median())
         drawn = sorted(float(ln.get_ydata()[0]) for ln in ax.lines
@@ -52,7 +76,11 @@ def test_risk_at_max(sweep):
     fig = plot_risk_at_max(at)
     ax = fig.axes[0]
     assert len(ax.get_xticklabels()) == 4
-    assert len(ax.lines) == 7 * 4
+    assert len(ax.lines) == 6 * 4
+    assert ax.get_title() and "records identified" in ax.get_ylabel()
+    colors = scenario_colors([1, 2, 3, 4])
+    assert [_face(p) for p in ax.patches] == [colors[s] for s in (1, 2, 3, 4)]
+    assert "box: middle half (Q1–Q3)" in _legend_texts(fig)
     assert "r = 10%" in ax.get_xticklabels()[0].get_text()
     plt.close(fig)
 
@@ -64,6 +92,14 @@ def test_utility_risk_rectangles():
     fig = plot_utility_risk(df, [1, 2, 4])
     ax = fig.axes[0]
     assert len(ax.collections) == 3
+    # the colours are those of scenarios 1, 2, 4 in every figure (not re-cycled from 1, 2, 3)
+    colors = scenario_colors([1, 2, 4])
+    assert [matplotlib.colors.to_hex(c.get_facecolor()[0]) for c in ax.collections] == [
+        colors[s] for s in (1, 2, 4)]
+    texts = _legend_texts(fig)
+    assert texts[:3] == ["scenario (1)", "scenario (2)", "scenario (4)"]
+    assert any(t.startswith("box: Q1–Q3") for t in texts)  # the rectangles have a legend
+    assert ax.get_title() and "U_p" in ax.get_xlabel() and "out of n" in ax.get_ylabel()
     assert all(len(c.get_offsets()) == 20 for c in ax.collections)
     rects = [p for p in ax.patches if isinstance(p, Rectangle)]
     assert len(rects) == 3
@@ -93,10 +129,27 @@ def test_2d_boxplot():
     # whiskers reach the extremes
     xs = np.concatenate([ln.get_xdata() for ln in ax.lines[6:12]])
     assert xs.min() == pytest.approx(g.U_p.min()) and xs.max() == pytest.approx(g.U_p.max())
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["m = 1", "m = 10", "m = 20"]
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[:3] == ["m = 1", "m = 10", "m = 20"]
+    assert any(t.startswith("box") for t in texts) and ax.get_title()
     plt.close(fig)
 
 
 def test_missing_columns():
     with pytest.raises(KeyError, match="lacks"):
         plot_risk_by_radius(pd.DataFrame({"scenario": [1]}))
+
+
+def test_record_risk_and_ecdf():
+    rr = pd.DataFrame({1: [0.0, 0.0, 0.5, 1.0, 0.25], 3: [0.0, 0.1, 0.2, 0.0, 0.0]})
+    fig = plot_record_risk(rr, colors=scenario_colors([1, 2, 3]))
+    ax = fig.axes[0]
+    assert ax.get_title() and "records" in ax.get_ylabel()
+    assert _legend_texts(fig) == ["scenario (1)", "scenario (3)"]
+    bars3 = [p for p in ax.patches if _face(p) == scenario_colors([1, 2, 3])[3]]
+    assert sum(p.get_height() for p in bars3) == 5  # every record counted once
+    o = pd.Series([1.0, 2.0, 3.0, 4.0])
+    fig2 = plot_ecdf(o, {1: [o + 0.5, o], 2: [o * 2]}, "Income", unit="USD")
+    assert len(fig2.axes[0].lines) == 4 and "USD" in fig2.axes[0].get_xlabel()
+    assert _legend_texts(fig2)[0] == "confidential"
+    plt.close("all")
