@@ -23,13 +23,40 @@ from .design import (
     inclusion_probabilities,
     table_cells,
 )
+from .laplace import laplace_noise, laplace_sensitivities, laplace_table
+from .mechanism import (
+    alpha_weights,
+    epsilon,
+    find_alpha_scaling,
+    lipschitz_bounds,
+    weighted_lipschitz_bounds,
+)
+from .simulation import SDR_LIKE_CELLS, population_truth, pps_sample, simulate_population
+from .synthesizers import FBP, FBS, SurveySynthesis, fbp_loglik, fbs_loglik
 
 __all__ = [
     "ALL",
+    "FBP",
+    "FBS",
+    "SDR_LIKE_CELLS",
+    "SurveySynthesis",
     "SurveyTable",
+    "alpha_weights",
     "combine_tables",
     "design_table",
+    "epsilon",
+    "fbp_loglik",
+    "fbs_loglik",
+    "find_alpha_scaling",
     "half_sample_replicates",
     "inclusion_probabilities",
+    "laplace_noise",
+    "laplace_sensitivities",
+    "laplace_table",
+    "lipschitz_bounds",
+    "population_truth",
+    "pps_sample",
+    "simulate_population",
     "table_cells",
+    "weighted_lipschitz_bounds",
 ]

@@ -360,7 +360,7 @@ def design_table(
     ...                    "y": [1.0, 2.0, 3.0, 4.0, 5.0], "w": [10.0, 10.0, 5.0, 5.0, 5.0]})
     >>> tab = design_table(df, "y", "w", strata="h", by=["g"])
     >>> tab.to_frame()[["g", "count", "mean"]]
-         g  count   mean
+         g  count      mean
     0    a   15.0  1.666667
     1    b   20.0  3.250000
     2  All   35.0  2.571429
