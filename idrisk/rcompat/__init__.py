@@ -14,18 +14,26 @@ from .convert import (
     dataframe_to_r,
     dataframes_from_r,
     dataframes_to_r,
+    deparse_r,
     series_to_r,
     vector_from_r,
 )
 from .crosscheck import ComponentDiff, CrossCheckReport, compare_results, cross_check
 from .results import result_from_r, result_to_r
-from .run_r import RPrintedWarning, RReturnedNull, identification_risk_r, load_r_dataset
+from .run_r import (
+    RMessage,
+    RPrintedWarning,
+    RReturnedNull,
+    identification_risk_r,
+    load_r_dataset,
+)
 from .synthpop import SynthpopResult, synthpop_syn
 
 __all__ = [
     "ComponentDiff",
     "CrossCheckReport",
     "RCallError",
+    "RMessage",
     "RPrintedWarning",
     "RReturnedNull",
     "RiskCase",
@@ -43,6 +51,7 @@ __all__ = [
     "RNotAvailableError",
     "RPackageNotInstalledError",
     "dataframe_from_r",
+    "deparse_r",
     "dataframe_to_r",
     "dataframes_from_r",
     "dataframes_to_r",

@@ -220,9 +220,11 @@ def load_r_dataset(
     fun = ro.r(
         "function(name, pkg, fac) { e <- new.env(); "
         "found <- suppressWarnings(utils::data(list = name, package = pkg, envir = e)); "
-        "if (!exists(name, envir = e, inherits = FALSE)) "
+        "x <- if (exists(name, envir = e, inherits = FALSE)) get(name, envir = e) else "
+        "get0(name, envir = getNamespaceInfo(asNamespace(pkg), 'lazydata'), inherits = FALSE); "
+        "if (is.null(x)) "
         "stop(sprintf(\"dataset '%s' not found in R package '%s'\", name, pkg)); "
-        "x <- get(name, envir = e); if (is.matrix(x)) x <- as.data.frame(x); "
+        "if (is.matrix(x)) x <- as.data.frame(x); "
         "bad <- setdiff(fac, names(x)); if (length(bad)) "
         "stop(sprintf(\"factors: column '%s' is not in the data set\", bad[1])); "
         "for (v in fac) x[[v]] <- as.factor(x[[v]]); x }"

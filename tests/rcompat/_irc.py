@@ -33,7 +33,7 @@ Description: Built by idrisk's test suite where the real package is absent. Same
     specification and pinned to the real package's recorded outputs.
 License: MIT
 Encoding: UTF-8
-LazyData: false
+LazyData: true
 Imports: stats, utils
 """
 
@@ -61,7 +61,7 @@ def _build(cedata_csv: str) -> str:
     (pkg / "NAMESPACE").write_text("export(IdentificationRisk)\n")
     shutil.copy(STANDIN_DIR / "IdentificationRisk.R", pkg / "R" / "IdentificationRisk.R")
     subprocess.run(
-        [rscript(), str(STANDIN_DIR / "make_cedata.R"), cedata_csv, str(pkg / "data" / "CEdata.rda")],
+        [rscript(), str(STANDIN_DIR / "make_cedata.R"), cedata_csv, str(pkg / "data/CEdata.rda")],
         check=True,
         capture_output=True,
     )

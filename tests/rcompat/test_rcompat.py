@@ -220,9 +220,73 @@ def test_compare_results_counts_and_locates_differences():
 
 def test_compare_results_refusals():
     a = _result()
-    assert not compare_results(a, None, errors={"R": "Error: too short"})
-    both = compare_results(None, None, errors={"idrisk": "Error: x", "R": '[1] "Error: x"'})
-    assert both
+    one = compare_results(a, None, errors={"R": "Error: too short"})
+    assert not one and not one.both_refused
+    assert "returned a result" in repr(one) and "Error: too short" in repr(one)
+    # both refusing is agreement, whatever the wording; both messages are shown
+    both = compare_results(
+        None, None, errors={"idrisk": "r has 2 entries", "R": "Error: radius vector must be"}
+    )
+    assert both and both.both_refused
+    text = repr(both)
+    assert "AGREE" in text and "r has 2 entries" in text and "Error: radius vector" in text
+
+
+def test_difference_report_names_component_record_and_both_values():
+    a = _result()
+    d = a.to_r_dict()
+    d["Risk_vector"] = d["Risk_vector"].astype(float)
+    d["Risk_vector"][2, 1] = 0.25
+    report = compare_results(a, d, index=pd.Index(["r1", "r2", "r3"]))
+    line = report.components[-1].describe()
+    assert line.startswith("Risk_vector: 1 entry differs")
+    assert "record r3, dataset 2: idrisk 0.5, R 0.25" in line
+    assert line in repr(report)
+    row = report.to_frame().loc["Risk_vector"]
+    assert row["idrisk_value"] == 0.5 and row["R_value"] == 0.25
+
+
+# ------------------------------------------------------------------ language objects
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        ("quote(sum(1, 2))", "sum(1, 2)"),  # evaluated, this would be "3"
+        ('quote(stop("boom"))', 'stop("boom")'),  # evaluated, this would raise
+        ("quote(syn(data = data, m = m))", "syn(data = data, m = m)"),  # no function syn()
+        ("quote(no_such_variable)", "no_such_variable"),  # a symbol
+        ("~ x + y", "~x + y"),  # a formula
+        ("y ~ log(x)", "y ~ log(x)"),
+        ("expression(a + 1, b)", "expression(a + 1, b)"),
+        (
+            "(function(data, m) match.call())(1:3, m = 2 + 3)",
+            "(function(data, m) match.call())(data = 1:3, m = 2 + 3)",
+        ),
+    ],
+)
+def test_language_objects_are_deparsed_not_evaluated(ro, code, text):
+    from idrisk.rcompat.convert import deparse_r, to_python
+
+    obj = ro.r(code)
+    assert deparse_r(obj) == text
+    assert to_python(obj) == text
+
+
+def test_language_objects_inside_lists(ro):
+    """A synds-like list: its stored call, a formula and plain values convert field by field."""
+    from idrisk.rcompat.convert import to_python
+
+    obj = ro.r(
+        """local({
+          f <- function(data, m = 1, seed = NA) match.call()
+          list(call = f(data = mydata, m = 2, seed = 2021), formula = Income ~ Age + Urban,
+               m = 2L, method = c(Age = "", Income = "cart"), sym = as.name("x"))
+        })"""
+    )
+    got = to_python(obj)
+    assert got["call"] == "f(data = mydata, m = 2, seed = 2021)"
+    assert got["formula"] == "Income ~ Age + Urban"
+    assert got["m"] == 2 and got["method"] == {"Age": "", "Income": "cart"}
+    assert got["sym"] == "x"
 
 
 # ------------------------------------------------------------------ R packages
@@ -248,6 +312,12 @@ def test_missing_rpy2_is_a_clear_error(monkeypatch):
 def test_load_r_dataset(ro):
     cars = load_r_dataset("mtcars", package="datasets")
     assert cars.shape == (32, 11) and cars.index[0] == "Mazda RX4"
+    assert cars["cyl"].dtype == np.float64  # as R stores it
+    coded = load_r_dataset("mtcars", package="datasets", factors=["cyl"])
+    assert coded["cyl"].cat.categories.tolist() == ["4", "6", "8"]  # R's as.factor labels
+    assert coded["cyl"].astype(float).tolist() == cars["cyl"].tolist()
+    with pytest.raises(ValueError, match="'nope'"):
+        load_r_dataset("mtcars", package="datasets", factors=["nope"])
     iris = load_r_dataset("iris", package="datasets")
     assert iris["Species"].cat.categories.tolist() == ["setosa", "versicolor", "virginica"]
     with pytest.raises(ValueError, match="nope"):

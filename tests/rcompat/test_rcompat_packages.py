@@ -55,6 +55,34 @@ def test_printed_lines_match_every_fixture():
         assert null == exp["returned_null"], d.name
 
 
+def test_r_signature_warns_every_printed_line_on_every_fixture():
+    """idrisk.r.IdentificationRisk: each line R printed (print() and message()) is a Python
+    warning with R's text, in the same cases; R's NULL is a ValueError with R's Error line."""
+    from idrisk.r import IdentificationRisk, RMessage, RPrintedWarning
+
+    for d in case_dirs():
+        c = read_case(d)
+        exp = c.expected
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = IdentificationRisk(
+                    c.orig, c.syn, c.known, c.syn_vars, c.r, c.percentage, c.euclidean_dist
+                )
+            except ValueError as exc:
+                out = None
+                assert exp["returned_null"], (d.name, exc)
+                assert str(exc).startswith(exp["stdout_lines"][0][5:-1]), d.name
+        printed = [f'[1] "{w.message}"' for w in caught if w.category is RPrintedWarning]
+        messages = [str(w.message) for w in caught if w.category is RMessage]
+        if exp["returned_null"]:
+            assert out is None and printed == [], d.name
+        else:
+            assert printed == exp["stdout_lines"], d.name
+            assert out["c_vector"].shape == (c.orig.shape[0], len(c.syn)), d.name
+        assert messages == exp["message_lines"], d.name
+
+
 def _assert_reproduces_fixtures(compute, name: str) -> None:
     """``compute`` (idrisk or the R package) on every fixture case vs R's recorded output."""
     for d in case_dirs():
@@ -85,6 +113,46 @@ def test_report_on_a_changed_fixture_points_at_the_record():
     assert row["first_dataset"] == 2
 
 
+def _check_r_args(argv):
+    parser = argparse.ArgumentParser()
+    add_check_r_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def test_check_r_exit_codes(monkeypatch, capsys):
+    """0 agree (both refusing counts), 1 a numerical difference, 3 an internal error."""
+    from idrisk.rcompat import crosscheck
+
+    c = read_case(fixtures_dir("identification_risk") / "T0_c0_hand")
+    res = identification_risk(c.orig, c.syn, c.known, c.syn_vars, c.r, c.percentage)
+    changed = {k: np.array(v, dtype=float) for k, v in res.to_r_dict().items()}
+    changed["c_vector"][3, 0] += 1
+    outcomes = {
+        "agree": (compare_results(res, res), 0),
+        "refused": (compare_results(None, None, errors={"idrisk": "x", "R": "Error: y"}), 0),
+        "differ": (compare_results(res, changed), 1),
+    }
+    case = str(fixtures_dir("identification_risk") / "T0_c0_hand")
+    for name, (report, code) in outcomes.items():
+        monkeypatch.setattr(crosscheck, "cross_check", lambda *a, report=report, **k: report)
+        assert run_check_r(_check_r_args([case])) == code, name
+        out = capsys.readouterr().out
+        if name == "differ":
+            assert "c_vector: 1 entry differs" in out and "record 3, dataset 1" in out
+        if name == "refused":
+            assert "both refused" in out and "Error: y" in out
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(crosscheck, "cross_check", boom)
+    assert run_check_r(_check_r_args([case])) == 3
+    assert "INTERNAL ERROR RuntimeError: a bug" in capsys.readouterr().out
+    assert run_check_r(_check_r_args(["/no/such/case"])) == 3
+    assert "/no/such/case" in capsys.readouterr().err
+    assert run_check_r(_check_r_args(["--orig", case + "/orig.csv"])) == 3
+
+
 def test_check_r_cli_without_the_r_package(capsys):
     from idrisk.rcompat import r_package_available
 
@@ -109,47 +177,43 @@ def test_identification_risk_r_names_missing_package():
     assert info.value.package == IRC and "install" in str(info.value)
 
 
-FAKE_IR = """function(origdata, syndata, known, syn, r = NULL, percentage = TRUE,
-                     euclideanDist = FALSE) {
-  stopifnot(is.factor(origdata$K), is.double(origdata$X), length(syndata) == 2L,
-            identical(levels(syndata[[2]]$K), levels(origdata$K)), identical(known, "K"),
-            identical(r, 1), identical(percentage, FALSE))
-  print("Warning: only using the first 0 radii.")
-  if (isTRUE(euclideanDist)) { print("Error: radius vector too short."); return(NULL) }
-  list(s_vector = c(4, 6), exp.risk_vector = c(2, 4), true.rate_vector = c(1, 2) / 3,
-       false.rate_vector = c(0.5, 1 / 3),
-       c_vector = matrix(c(1, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1), 6),
-       T_vector = matrix(c(0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1), 6),
-       K_vector = matrix(c(0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 0, 1), 6),
-       F_vector = matrix(c(1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0), 6),
-       Risk_vector = matrix(c(0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 0, 1), 6))
-}"""
+@pytest.mark.needs_r
+@pytest.mark.parametrize(
+    "case", ["T0_c0_hand", "r_too_short_null", "cat_rnull_hand_n8_m2", "r_too_long_warning"]
+)
+def test_identification_risk_r_plumbing_with_the_pinned_stand_in(monkeypatch, case):
+    """The rpy2 call path (arguments, printed lines, messages, result list, NULL) against the
+    stand-in of IdentificationRisk (irc_standin/, pinned to the recorded outputs by
+    test_irc_standin.py), defined in R's global environment for this test only."""
+    from _irc import STANDIN_DIR
 
-
-def test_identification_risk_r_plumbing_with_a_stand_in(monkeypatch):
-    """The rpy2 call path (arguments, printed lines, result list, NULL) against an R
-    stand-in for IdentificationRisk defined in R's global environment."""
     need("stats")
-    from idrisk.rcompat import RReturnedNull, run_r
+    from idrisk.rcompat import RMessage, RPrintedWarning, RReturnedNull, run_r
     from idrisk.rcompat._session import robjects
 
-    robjects().globalenv["IdentificationRisk"] = robjects().r(FAKE_IR)
+    ro = robjects()
+    ro.r["source"](str(STANDIN_DIR / "IdentificationRisk.R"), local=ro.globalenv)
     monkeypatch.setattr(run_r, "IRC", None)
     monkeypatch.setattr(run_r, "require_r_package", lambda name: None)
-    c = read_case(fixtures_dir("identification_risk") / "T0_c0_hand")
+    c = read_case(fixtures_dir("identification_risk") / case)
+    exp = c.expected
+    args = (c.orig, c.syn, c.known, c.syn_vars, c.r, c.percentage, c.euclidean_dist)
     try:
-        with pytest.warns(run_r.RPrintedWarning, match="first 0 radii"):
-            res = identification_risk_r(c.orig, c.syn, c.known, c.syn_vars, c.r, c.percentage)
-        assert res.c.loc[5, 2] == 1 and res.risk.loc[2, 2] == 1 and res.risk.loc[3, 2] == 0
-        assert compare_results(res, c.expected)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with pytest.raises(RReturnedNull, match="too short"):
-                identification_risk_r(
-                    c.orig, c.syn, c.known, c.syn_vars, c.r, c.percentage, euclidean_dist=True
-                )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if exp["returned_null"]:
+                with pytest.raises(RReturnedNull, match="^Error: radius vector must be"):
+                    identification_risk_r(*args)
+                return
+            res = identification_risk_r(*args)
+        printed = [f'[1] "{w.message}"' for w in caught if w.category is RPrintedWarning]
+        assert printed == exp["stdout_lines"]
+        assert [str(w.message) for w in caught if w.category is RMessage] == exp["message_lines"]
+        assert res.settings["engine"] == "R" and list(res.c.index) == list(c.orig.index)
+        report = compare_results(res, exp, names=("R via rpy2", "fixture"))
+        assert report, report
     finally:
-        robjects().r("rm")("IdentificationRisk", envir=robjects().globalenv)
+        ro.r("rm")("IdentificationRisk", envir=ro.globalenv)
 
 
 # ------------------------------------------------------------------ IdentificationRiskCalculation
@@ -180,6 +244,14 @@ def test_cedata_from_the_r_package():
     need(IRC)
     ce = load_r_dataset("CEdata")
     assert ce.shape == (5571, 7)
+    pd.testing.assert_frame_equal(
+        ce.astype({c: str for c in CE_FACTORS}).astype({"Age": "int64", "Educ": "int64"}),
+        _ce().astype({c: str for c in CE_FACTORS}),
+        check_dtype=False,
+    )
+    for col in CE_FACTORS:
+        assert isinstance(ce[col].dtype, pd.CategoricalDtype), col
+    assert load_r_dataset("CEdata", factors=None)["Urban"].dtype == np.int32
     assert list(ce.columns) == [
         "Age",
         "Urban",
@@ -193,37 +265,74 @@ def test_cedata_from_the_r_package():
 
 # ------------------------------------------------------------------ synthpop
 def _ce() -> pd.DataFrame:
-    ce = load_r_dataset("CEdata")
-    for col in CE_FACTORS:
-        ce[col] = ce[col].astype("category")
-    return ce
+    """CEdata as the R package's example uses it (Urban, Tenure, Marital factors)."""
+    from _shared import cedata_path
+
+    from idrisk.datasets import read_ce
+
+    return read_ce(cedata_path())
 
 
+def _same_values(got: pd.Series, want: pd.Series, what: str) -> None:
+    if isinstance(want.dtype, pd.CategoricalDtype) or isinstance(got.dtype, pd.CategoricalDtype):
+        got, want = got.astype(str), want.astype(str)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want), err_msg=what)
+
+
+@pytest.mark.needs_r
 @pytest.mark.parametrize("scenario", [1, 3])
 def test_synthpop_syn_matches_reference_datasets(scenario):
+    """Live synthpop::syn through rpy2 against synthpop's stored output (seed 2021)."""
     need("synthpop")
-    need(IRC)
     out = synthpop_syn(
         _ce(), m=2, visit_sequence=CE_SCENARIOS[scenario], seed=2021, print_flag=False
     )
     assert out.m == 2 and out.settings["seed"] == 2021
     assert out.method["Income"] == ("sample" if scenario == 1 else "cart")
     assert list(out.visit_sequence) == CE_SCENARIOS[scenario]
+    assert out.settings["call"].startswith("syn(data = data")  # deparsed, not evaluated
+    assert isinstance(out.settings["predictor.matrix"], pd.DataFrame)
     ref_dir = fixtures_dir("synthpop") / f"scenario{scenario}"
     for j, frame in enumerate(out.syn, start=1):
         ref = pd.read_csv(ref_dir / f"syn_{j:02d}.csv")
         for col in ref.columns:
-            got = frame[col].astype(str) if col in CE_FACTORS else frame[col]
-            want = ref[col].astype(str) if col in CE_FACTORS else ref[col]
-            np.testing.assert_array_equal(np.asarray(got), np.asarray(want), err_msg=col)
+            _same_values(frame[col], ref[col], col)
+
+
+#: (scenario, seed): every CE scenario, two seeds each, none of them only 2021
+SYNTHPOP_RUNS = [(1, 7), (1, 123), (2, 1), (2, 2024), (3, 5), (3, 99), (4, 11), (4, 2021)]
+
+
+@pytest.mark.needs_r
+@pytest.mark.parametrize(("scenario", "seed"), SYNTHPOP_RUNS)
+def test_synthpop_syn_equals_idrisk_syn(scenario, seed):
+    """R's synthpop::syn (live) and idrisk.syn give the same datasets, value for value."""
+    from idrisk.synthesis import syn
+
+    need("synthpop")
+    ce = _ce()
+    vs = CE_SCENARIOS[scenario]
+    theirs = synthpop_syn(ce, m=2, visit_sequence=vs, seed=seed, print_flag=False)
+    ours = syn(ce, m=2, visit_sequence=vs, seed=seed).synthetic
+    assert theirs.m == len(ours) == 2 and theirs.settings["seed"] == seed
+    for j, (a, b) in enumerate(zip(theirs.syn, ours, strict=True), start=1):
+        assert list(a.columns) == list(b.columns)
+        for col in ce.columns:
+            _same_values(b[col], a[col], f"scenario {scenario}, seed {seed}, dataset {j}: {col}")
+        # the synthesized columns really were replaced (the check is not vacuous)
+        assert not np.array_equal(a["Income"].to_numpy(), ce["Income"].to_numpy())
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", sorted(CE_SCENARIOS))
 def test_cross_check_ce_scenarios(scenario):
+    """In-process cross-check with the real IdentificationRiskCalculation (skips without it;
+    test_irc_standin.py runs the same checks through ``idrisk check-r`` everywhere)."""
     need("synthpop")
     need(IRC)
-    ce = _ce()
+    ce = load_r_dataset("CEdata")
+    for col in CE_FACTORS:
+        assert isinstance(ce[col].dtype, pd.CategoricalDtype), col
     syn = synthpop_syn(
         ce, m=3, visit_sequence=CE_SCENARIOS[scenario], seed=2021, print_flag=False
     ).syn
