@@ -70,7 +70,8 @@ def test_risk_command_reports_bad_column(tmp_path, capsys):
         ]
     )
     assert code == 2
-    assert "syn: column(s) ['Nope'] not found in origdata" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"syn: column(s) ['Nope'] not found in {tmp_path / 'o.csv'} (origdata)" in err
 
 
 def test_read_table_categories(tmp_path):

@@ -369,16 +369,15 @@ def dataset_label(frame: pd.DataFrame, j: int | None) -> str:
 
 
 def _declared(
-    value: str | Sequence[str] | None, argument: str, used: list[str]
+    value: str | Sequence[str] | None, argument: str, used: list[str], columns: pd.Index,
+    orig_name: str,
 ) -> list[str]:
+    """Declared column types: names must exist in origdata; those not matched on are ignored."""
     names = _as_name_list(value, argument)
-    unknown = [c for c in names if c not in used]
+    unknown = [c for c in names if c not in columns]
     if unknown:
-        raise ValueError(
-            f"{argument}: column(s) {unknown} are not known/syn variables; "
-            f"declare types only among {used}"
-        )
-    return names
+        raise KeyError(f"{argument}: column(s) {unknown} not found in {orig_name}")
+    return [c for c in names if c in set(used)]
 
 
 def prepare_inputs(
@@ -428,8 +427,8 @@ def prepare_inputs(
             raise KeyError(f"{argument}: column(s) {missing} not found in {orig_name}")
     n = len(origdata)
     used = known_l + syn_l
-    declared_cat = _declared(categorical, "categorical", used)
-    declared_cont = _declared(continuous, "continuous", used)
+    declared_cat = _declared(categorical, "categorical", used, origdata.columns, orig_name)
+    declared_cont = _declared(continuous, "continuous", used, origdata.columns, orig_name)
     both = sorted(set(declared_cat) & set(declared_cont))
     if both:
         raise ValueError(f"column(s) {both} declared both categorical and continuous")
