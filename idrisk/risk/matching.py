@@ -11,15 +11,25 @@ The R package compares every target with every synthetic record, O(n^2) per data
   bounded chunks.
 
 Comparisons are the same floating-point comparisons the R package makes, so counts are exact.
+
+Two engines share this module: ``"numpy"`` (vectorised numpy only) and ``"numba"`` (the compiled
+kernels of :mod:`idrisk.risk._kernels`: a prefix-count grid for two continuous variables and
+compiled candidate checks; ``pip install 'idrisk[fast]'``). The default ``"auto"`` uses numba
+when it is installed; the environment variable ``IDRISK_ENGINE`` (``auto``, ``numba`` or
+``numpy``) or the ``engine`` argument of :func:`count_matches` / :class:`CountCache` choose
+explicitly. Both give identical counts.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+
+from . import _kernels
 
 __all__ = [
     "CountCache",
@@ -28,7 +38,34 @@ __all__ = [
     "half_widths",
     "interval_bounds",
     "count_matches",
+    "resolve_engine",
 ]
+
+ENGINES = ("auto", "numba", "numpy")
+
+
+def resolve_engine(engine: str | None = None) -> str:
+    """The counting engine to use: ``"numba"`` or ``"numpy"``.
+
+    ``engine`` None reads the environment variable ``IDRISK_ENGINE`` (default ``"auto"``:
+    numba when installed, else numpy).
+
+    >>> resolve_engine("numpy")
+    'numpy'
+    """
+    choice = engine if engine is not None else os.environ.get("IDRISK_ENGINE", "auto")
+    choice = str(choice).strip().lower() or "auto"
+    if choice not in ENGINES:
+        where = "engine" if engine is not None else "IDRISK_ENGINE"
+        raise ValueError(f"{where} must be one of {ENGINES}, got {choice!r}")
+    if choice == "auto":
+        return "numba" if _kernels.HAVE_NUMBA else "numpy"
+    if choice == "numba" and not _kernels.HAVE_NUMBA:
+        raise ImportError(
+            "the numba counting engine needs numba: pip install 'idrisk[fast]' "
+            "(or use engine='numpy' / IDRISK_ENGINE=numpy)"
+        )
+    return choice
 
 _CHUNK = 1 << 22  # candidate pairs checked at once (bounds memory to a few hundred MB)
 
@@ -61,11 +98,15 @@ class KeyEncoder:
     and so does any row with a missing code (-1).
     """
 
+    _DENSE = 1 << 22  # stages with fewer (previous key, code) pairs use a lookup array
+
     def __init__(self, codes: np.ndarray):
         self._stages: list[tuple[int, pd.Index]] = []
+        self._luts: list[np.ndarray | None] = []
         n, p = codes.shape
         key = np.zeros(n, dtype=np.int64)
         na = np.zeros(n, dtype=bool)
+        n_prev = 1
         for v in range(p):
             col = codes[:, v]
             na |= col < 0
@@ -73,6 +114,12 @@ class KeyEncoder:
             raw = key * size + (col + 1)
             uniques, key = self._compress(raw)
             self._stages.append((size, uniques))
+            lut = None
+            if n_prev * size <= self._DENSE:
+                lut = np.full(n_prev * size, -1, dtype=np.int64)
+                lut[uniques.to_numpy(dtype=np.int64)] = np.arange(len(uniques))
+            self._luts.append(lut)
+            n_prev = max(len(uniques), 1)
         self.keys = np.where(na, -1, key)
         self.n_keys = int(self.keys.max()) + 1 if n and p else 1
         if p == 0:
@@ -91,7 +138,8 @@ class KeyEncoder:
             col = codes[:, v]
             bad |= (col < 0) | (col + 1 >= size)
             raw = key * size + np.clip(col + 1, 0, size - 1)
-            key = uniques.get_indexer(raw).astype(np.int64)
+            lut = self._luts[v]
+            key = lut[raw] if lut is not None else uniques.get_indexer(raw).astype(np.int64)
             bad |= key < 0
             key = np.maximum(key, 0)
         return np.where(bad, -1, key)
@@ -185,6 +233,7 @@ def _expand(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 _SORT_NEEDLES = 1 << 15  # from this size on, binary searches are made in sorted order
+_CACHED_ORDERS = 1 << 10  # from this many targets on, their sort orders are kept for all datasets
 
 
 def _search(a: np.ndarray, v: np.ndarray, side: str, order: np.ndarray | None = None):
@@ -347,14 +396,30 @@ def _count_ranges(n, starts, lengths, owners, check) -> np.ndarray:
     return c
 
 
+def _compiled_ok(rule: MatchRule, p: int) -> bool:
+    """The compiled candidate check sums the ellipsoid terms left to right, as numpy does for
+    fewer than 8 terms (numpy switches to pairwise summation from 8 on)."""
+    return not rule.ellipsoid or p < 8
+
+
 def _count_by_candidates(
-    tkey, skey, lo, hi, x, d, y, rule, v, dim, nan_rows, orders=None
+    tkey, skey, lo, hi, x, d, y, rule, v, dim, nan_rows, orders=None, engine="numpy"
 ) -> np.ndarray:
     """Binary-search dimension v, then check every candidate on all variables (chunked)."""
     n = len(tkey)
     a, b = dim.locate(dim.composite, dim.windows(tkey, lo[:, v], hi[:, v], rule, orders=orders))
     na_a, na_b = nan_rows.ranges(tkey)
     pool = np.concatenate([dim.rows, nan_rows.rows]).astype(np.int64)
+    if engine == "numba" and _compiled_ok(rule, lo.shape[1]):
+        out = np.zeros(n, dtype=np.int64)
+        shift = len(dim.rows)
+        starts = np.ascontiguousarray(np.column_stack([a, na_a + shift]), dtype=np.int64)
+        stops = np.ascontiguousarray(np.column_stack([b, na_b + shift]), dtype=np.int64)
+        f64 = [np.ascontiguousarray(z, dtype=np.float64) for z in (lo, hi, x, d, y)]
+        _kernels.count_candidates(
+            starts, stops, pool, *f64, rule.closed, rule.na_matches, rule.ellipsoid, out
+        )
+        return out
 
     def check(targets, pos):
         rows = pool[pos]
@@ -426,6 +491,125 @@ def _count_grid(tkey, skey, lo, hi, y, rule, u, orders=None) -> np.ndarray:
     return full.astype(np.int64) + edge
 
 
+_GRID_BLOCK = 16  # positions between two rows of the compiled grid's prefix table
+_GRID_BUCKETS = 512  # at most this many w buckets (one per distinct value below that)
+
+
+def _grid_buckets(rank: np.ndarray, n_ranks: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cut ranks 0..n_ranks-1 into contiguous buckets of about equal row counts.
+
+    Returns ``bucket_of_rank`` and ``bucket_start`` (first rank of each bucket, then n_ranks).
+    With at most ``_GRID_BUCKETS`` distinct ranks every rank is its own bucket.
+    """
+    if n_ranks <= _GRID_BUCKETS:
+        return np.arange(n_ranks, dtype=np.int64), np.arange(n_ranks + 1, dtype=np.int64)
+    cum = np.cumsum(np.bincount(rank, minlength=n_ranks))
+    quota = np.arange(1, _GRID_BUCKETS) * (cum[-1] / _GRID_BUCKETS)
+    cuts = np.searchsorted(cum, quota, side="left") + 1
+    starts = np.unique(np.concatenate([[0], cuts[cuts < n_ranks], [n_ranks]])).astype(np.int64)
+    bucket_of_rank = np.searchsorted(starts, np.arange(n_ranks), side="right") - 1
+    return bucket_of_rank.astype(np.int64), starts
+
+
+class _RankCache:
+    """Ranks of one synthetic variable and the targets' rank windows, reused while the
+    variable's values are unchanged (a known variable is the same in every dataset)."""
+
+    def __init__(self) -> None:
+        self._entry: tuple | None = None  # (column, value), replaced as a whole (threads)
+
+    def get(self, column, lo_w, hi_w, rule: MatchRule, w_orders):
+        entry = self._entry
+        if entry is not None and np.array_equal(entry[0], column, equal_nan=True):
+            return entry[1]
+        values = np.unique(column[~np.isnan(column)])
+        rank_of_row = np.searchsorted(values, column)
+        o_lo, o_hi = w_orders if w_orders is not None else (None, None)
+        if rule.closed:
+            c = _search(values, lo_w, "left", o_lo)
+            d = _search(values, hi_w, "right", o_hi)
+        else:
+            c = _search(values, lo_w, "right", o_lo)
+            d = _search(values, hi_w, "left", o_hi)
+        whole = np.isnan(lo_w) | np.isnan(hi_w)
+        if whole.any():  # an NA bound excludes nothing in R's mode, everything otherwise
+            c = np.where(whole, 0, c)
+            d = np.where(whole, len(values) if rule.na_matches else 0, d)
+        value = (
+            len(values),
+            rank_of_row.astype(np.int64),
+            np.ascontiguousarray(c, dtype=np.int64),
+            np.ascontiguousarray(d, dtype=np.int64),
+        )
+        self._entry = (column.copy(), value)
+        return value
+
+
+def _count_grid_compiled(
+    tkey, skey, lo, hi, y, rule, u, n_keys, orders=None, w_orders=None, ranks=None
+):
+    """Two continuous variables, compiled: windows on u by merging, w by a prefix-count table.
+
+    Synthetic rows of a live key must have no NA on either variable (targets' NA bounds are
+    handled). ``orders``: the targets by (key, lo_u) and (key, hi_u); ``w_orders``: argsorts of
+    the targets' w bounds; ``ranks``: a :class:`_RankCache` for w.
+    """
+    n = len(tkey)
+    w = 1 - u
+    n_keys = int(max(n_keys, skey.max(initial=-1) + 1, tkey.max(initial=-1) + 1))
+    yu = np.ascontiguousarray(y[:, u])
+    rows, starts = _kernels.sort_by_key(np.argsort(yu), skey, n_keys)
+    sorted_u = yu[rows]
+    lo_u, hi_u = np.ascontiguousarray(lo[:, u]), np.ascontiguousarray(hi[:, u])
+    if orders is None:
+        orders = (target_order(tkey, lo_u), target_order(tkey, hi_u))
+    a = np.empty(n, dtype=np.int64)
+    b = np.empty(n, dtype=np.int64)
+    _kernels.merge_positions(sorted_u, starts, tkey, lo_u, orders[0], not rule.closed, a)
+    _kernels.merge_positions(sorted_u, starts, tkey, hi_u, orders[1], rule.closed, b)
+    whole = np.isnan(lo_u) | np.isnan(hi_u)
+    if whole.any():  # NA bound on u: the whole key block (R's mode) or nothing
+        k = np.clip(tkey, 0, n_keys - 1)
+        if rule.na_matches:
+            a, b = np.where(whole, starts[k], a), np.where(whole, starts[k + 1], b)
+        else:
+            a, b = np.where(whole, 0, a), np.where(whole, 0, b)
+    dead = tkey < 0
+    a, b = np.where(dead, 0, a), np.where(dead, 0, b)
+    np.maximum(a, b, out=b)
+
+    ranks = ranks if ranks is not None else _RankCache()
+    n_values, rank_of_row, c, d = ranks.get(
+        np.ascontiguousarray(y[:, w]), lo[:, w], hi[:, w], rule, w_orders
+    )
+    rank = rank_of_row[rows]
+    bucket_of_rank, bucket_start = _grid_buckets(rank, n_values)
+    k = len(bucket_start) - 1
+    if n_values <= _GRID_BUCKETS:  # one bucket per value: no bucket is ever cut
+        bucket = rank
+        by_bucket = offsets = np.zeros(1, dtype=np.int64)
+    else:
+        bucket = bucket_of_rank[rank]
+        by_bucket = np.argsort(bucket, kind="stable").astype(np.int64)
+        offsets = np.zeros(k + 1, dtype=np.int64)
+        np.cumsum(np.bincount(bucket, minlength=k), out=offsets[1:])
+    table = _kernels.grid_table(bucket, max(k, 1), _GRID_BLOCK)
+    out = np.zeros(n, dtype=np.int64)
+    _kernels.count_grid(
+        a, b, c, d, rank, bucket, bucket_of_rank, bucket_start, table, _GRID_BLOCK,
+        by_bucket, offsets, out,
+    )  # fmt: skip
+    return out
+
+
+def _grid_axis(skey, y) -> int:
+    """The variable to binary-search in the compiled grid: the one with more distinct values
+    (the other one, bucketed, then often needs no edge checks at all)."""
+    live = skey >= 0
+    n_distinct = [len(np.unique(y[live, v])) for v in range(2)]
+    return 0 if n_distinct[0] >= n_distinct[1] else 1
+
+
 def _expansion(
     tkey, skey, lo, hi, y, rule, v, orders=None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -489,14 +673,26 @@ class CountCache:
     variable are unchanged (the usual case for known, unsynthesized variables).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, engine: str | None = None) -> None:
+        self.engine = resolve_engine(engine)
         self.plan: tuple[str, int] | None = None
+        self.grid_axis: int | None = None
         self._expansion: tuple | None = None
         self._orders: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._value_orders: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.ranks = _RankCache()
 
-    def orders(self, tkey, lo, hi, v) -> tuple[np.ndarray, np.ndarray] | None:
+    def value_orders(self, lo, hi, v) -> tuple[np.ndarray, np.ndarray] | None:
+        """Argsorts of the targets' lower and upper bounds on variable v, computed once."""
+        if len(lo) < min(_SORT_NEEDLES, _CACHED_ORDERS):
+            return None
+        if v not in self._value_orders:
+            self._value_orders[v] = (np.argsort(lo[:, v]), np.argsort(hi[:, v]))
+        return self._value_orders[v]
+
+    def orders(self, tkey, lo, hi, v, always=False) -> tuple[np.ndarray, np.ndarray] | None:
         """The targets ordered by (key, lo) and (key, hi) on variable v, computed once."""
-        if len(tkey) < _SORT_NEEDLES:
+        if len(tkey) < min(_SORT_NEEDLES, _CACHED_ORDERS) and not always:
             return None
         if v not in self._orders:
             self._orders[v] = (target_order(tkey, lo[:, v]), target_order(tkey, hi[:, v]))
@@ -522,11 +718,13 @@ def _count_box(
     n_keys: int,
     cache: CountCache | None = None,
     owner: np.ndarray | None = None,
+    engine: str = "numpy",
 ) -> np.ndarray:
     """c_i for per-variable interval matching (every mode but the ellipsoid).
 
     With ``owner``, the targets are sub-targets and ``lo``/``hi`` are rows of their owners.
     """
+    top = owner is None  # the original targets (their cached orders apply)
     if owner is not None and lo.shape[1] != 1:
         lo, hi, owner = lo[owner], hi[owner], None
     n, p = len(tkey), lo.shape[1]
@@ -540,7 +738,19 @@ def _count_box(
         a, b = dim.locate(dim.composite, w)
         na_a, na_b = nans.ranges(tkey)
         return ((b - a) + (na_b - na_a)).astype(np.int64)
-    cache = cache or CountCache()
+    cache = cache or CountCache(engine)
+    if engine == "numba" and p == 2 and not np.isnan(y[skey >= 0]).any():
+        if cache.grid_axis is None:
+            cache.grid_axis = _grid_axis(skey, y)
+        u = cache.grid_axis
+        if not top:
+            return _count_grid_compiled(tkey, skey, lo, hi, y, rule, u, n_keys)
+        return _count_grid_compiled(
+            tkey, skey, lo, hi, y, rule, u, n_keys,
+            orders=cache.orders(tkey, lo, hi, u, always=True),
+            w_orders=cache.value_orders(lo, hi, 1 - u),
+            ranks=cache.ranks,
+        )  # fmt: skip
     if cache.plan is None:
         cache.plan = _plan(tkey, skey, lo, hi, y, rule, cache)
     how, v = cache.plan
@@ -556,14 +766,19 @@ def _count_box(
             rule,
             n_new,
             owner=owner,
+            engine=engine,
         )
         return np.bincount(owner, weights=sub, minlength=n).astype(np.int64)
     orders = cache.orders(tkey, lo, hi, v)
     if how == "grid" and not (np.isnan(y).any() or np.isnan(lo).any() or np.isnan(hi).any()):
+        if engine == "numba":
+            return _count_grid_compiled(tkey, skey, lo, hi, y, rule, v, n_keys)
         return _count_grid(tkey, skey, lo, hi, y, rule, v, orders)
     x = d = np.zeros_like(lo)  # unused without the ellipsoid
     dim, nans = _SortedDim(skey, y[:, v]), _NanRows(skey, y[:, v], rule)
-    return _count_by_candidates(tkey, skey, lo, hi, x, d, y, rule, v, dim, nans, orders)
+    return _count_by_candidates(
+        tkey, skey, lo, hi, x, d, y, rule, v, dim, nans, orders, engine=engine
+    )
 
 
 def count_matches(
@@ -575,6 +790,7 @@ def count_matches(
     rule: MatchRule = MatchRule(),
     n_keys: int | None = None,
     cache: CountCache | None = None,
+    engine: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Match counts c (int64) and own-row indicator T (bool, before R's c = 0 rule).
 
@@ -589,8 +805,17 @@ def count_matches(
         ``(n, p)`` synthetic values of the same variables.
     cache
         Pass one :class:`CountCache` for all datasets of the same targets to reuse work.
+    engine
+        ``"numba"``, ``"numpy"`` or ``"auto"``; None: the cache's engine, else
+        ``IDRISK_ENGINE`` (see :func:`resolve_engine`). The counts do not depend on it.
     """
     n, p = x.shape
+    if engine is not None:
+        engine = resolve_engine(engine)
+    elif cache is not None:
+        engine = cache.engine
+    else:
+        engine = resolve_engine()
     tkey = np.asarray(tkey, dtype=np.int64)
     skey = np.asarray(skey, dtype=np.int64)
     if n_keys is None:
@@ -600,7 +825,7 @@ def count_matches(
     if p:
         own &= _rows_match(lo, hi, x, d, y, rule)
     if not rule.ellipsoid or p == 0:
-        return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache), own
+        return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache, engine=engine), own
     # ellipsoid: box candidates on the most selective variable, then the joint test
     dims = [_SortedDim(skey, y[:, v]) for v in range(p)]
     totals = []
@@ -609,4 +834,7 @@ def count_matches(
         totals.append(int((b - a).sum()))
     v = int(np.argmin(totals))
     nan_rows = _NanRows(skey, y[:, v], rule)
-    return _count_by_candidates(tkey, skey, lo, hi, x, d, y, rule, v, dims[v], nan_rows), own
+    counts = _count_by_candidates(
+        tkey, skey, lo, hi, x, d, y, rule, v, dims[v], nan_rows, engine=engine
+    )
+    return counts, own

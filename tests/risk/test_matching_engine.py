@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from idrisk.risk import matching
+from idrisk.risk import _kernels, matching
 from idrisk.risk.matching import MatchRule
 
 
@@ -74,3 +75,145 @@ def test_plan_picks_grid_for_wide_continuous_windows():
     assert matching._plan(key, key, lo, hi, y, MatchRule(), cache)[0] == "grid"
     got = matching._count_box(key, key, lo, hi, y, MatchRule(), 1, cache)
     np.testing.assert_array_equal(got, brute_counts(key, key, lo, hi, y, False))
+
+
+# --------------------------------------------------------------------------- compiled engine
+
+needs_numba = pytest.mark.skipif(not _kernels.HAVE_NUMBA, reason="numba is not installed")
+
+
+def _random_problem(rng, n, grid, nan_share):
+    n_keys = int(rng.integers(1, 4))
+    tkey = rng.integers(-1, n_keys, n)
+    skey = rng.integers(-1, n_keys, n)
+    x = rng.integers(0, grid, (n, 2)).astype(float)
+    y = rng.integers(0, grid, (n, 2)).astype(float)
+    d = rng.integers(0, max(grid // 3, 1) + 1, (n, 2)).astype(float)
+    x[rng.random((n, 2)) < nan_share] = np.nan  # NA targets: whole window (R) or nothing
+    return tkey, skey, x, d, y
+
+
+def brute_counts_na(tkey, skey, x, d, y, rule):
+    """Brute force with R's NA rule on the targets' side (synthetic values have no NA here)."""
+    lo, hi = x - d, x + d
+    out = np.zeros(len(tkey), dtype=np.int64)
+    for i in range(len(tkey)):
+        if tkey[i] < 0:
+            continue
+        if rule.closed:
+            inside = ~((y < lo[i]) | (y > hi[i]))
+        else:
+            inside = ~((y <= lo[i]) | (y >= hi[i]))
+        if not rule.na_matches:
+            inside &= ~np.isnan(lo[i]) & ~np.isnan(hi[i])
+        out[i] = int(((skey == tkey[i]) & inside.all(axis=1)).sum())
+    return out
+
+
+@needs_numba
+@pytest.mark.parametrize("buckets", [2, 3, 512])
+def test_compiled_grid_against_brute_force(buckets, monkeypatch):
+    """The compiled two-variable grid (merged windows, prefix table, cut buckets) is exact,
+    also with NA target values, many ties and targets whose interval is empty."""
+    monkeypatch.setattr(matching, "_GRID_BUCKETS", buckets)
+    rng = np.random.default_rng(buckets)
+    for _ in range(60):
+        n = int(rng.integers(1, 300))
+        grid = int(rng.choice([3, 10, 1000, 100_000]))
+        tkey, skey, x, d, y = _random_problem(rng, n, grid, rng.choice([0.0, 0.1]))
+        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
+        want = brute_counts_na(tkey, skey, x, d, y, rule)
+        for engine in ("numba", "numpy"):
+            got, _ = matching.count_matches(tkey, skey, x, d, y, rule, engine=engine)
+            np.testing.assert_array_equal(got, want, err_msg=f"{engine} {rule}")
+
+
+@needs_numba
+def test_compiled_grid_is_used_and_sub_targets_reach_it(monkeypatch):
+    """Two continuous variables go through the compiled grid; three reach it after expansion."""
+    calls = []
+    real = matching._count_grid_compiled
+
+    def spy(*args, **kwargs):
+        calls.append(len(args[0]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(matching, "_count_grid_compiled", spy)
+    rng = np.random.default_rng(5)
+    n = 2000
+    key = rng.integers(0, 3, n)
+    x = np.column_stack([rng.integers(18, 90, n), rng.lognormal(10, 1, (n, 2))]).astype(float)
+    y = np.column_stack([x[:, 0], rng.lognormal(10, 1, (n, 2))])
+    d = 0.1 * x
+    for p in (2, 3):
+        rule = MatchRule()
+        got, _ = matching.count_matches(key, key, x[:, :p], d[:, :p], y[:, :p], rule,
+                                        engine="numba")
+        np.testing.assert_array_equal(
+            got, brute_counts_na(key, key, x[:, :p], d[:, :p], y[:, :p], rule)
+        )
+    assert len(calls) >= 2
+
+
+@needs_numba
+def test_compiled_candidates_with_ellipsoid_and_na():
+    """Compiled candidate checks (ellipsoid, NA on both sides, both NA rules) = numpy engine."""
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        n, p = int(rng.integers(1, 200)), int(rng.integers(1, 4))
+        key = rng.integers(-1, 2, n)
+        skey = rng.integers(-1, 2, n)
+        x = rng.integers(-2, 8, (n, p)).astype(float)
+        y = rng.integers(-2, 8, (n, p)).astype(float)
+        x[rng.random((n, p)) < 0.05] = np.nan
+        y[rng.random((n, p)) < 0.05] = np.nan
+        d = rng.integers(0, 4, (n, p)).astype(float)
+        for closed in (False, True):
+            for na in (False, True):
+                rule = MatchRule(closed=closed, na_matches=na, ellipsoid=bool(rng.integers(2)))
+                a = matching.count_matches(key, skey, x, d, y, rule, engine="numba")
+                b = matching.count_matches(key, skey, x, d, y, rule, engine="numpy")
+                np.testing.assert_array_equal(a[0], b[0])
+                np.testing.assert_array_equal(a[1], b[1])
+
+
+def test_engine_choice(monkeypatch):
+    monkeypatch.setenv("IDRISK_ENGINE", "numpy")
+    assert matching.resolve_engine() == "numpy"
+    assert matching.CountCache().engine == "numpy"
+    monkeypatch.setenv("IDRISK_ENGINE", "fortran")
+    with pytest.raises(ValueError, match="IDRISK_ENGINE must be one of"):
+        matching.resolve_engine()
+    with pytest.raises(ValueError, match="engine must be one of"):
+        matching.resolve_engine("gpu")
+    monkeypatch.setattr(_kernels, "HAVE_NUMBA", False)
+    monkeypatch.setenv("IDRISK_ENGINE", "auto")
+    assert matching.resolve_engine() == "numpy"  # the fallback where numba is absent
+    with pytest.raises(ImportError, match=r"idrisk\[fast\]"):
+        matching.resolve_engine("numba")
+
+
+def test_numpy_engine_on_every_fixture(monkeypatch):
+    """The numpy fallback reproduces all R fixtures too (the fixture test runs the default)."""
+    import warnings
+
+    from fixture_io import MATRICES, VECTORS, case_names, load_case
+
+    from idrisk import identification_risk
+
+    monkeypatch.setenv("IDRISK_ENGINE", "numpy")
+    try:
+        names = case_names()
+    except BaseException:  # shared/ absent
+        pytest.skip("shared fixtures not found")
+    for name in names:
+        case = load_case(name)
+        if case.expected["returned_null"]:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = identification_risk(case.orig, case.syn, **case.call()).to_r_dict()
+        for key in MATRICES + VECTORS:
+            np.testing.assert_array_equal(
+                np.asarray(got[key], dtype=np.float64), case.r_value(key), err_msg=f"{name} {key}"
+            )

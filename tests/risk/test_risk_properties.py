@@ -1,20 +1,41 @@
-"""The fast engine equals the brute-force reference on random small data (hypothesis)."""
+"""The fast engine equals the brute-force reference on random small data (hypothesis).
+
+Every property runs with the compiled engine (numba; skipped where numba is absent) and with
+the numpy fallback, selected through ``IDRISK_ENGINE`` as a user would.
+"""
 
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from reference import reference_risk
 from strategies import risk_problems
 
 from idrisk import identification_risk
+from idrisk.risk import _kernels
+
+ENGINES = [
+    pytest.param(
+        "numba",
+        marks=pytest.mark.skipif(not _kernels.HAVE_NUMBA, reason="numba is not installed"),
+    ),
+    "numpy",
+]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(risk_problems())
-def test_fast_path_equals_brute_force(problem):
+@pytest.fixture(params=ENGINES)
+def engine(request, monkeypatch):
+    monkeypatch.setenv("IDRISK_ENGINE", request.param)
+    return request.param
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(problem=risk_problems())
+def test_fast_path_equals_brute_force(engine, problem):
     orig, syns, call = problem
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -62,9 +83,10 @@ def test_numpy_brute_force_baseline_matches_r():
             np.testing.assert_array_equal(got[key], case.r_value(key), err_msg=f"{name} {key}")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(risk_problems())
-def test_sorted_search_path_equals_brute_force(problem):
+@settings(max_examples=80, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(problem=risk_problems())
+def test_sorted_search_path_equals_brute_force(engine, problem):
     """Large inputs search in sorted order; force that path on small data and compare."""
     import idrisk.risk.matching as matching
 
@@ -77,6 +99,28 @@ def test_sorted_search_path_equals_brute_force(problem):
             got = identification_risk(orig, syns, **call).to_r_dict()
     finally:
         matching._SORT_NEEDLES = saved
+    want = reference_risk(orig, syns, **call)
+    for key, value in want.items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(problem=risk_problems())
+def test_few_grid_buckets_equal_brute_force(engine, problem):
+    """The compiled grid with 2 buckets (every bucket cut by windows: edge checks everywhere)
+    and cached target orders from the first target on."""
+    import idrisk.risk.matching as matching
+
+    orig, syns, call = problem
+    saved = matching._GRID_BUCKETS, matching._CACHED_ORDERS
+    matching._GRID_BUCKETS, matching._CACHED_ORDERS = 2, 1
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = identification_risk(orig, syns, **call).to_r_dict()
+    finally:
+        matching._GRID_BUCKETS, matching._CACHED_ORDERS = saved
     want = reference_risk(orig, syns, **call)
     for key, value in want.items():
         np.testing.assert_array_equal(got[key], value, err_msg=key)
