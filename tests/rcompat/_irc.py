@@ -10,6 +10,7 @@ package that is not the real one.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import shutil
@@ -54,6 +55,7 @@ def real_irc_available() -> bool:
 @functools.cache
 def _build(cedata_csv: str) -> str:
     root = Path(tempfile.mkdtemp(prefix="idrisk-irc-standin-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     pkg = root / "src" / IRC
     (pkg / "R").mkdir(parents=True)
     (pkg / "data").mkdir()
@@ -82,13 +84,17 @@ def standin_library(cedata_csv: Path) -> str:
     return _build(str(cedata_csv))
 
 
-def run_idrisk(args: list[str], r_libs: str | None = None, timeout: float = 600):
-    """``idrisk <args>`` in a subprocess (optionally with ``R_LIBS`` prepended)."""
+def run_idrisk(
+    args: list[str], r_libs: str | None = None, timeout: float = 600, python_code: str = ""
+):
+    """``idrisk <args>`` (or ``python -c python_code``) in a subprocess, optionally with
+    ``R_LIBS`` prepended."""
     env = dict(os.environ)
     if r_libs:
         env["R_LIBS"] = os.pathsep.join(p for p in (r_libs, env.get("R_LIBS", "")) if p)
+    command = ["-c", python_code] if python_code else ["-m", "idrisk.cli", *args]
     return subprocess.run(
-        [sys.executable, "-m", "idrisk.cli", *args],
+        [sys.executable, *command],
         env=env,
         capture_output=True,
         text=True,

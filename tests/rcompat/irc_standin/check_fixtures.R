@@ -1,7 +1,7 @@
 # Replays every case of shared/fixtures/identification_risk through the stand-in and compares
 # with what IdentificationRiskCalculation 1.0.0 recorded: result names, storage types and values
 # (identical(), NaN positions included), print() lines, message() lines, NULL.
-# Usage: Rscript check_fixtures.R <stand-in .R file> <fixture root>
+# Usage: Rscript check_fixtures.R <stand-in .R file> <fixture root> [case-name regex]
 # Prints one line per differing case and, last, "cases <n> agree <k>".
 args <- commandArgs(trailingOnly = TRUE)
 env <- new.env()
@@ -25,6 +25,7 @@ read_typed <- function(path, types) {
 }
 cases <- sort(list.dirs(root, full.names = FALSE, recursive = FALSE))
 cases <- cases[file.exists(file.path(root, cases, "args.json"))]
+if (length(args) >= 3) cases <- grep(args[3], cases, value = TRUE)
 agree <- 0L
 for (name in cases) {
   dir <- file.path(root, name)
