@@ -31,7 +31,6 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__
-from .risk._prepare import is_categorical_dtype_like, numeric_text_columns
 
 __all__ = ["main", "parse_radius", "read_table"]
 
@@ -45,14 +44,13 @@ def read_table(
     *,
     continuous: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """Read a CSV or Parquet file; text columns and ``categorical`` ones become categories.
+    """Read a CSV or Parquet file; ``categorical`` columns become categories.
 
     CSV files carry no types, so numeric-coded factors (e.g. CEdata's Urban ``1``/``2``) must be
-    named in ``categorical``; Parquet keeps pandas' categorical dtype. A text column whose values
-    are mostly numbers (a stray ``n/a`` among incomes) is left as text, so that
-    :func:`idrisk.identification_risk` names it, unless declared ``categorical`` or
-    ``continuous``. The frame remembers its file in ``frame.attrs["source"]`` for messages.
-    Only ``NA`` and empty cells are missing values.
+    named in ``categorical``; Parquet keeps pandas' categorical dtype. Text columns stay text
+    (factors for :func:`idrisk.identification_risk`, which names a text column of numbers such
+    as incomes with a stray ``n/a``). The frame remembers its file in
+    ``frame.attrs["source"]`` for messages. Only ``NA`` and empty cells are missing values.
     """
     path = Path(path)
     if not path.is_file():
@@ -74,15 +72,9 @@ def read_table(
     missing = [c for c in continuous if c not in frame.columns]
     if missing:
         raise KeyError(f"--continuous: column(s) {missing} not found in {path}")
-    text_numbers = numeric_text_columns(
-        frame, [c for c in frame.columns if c not in categorical and c not in continuous]
-    )
-    for column in frame.columns:
-        if column in continuous or column in text_numbers:
-            continue
-        if column in categorical or is_categorical_dtype_like(frame[column]):
-            values = frame[column].astype("string").astype(object).where(frame[column].notna())
-            frame[column] = values.astype("category")
+    for column in categorical:
+        values = frame[column].astype("string").astype(object).where(frame[column].notna())
+        frame[column] = values.astype("category")
     frame.attrs["source"] = str(path)
     return frame
 

@@ -279,7 +279,7 @@ def report(
                                                           scen.values()) > 2_000_000)
 
     # ---------------------------------------------------------------- risk at the radius
-    results, notes = {}, []
+    results, notes, seen = {}, [], set()
     for name, sc in scen.items():
         cat_s = [c for c in (categorical or []) if c in known + sc.syn] or None
         cont_s = [c for c in (continuous or []) if c in known + sc.syn] or None
@@ -290,10 +290,13 @@ def report(
                 **{**options, "categorical": cat_s, "continuous": cont_s},
             )
         for w in caught:
-            text = f"scenario ({name}): {w.message}" if len(scen) > 1 else str(w.message)
-            if text not in notes:
-                notes.append(text)
-                warnings.warn(text, w.category, stacklevel=2)
+            body = str(w.message)
+            if body in seen:
+                continue
+            seen.add(body)
+            text = f"scenario ({name}): {body}" if len(scen) > 1 else body
+            notes.append(text)
+            warnings.warn(text, w.category, stacklevel=2)
 
     def per_dataset(res) -> pd.DataFrame:
         t = res.to_frame("dataset").copy()

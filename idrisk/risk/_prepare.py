@@ -161,12 +161,15 @@ def _numeric(series: pd.Series, column: str, where: str, parse: bool = False) ->
     return series.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def numeric_text_columns(frame: pd.DataFrame, columns: Sequence[str]) -> dict[str, list[str]]:
+def numeric_text_columns(
+    frame: pd.DataFrame, columns: Sequence[str], numeric_elsewhere: Sequence[str] = ()
+) -> dict[str, list[str]]:
     """Object/string columns among ``columns`` whose values are mostly numbers.
 
     Returns column -> the values that do not parse (e.g. ``{"Income": ["n/a"]}``): such a column
     is a factor under R's dtype rule although it is meant to be continuous (one stray text value
-    turns a whole CSV column into text).
+    turns a whole CSV column into text). A column that holds numbers in the synthetic data
+    (``numeric_elsewhere``) needs only half of its values to parse.
 
     Examples
     --------
@@ -184,7 +187,8 @@ def numeric_text_columns(frame: pd.DataFrame, columns: Sequence[str]) -> dict[st
         present = int(values.notna().sum())
         if present == 0:
             continue
-        if parsed.notna().sum() >= NUMERIC_TEXT_SHARE * present:
+        share = 0.5 if c in numeric_elsewhere else NUMERIC_TEXT_SHARE
+        if parsed.notna().sum() >= share * present:
             out[c] = _offending(values, parsed)
     return out
 
@@ -363,9 +367,10 @@ def _as_frame_list(syndata: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.Da
 def dataset_label(frame: pd.DataFrame, j: int | None) -> str:
     """How messages name a dataset: ``origdata`` / ``synthetic dataset j (syndata[j-1])``, with
     the file it came from when a reader stored one in ``frame.attrs["source"]``."""
-    base = "origdata" if j is None else f"synthetic dataset {j} (syndata[{j - 1}])"
     source = frame.attrs.get("source") if hasattr(frame, "attrs") else None
-    return f"{source} ({base})" if source else base
+    if source:
+        return f"{source} ({'origdata' if j is None else f'synthetic dataset {j}'})"
+    return "origdata" if j is None else f"synthetic dataset {j} (syndata[{j - 1}])"
 
 
 def _declared(
@@ -471,7 +476,13 @@ def prepare_inputs(
         categorical_l = [c for c in ordered if is_factor[c]]
         continuous_l = [c for c in ordered if not is_factor[c]]
         if value_checks:
-            _check_types(origdata, ordered, declared_cat, declared_cont, continuous_l, orig_name)
+            numeric_in_syn = [
+                c for c in ordered if not is_categorical_dtype_like(frames[0][c])
+            ]
+            _check_types(
+                origdata, ordered, declared_cat, declared_cont, continuous_l, orig_name,
+                numeric_in_syn,
+            )
     radii = _radius_vector(r, continuous_l, percentage)
 
     levels: dict[str, list[str]] = {}
@@ -541,10 +552,11 @@ def _check_types(
     declared_cont: list[str],
     continuous: list[str],
     orig_name: str,
+    numeric_in_syn: Sequence[str] = (),
 ) -> None:
     """Numbers stored as text are an error; integer codes given a radius warn."""
     undeclared = [c for c in ordered if c not in set(declared_cat) | set(declared_cont)]
-    text = numeric_text_columns(origdata, undeclared)
+    text = numeric_text_columns(origdata, undeclared, numeric_in_syn)
     if text:
         details = "; ".join(
             f"{c!r} (values that are not numbers: {bad})" for c, bad in text.items()

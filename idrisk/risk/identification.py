@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ._prepare import RiskInputWarning, input_checks, prepare_inputs
+from ._prepare import RiskInputWarning, dataset_label, input_checks, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .result import IdentificationRiskResult
 
@@ -238,7 +238,10 @@ def identification_risk(
     result = IdentificationRiskResult.from_counts(
         c, own, index=prep.index, settings=settings, checks=checks
     )
-    warn_about_checks(result, checks, prep.names, percentage=percentage, stacklevel=3)
+    warn_about_checks(
+        result, checks, prep.names, percentage=percentage, stacklevel=3,
+        orig_name=dataset_label(origdata, None),
+    )
     return result
 
 
@@ -250,6 +253,7 @@ def warn_about_checks(
     percentage: bool,
     stacklevel: int = 2,
     threshold: float = 0.01,
+    orig_name: str = "origdata",
 ) -> None:
     """:class:`RiskInputWarning` for every count above ``threshold`` (a share of n)."""
     n = result.n
@@ -271,7 +275,7 @@ def warn_about_checks(
     messages = []
     if checks["na_origdata"] > limit:
         messages.append(
-            f"origdata: {share(checks['na_origdata'])} have NA in a continuous known/syn "
+            f"{orig_name}: {share(checks['na_origdata'])} have NA in a continuous known/syn "
             f"variable ({by_col(checks['na_origdata_by_column'])}); {na_effect}"
         )
     na_syn = np.asarray(checks["na_syndata"])
@@ -290,7 +294,7 @@ def warn_about_checks(
             else "use a positive radius or closed=True"
         )
         messages.append(
-            f"origdata: {share(checks['never_match'])} can never be matched: their radius "
+            f"{orig_name}: {share(checks['never_match'])} can never be matched: their radius "
             f"interval is empty ({by_col(checks['never_match_by_column'])}"
             + ("; a value <= 0 under a percentage radius, R's rule" if percentage else "")
             + f"), so they get c = 0, T = 1 and risk 0; {fix}"
