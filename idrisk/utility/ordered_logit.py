@@ -1,0 +1,403 @@
+"""Analysis-specific utility: ordered logistic regression on synthetic data (Hu & Savitsky §3.2).
+
+The proportional-odds model ``logit P(Y <= k | x) = zeta_k - x'beta`` (R's ``MASS::polr``
+parameterisation) is fitted with statsmodels' ``OrderedModel(distr="logit")`` on the
+confidential data and on each synthetic dataset. Categorical predictors use treatment
+contrasts with the confidential data's first level as reference (R's default), so the
+coefficient names follow R (``"Tenure2"``). The m synthetic fits are combined with the
+partial-synthesis rules (:func:`idrisk.utility.combine_partial`); the confidential fit's
+Wald interval is R's ``confint.default``. Out-of-sample: the expected outcome category
+``sum_k k P(Y = k | x)`` (categories numbered 1..J) on a hold-out.
+
+Paper ``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorical-synthesis.md``.
+"""
+
+from __future__ import annotations
+
+import html
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .combining import combine_partial
+
+__all__ = ["OrderedLogitFit", "OrderedLogitUtility", "fit_ordered_logit",
+           "ordered_logit_utility"]
+
+
+def _design(data: pd.DataFrame, predictors: list[str],
+            levels: dict[str, pd.Index]) -> pd.DataFrame:
+    cols = {}
+    for p in predictors:
+        s = data[p]
+        if p in levels:
+            vals = s.astype(object).to_numpy()
+            for lv in levels[p][1:]:
+                cols[f"{p}{lv}"] = (vals == lv).astype(float)
+        else:
+            cols[p] = s.astype(float).to_numpy()
+    return pd.DataFrame(cols, index=data.index)
+
+
+def _levels(data: pd.DataFrame, predictors: list[str]) -> dict[str, pd.Index]:
+    out = {}
+    for p in predictors:
+        s = data[p]
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            out[p] = pd.Index(s.cat.categories)
+        elif s.dtype == object or pd.api.types.is_string_dtype(s) or pd.api.types.is_bool_dtype(s):
+            out[p] = pd.Index(np.sort(s.dropna().unique()))
+    return out
+
+
+_MODEL_CLASS = None
+
+
+def _analytic_ordered_logit():
+    """statsmodels' ``OrderedModel`` with the logit score in closed form.
+
+    statsmodels differentiates the log-likelihood numerically (slow for tens of parameters
+    and thousands of rows); the likelihood, the parameterisation (beta, first cut point, log
+    increments) and the fitting code are statsmodels' own.
+    """
+    global _MODEL_CLASS
+    if _MODEL_CLASS is not None:
+        return _MODEL_CLASS
+    from statsmodels.miscmodels.ordinal_model import OrderedModel
+
+    class AnalyticOrderedLogit(OrderedModel):
+        def score_obs_(self, params):
+            params = np.asarray(params, dtype=float)
+            k = self.exog.shape[1]
+            beta, th = params[:k], params[k:]
+            cuts = np.concatenate([[-np.inf], np.cumsum(np.concatenate(
+                [[th[0]], np.exp(th[1:])])), [np.inf]])
+            y = np.asarray(self.endog, dtype=np.int64)
+            eta = self.exog @ beta
+            hi, lo = cuts[y + 1] - eta, cuts[y] - eta
+            Fh, Fl = stats.logistic.cdf(hi), stats.logistic.cdf(lo)
+            fh = np.where(np.isfinite(hi), Fh * (1 - Fh), 0.0)
+            fl = np.where(np.isfinite(lo), Fl * (1 - Fl), 0.0)
+            P = np.maximum(Fh - Fl, 1e-300)
+            g_eta = (fl - fh) / P
+            n_cut = len(th)
+            # d loglik / d cut_j for the finite cut points j = 0..J-2
+            g_cut = np.zeros((len(y), n_cut))
+            rows = np.arange(len(y))
+            up = y < n_cut                 # upper cut is finite: cut index y
+            g_cut[rows[up], y[up]] += fh[up] / P[up]
+            dn = y > 0                     # lower cut is finite: cut index y - 1
+            g_cut[rows[dn], y[dn] - 1] -= fl[dn] / P[dn]
+            # chain rule: cut_j = th_0 + sum_{1 <= i <= j} exp(th_i)
+            g_th = np.empty_like(g_cut)
+            tail = np.cumsum(g_cut[:, ::-1], axis=1)[:, ::-1]   # sum_{j >= i} g_cut_j
+            g_th[:, 0] = tail[:, 0]
+            g_th[:, 1:] = tail[:, 1:] * np.exp(th[1:])[None, :]
+            return np.column_stack([self.exog * g_eta[:, None], g_th])
+
+        def score_obs(self, params):
+            return self.score_obs_(params)
+
+        def score(self, params):
+            return self.score_obs_(params).sum(axis=0)
+
+        def hessian(self, params):
+            params = np.asarray(params, dtype=float)
+            H = np.empty((params.size, params.size))
+            for i in range(params.size):
+                h = 1e-5 * max(1.0, abs(params[i]))
+                e = np.zeros(params.size)
+                e[i] = h
+                H[:, i] = (self.score(params + e) - self.score(params - e)) / (2 * h)
+            return 0.5 * (H + H.T)
+
+    _MODEL_CLASS = AnalyticOrderedLogit
+    return _MODEL_CLASS
+
+
+@dataclass
+class OrderedLogitFit:
+    """One proportional-odds fit in R's ``polr`` parameterisation.
+
+    Attributes
+    ----------
+    coef, coef_se : Series
+        beta and its standard errors (names as R's).
+    zeta, zeta_se : Series
+        Cut points ``"1|2"``, ``"2|3"``, ... (category labels) and standard errors
+        (delta method from statsmodels' increments parameterisation).
+    outcome_levels : Index
+        Ordered outcome categories.
+    """
+
+    coef: pd.Series
+    coef_se: pd.Series
+    zeta: pd.Series
+    zeta_se: pd.Series
+    outcome_levels: pd.Index
+    loglik: float
+    result: object = field(repr=False, default=None)
+    predictor_levels: dict = field(repr=False, default_factory=dict)
+    predictors: list = field(repr=False, default_factory=list)
+
+    def confint(self, level: float = 0.95) -> pd.DataFrame:
+        """Wald intervals of beta (R's ``confint.default``)."""
+        z = stats.norm.ppf((1 + level) / 2)
+        return pd.DataFrame({"low": self.coef - z * self.coef_se,
+                             "high": self.coef + z * self.coef_se})
+
+    def predict_proba(self, data: pd.DataFrame) -> pd.DataFrame:
+        """P(Y = k | x) for each row of ``data`` (columns: outcome levels)."""
+        X = _design(data, self.predictors, self.predictor_levels)
+        X = X.reindex(columns=self.coef.index, fill_value=0.0)
+        # a level absent from the training data has no coefficient: treated as the reference
+        eta = X.to_numpy() @ np.nan_to_num(self.coef.to_numpy())
+        cdf = stats.logistic.cdf(self.zeta.to_numpy()[None, :] - eta[:, None])
+        cdf = np.column_stack([np.zeros(len(eta)), cdf, np.ones(len(eta))])
+        return pd.DataFrame(np.diff(cdf, axis=1), index=data.index,
+                            columns=self.outcome_levels)
+
+    def predict_expected(self, data: pd.DataFrame) -> pd.Series:
+        """Expected category number ``sum_k k P(Y = k | x)``, categories numbered 1..J."""
+        p = self.predict_proba(data)
+        return pd.Series(p.to_numpy() @ np.arange(1, p.shape[1] + 1), index=data.index,
+                         name="expected_category")
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame({"estimate": pd.concat([self.coef, self.zeta]),
+                             "se": pd.concat([self.coef_se, self.zeta_se])})
+
+    def __repr__(self) -> str:
+        return (f"OrderedLogitFit(J={len(self.outcome_levels)}, p={len(self.coef)}, "
+                f"loglik={self.loglik:.6g})\n{self.to_frame().to_string()}")
+
+
+def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequence[str],
+                      levels: dict[str, pd.Index] | None = None,
+                      outcome_levels: Sequence | None = None) -> OrderedLogitFit:
+    """Fit ``outcome ~ predictors`` by proportional odds (statsmodels ``OrderedModel``).
+
+    Parameters
+    ----------
+    data : DataFrame
+    outcome : str
+        Ordered outcome (an ordered category, or values whose sorted order is the order).
+    predictors : list of str
+        Categorical (category/string) predictors get treatment dummies; numbers enter as is.
+    levels : dict, optional
+        Predictor levels to encode with (default: the data's); the first is the reference.
+    outcome_levels : sequence, optional
+        Outcome categories in order (default: the ordered categories, or sorted values).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(1)
+    >>> d = pd.DataFrame({"x": rng.choice(["a", "b"], 400)})
+    >>> d["y"] = pd.cut(rng.logistic(size=400) + (d["x"] == "b"), [-np.inf, -1, 0, 1, np.inf],
+    ...                 labels=[1, 2, 3, 4])
+    >>> f = fit_ordered_logit(d, "y", ["x"])
+    >>> f.coef.round(3).to_dict()
+    {'xb': 1.068}
+    >>> list(f.zeta.index)
+    ['1|2', '2|3', '3|4']
+    """
+    predictors = [predictors] if isinstance(predictors, str) else list(predictors)
+    missing = [c for c in [outcome, *predictors] if c not in data.columns]
+    if missing:
+        raise KeyError(f"data: columns {missing} not found")
+    if data[[outcome, *predictors]].isna().any().any():
+        raise ValueError("data: missing values in the outcome or the predictors")
+    y = data[outcome]
+    if outcome_levels is None:
+        if isinstance(y.dtype, pd.CategoricalDtype):
+            outcome_levels = list(y.cat.categories)
+        else:
+            outcome_levels = list(np.sort(y.unique()))
+    outcome_levels = pd.Index(outcome_levels)
+    if len(outcome_levels) < 3:
+        raise ValueError(f"outcome {outcome!r} needs at least 3 ordered categories")
+    codes = pd.Categorical(y.astype(object), categories=list(outcome_levels), ordered=True)
+    if (codes.codes < 0).any():
+        raise ValueError(f"outcome {outcome!r} has values outside outcome_levels")
+    levels = _levels(data, predictors) if levels is None else levels
+    X = _design(data, predictors, levels)
+    const = [c for c in X.columns if X[c].std() == 0]
+    if const:
+        warnings.warn(f"predictor columns {const} are constant in this dataset and are "
+                      "dropped (their coefficients are NaN)", stacklevel=2)
+        X = X.drop(columns=const)
+    endog = pd.Series(codes, index=data.index)
+    model = _analytic_ordered_logit()(endog, X, distr="logit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = model.fit(method="bfgs", maxiter=10_000, disp=False, gtol=1e-8)
+        # polish with Newton steps (analytic score, Hessian from differences of the score)
+        res = model.fit(start_params=res.params, method="newton", maxiter=50, disp=False,
+                        tol=1e-12)
+    k = X.shape[1]
+    params = np.asarray(res.params)
+    cov = np.asarray(res.cov_params())
+    beta = pd.Series(params[:k], index=X.columns)
+    beta_se = pd.Series(np.sqrt(np.diag(cov)[:k]), index=X.columns)
+    th = params[k:]
+    cuts = np.cumsum(np.concatenate([[th[0]], np.exp(th[1:])]))
+    J = np.zeros((len(th), len(th)))
+    J[:, 0] = 1.0
+    for i in range(1, len(th)):
+        J[i:, i] = np.exp(th[i])
+    cov_cut = J @ cov[k:, k:] @ J.T
+    names = [f"{a}|{b}" for a, b in zip(outcome_levels[:-1], outcome_levels[1:])]
+    full_cols = _design(data.iloc[:0], predictors, levels).columns
+    return OrderedLogitFit(
+        coef=beta.reindex(full_cols), coef_se=beta_se.reindex(full_cols),
+        zeta=pd.Series(cuts, index=names), zeta_se=pd.Series(np.sqrt(np.diag(cov_cut)),
+                                                             index=names),
+        outcome_levels=outcome_levels, loglik=float(res.llf), result=res,
+        predictor_levels=levels, predictors=predictors)
+
+
+@dataclass
+class OrderedLogitUtility:
+    """Confidential vs combined-synthetic ordered logit, and hold-out predictions.
+
+    Attributes
+    ----------
+    coefficients : DataFrame
+        Per coefficient: ``orig``, ``orig_low``, ``orig_high`` (Wald), ``syn`` (q_bar),
+        ``syn_T`` (total variance), ``syn_low``, ``syn_high`` (combining rules), ``m_used``
+        and ``overlap`` (CI overlap, Karr et al.).
+    predictions : DataFrame
+        Expected outcome category of each hold-out record: column ``confidential`` and one
+        column per synthetic dataset.
+    orig_fit : OrderedLogitFit
+    syn_fits : list of OrderedLogitFit
+    """
+
+    coefficients: pd.DataFrame
+    predictions: pd.DataFrame
+    orig_fit: OrderedLogitFit
+    syn_fits: list
+    level: float = 0.95
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.coefficients.copy()
+
+    def __repr__(self) -> str:
+        c = self.coefficients
+        return (f"OrderedLogitUtility(terms={len(c)}, m={len(self.syn_fits)}, "
+                f"holdout={len(self.predictions)}, mean CI overlap="
+                f"{c['overlap'].mean():.4f})\n"
+                f"{c[['orig', 'orig_low', 'orig_high', 'syn', 'syn_low', 'syn_high']].head(10)}")
+
+    def _repr_html_(self) -> str:
+        head = html.escape(repr(self).splitlines()[0])
+        return f"<p>{head}</p>{self.coefficients.to_html()}"
+
+
+def ordered_logit_utility(origdata: pd.DataFrame,
+                          syndata: pd.DataFrame | Sequence[pd.DataFrame],
+                          outcome: str, predictors: str | Sequence[str],
+                          train: int | float | Sequence[bool] | None = None,
+                          seed: int | None = None, level: float = 0.95,
+                          predict_with: str = "synthetic") -> OrderedLogitUtility:
+    """Ordered logit on confidential and synthetic data, combined; hold-out predictions.
+
+    Parameters
+    ----------
+    origdata : DataFrame
+    syndata : DataFrame or list of DataFrame
+        Synthetic datasets, row i the synthetic version of record i.
+    outcome, predictors : see :func:`fit_ordered_logit`.
+    train : int, float, boolean mask or None
+        Training rows: a number of rows (the paper: 5000 of 6208) or a share drawn at random
+        with ``seed``, or a boolean mask; ``None`` = all rows, no hold-out.
+    level : float
+        Interval level.
+    predict_with : {"synthetic", "confidential"}
+        Predictors of the hold-out rows for a synthetic fit: the synthetic dataset's own
+        (what an analyst of the release would do) or the confidential ones.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(2)
+    >>> d = pd.DataFrame({"x": rng.choice(["a", "b", "c"], 500)})
+    >>> d["y"] = pd.cut(rng.logistic(size=500) + (d["x"] == "b"), [-np.inf, -1, 0, 1, np.inf],
+    ...                 labels=[1, 2, 3, 4])
+    >>> syns = [d.assign(x=rng.permutation(d["x"].to_numpy())) for _ in range(3)]
+    >>> u = ordered_logit_utility(d, syns, "y", ["x"], train=400, seed=1)
+    >>> u.coefficients.index.tolist(), u.predictions.shape
+    (['xb', 'xc'], (100, 4))
+    """
+    predictors = [predictors] if isinstance(predictors, str) else list(predictors)
+    datasets = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    if not datasets:
+        raise ValueError("syndata is empty")
+    if predict_with not in ("synthetic", "confidential"):
+        raise ValueError(f"predict_with must be 'synthetic' or 'confidential', "
+                         f"got {predict_with!r}")
+    n = len(origdata)
+    for i, d in enumerate(datasets):
+        if len(d) != n:
+            raise ValueError(f"syndata[{i}] has {len(d)} rows, origdata has {n}")
+    if train is None:
+        mask = np.ones(n, dtype=bool)
+    elif isinstance(train, (int, np.integer, float)) and not isinstance(train, bool):
+        size = int(round(train * n)) if isinstance(train, float) and train < 1 else int(train)
+        if not 0 < size <= n:
+            raise ValueError(f"train must select 1..{n} rows, got {train!r}")
+        mask = np.zeros(n, dtype=bool)
+        mask[np.random.default_rng(seed).choice(n, size, replace=False)] = True
+    else:
+        mask = np.asarray(train, dtype=bool)
+        if mask.shape != (n,):
+            raise ValueError(f"train mask must have length {n}")
+    y = origdata[outcome]
+    out_levels = (list(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype)
+                  else list(np.sort(y.unique())))
+    levels = _levels(origdata, predictors)
+    orig_fit = fit_ordered_logit(origdata[mask], outcome, predictors, levels, out_levels)
+    syn_fits = []
+    for d in datasets:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            syn_fits.append(fit_ordered_logit(d[mask], outcome, predictors, levels, out_levels))
+    ci = orig_fit.confint(level)
+    rows = []
+    for term in orig_fit.coef.index:
+        q = np.array([f.coef[term] for f in syn_fits])
+        u = np.array([f.coef_se[term] ** 2 for f in syn_fits])
+        ok = ~(np.isnan(q) | np.isnan(u))
+        row = {"term": term, "orig": orig_fit.coef[term], "orig_low": ci.loc[term, "low"],
+               "orig_high": ci.loc[term, "high"], "m_used": int(ok.sum())}
+        if ok.sum() >= 1:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                c = combine_partial(q[ok], u[ok], level=level)
+            row.update(syn=c.q_bar, syn_T=c.T, syn_low=c.ci_low, syn_high=c.ci_high)
+            lo, hi = row["orig_low"], row["orig_high"]
+            if np.isfinite([lo, hi, c.ci_low, c.ci_high]).all() and hi > lo and \
+                    c.ci_high > c.ci_low:
+                inter = min(hi, c.ci_high) - max(lo, c.ci_low)
+                row["overlap"] = 0.5 * (inter / (hi - lo) + inter / (c.ci_high - c.ci_low))
+        rows.append(row)
+    coefs = pd.DataFrame(rows).set_index("term")
+    for col in ("syn", "syn_T", "syn_low", "syn_high", "overlap"):
+        if col not in coefs:
+            coefs[col] = np.nan
+    coefs = coefs[["orig", "orig_low", "orig_high", "syn", "syn_T", "syn_low", "syn_high",
+                   "m_used", "overlap"]]
+    hold = ~mask
+    preds = pd.DataFrame(index=origdata.index[hold])
+    if hold.any():
+        preds["confidential"] = orig_fit.predict_expected(origdata[hold]).to_numpy()
+        for i, (f, d) in enumerate(zip(syn_fits, datasets), start=1):
+            src = d if predict_with == "synthetic" else origdata
+            preds[f"syn_{i}"] = f.predict_expected(src[hold]).to_numpy()
+    return OrderedLogitUtility(coefficients=coefs, predictions=preds, orig_fit=orig_fit,
+                               syn_fits=syn_fits, level=level)

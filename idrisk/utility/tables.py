@@ -1,0 +1,211 @@
+"""Table-count utility of a synthesized categorical label (Hu & Savitsky, §3.1 and §3.3).
+
+* :func:`table_deviations` -- one-way (label), two-way (label x each kept variable) and
+  three-way (label x each pair of kept variables) contingency tables of every synthetic
+  dataset against the confidential data: the sum of absolute count differences over all
+  cells of all tables of that order, per dataset and averaged over m (the paper's Table 2),
+  and the signed cell differences (Figure 1).
+* :func:`within_pattern_distribution` -- the label distribution within each pattern (a
+  combination of the kept variables) in the confidential and the synthetic data (Figure 3).
+
+Paper ``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorical-synthesis.md``.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["TableDeviations", "table_deviations", "within_pattern_distribution"]
+
+WAYS = {1: "one-way", 2: "two-way", 3: "three-way"}
+
+
+def _datasets(syndata) -> list[pd.DataFrame]:
+    out = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    if not out:
+        raise ValueError("syndata is empty")
+    for i, d in enumerate(out):
+        if not isinstance(d, pd.DataFrame):
+            raise TypeError(f"syndata[{i}] must be a DataFrame, got {type(d).__name__}")
+    return out
+
+
+def _check_cols(df: pd.DataFrame, cols: Sequence[str], what: str) -> None:
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        raise KeyError(f"{what}: columns {missing} not found")
+
+
+def _counts(df: pd.DataFrame, cols: list[str], levels: dict[str, pd.Index]) -> pd.Series:
+    """Counts over the full product of the levels (zeros included)."""
+    full = pd.MultiIndex.from_product([levels[c] for c in cols], names=cols)
+    vals = pd.MultiIndex.from_frame(df[cols].astype(object)) if len(cols) > 1 else \
+        pd.Index(df[cols[0]].astype(object), name=cols[0])
+    counts = pd.Series(1, index=vals).groupby(level=list(range(len(cols)))).size()
+    if len(cols) == 1:
+        full = full.get_level_values(0)
+    return counts.reindex(full, fill_value=0)
+
+
+@dataclass
+class TableDeviations:
+    """Deviations of synthetic table counts from the confidential ones.
+
+    Attributes
+    ----------
+    cells : DataFrame
+        One row per dataset, table and cell: ``dataset, way, table, cell, orig, syn, diff``
+        (``diff = syn - orig``).
+    label, kept : the columns used.
+    """
+
+    cells: pd.DataFrame
+    label: str
+    kept: list[str]
+
+    @property
+    def m(self) -> int:
+        return int(self.cells["dataset"].max())
+
+    def by_dataset(self) -> pd.DataFrame:
+        """Sum of absolute deviations per dataset (rows) and table order (columns)."""
+        t = self.cells.assign(absdiff=self.cells["diff"].abs()).pivot_table(
+            index="dataset", columns="way", values="absdiff", aggfunc="sum")
+        return t.rename(columns=WAYS)
+
+    def summary(self) -> pd.Series:
+        """The m-averaged sums of absolute deviations per table order (the paper's Table 2,
+        before its division by 100)."""
+        return self.by_dataset().mean().rename("mean_abs_deviation")
+
+    def by_table(self) -> pd.DataFrame:
+        """m-averaged sum of absolute deviations of every single table."""
+        s = self.cells.assign(absdiff=self.cells["diff"].abs()).groupby(
+            ["way", "table", "dataset"])["absdiff"].sum()
+        return s.groupby(level=["way", "table"]).mean().to_frame("mean_abs_deviation")
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.by_dataset()
+
+    def __repr__(self) -> str:
+        s = self.summary()
+        body = "\n".join(f"  {k}: {v:.6g}" for k, v in s.items())
+        return (f"TableDeviations(label={self.label!r}, kept={self.kept}, m={self.m})\n"
+                f"mean over datasets of the summed |syn - orig| counts:\n{body}")
+
+    def _repr_html_(self) -> str:
+        head = html.escape(repr(self).splitlines()[0])
+        return f"<p>{head}</p>{self.summary().to_frame().to_html()}"
+
+
+def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataFrame],
+                     label: str, kept: str | Sequence[str],
+                     ways: Sequence[int] = (1, 2, 3)) -> TableDeviations:
+    """One-, two- and three-way table deviations of a synthesized label.
+
+    Parameters
+    ----------
+    origdata : DataFrame
+        Confidential data.
+    syndata : DataFrame or list of DataFrame
+        Synthetic datasets.
+    label : str
+        The synthesized variable.
+    kept : str or list of str
+        The kept variables crossed with the label.
+    ways : sequence of {1, 2, 3}
+        Table orders to compute.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> orig = pd.DataFrame({"sex": list("ffmm"), "county": list("abab")})
+    >>> syn = pd.DataFrame({"sex": list("ffmm"), "county": list("aabb")})
+    >>> table_deviations(orig, [syn], "county", "sex", ways=(1, 2)).summary().tolist()
+    [0.0, 4.0]
+    """
+    kept = [kept] if isinstance(kept, str) else list(kept)
+    datasets = _datasets(syndata)
+    _check_cols(origdata, [label, *kept], "origdata")
+    bad = [w for w in ways if w not in WAYS]
+    if bad:
+        raise ValueError(f"ways must be among 1, 2, 3, got {bad}")
+    if 3 in ways and len(kept) < 2:
+        raise ValueError("three-way tables need at least two kept variables")
+    if 2 in ways and len(kept) < 1:
+        raise ValueError("two-way tables need at least one kept variable")
+    for i, d in enumerate(datasets):
+        _check_cols(d, [label, *kept], f"syndata[{i}]")
+    cols = [label, *kept]
+    levels = {c: pd.Index(pd.unique(pd.concat([origdata[c].astype(object)]
+                                              + [d[c].astype(object) for d in datasets])))
+              for c in cols}
+    levels = {c: v[~v.isna()] for c, v in levels.items()}
+    tables = []
+    for w in sorted(ways):
+        for combo in itertools.combinations(kept, w - 1):
+            tables.append((w, [label, *combo]))
+    frames = []
+    for w, tcols in tables:
+        o = _counts(origdata, tcols, levels)
+        name = " x ".join(tcols)
+        cell = [" | ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in o.index]
+        for i, d in enumerate(datasets, start=1):
+            s = _counts(d, tcols, levels)
+            frames.append(pd.DataFrame({"dataset": i, "way": w, "table": name, "cell": cell,
+                                        "orig": o.to_numpy(), "syn": s.to_numpy(),
+                                        "diff": s.to_numpy() - o.to_numpy()}))
+    return TableDeviations(cells=pd.concat(frames, ignore_index=True), label=label, kept=kept)
+
+
+def within_pattern_distribution(origdata: pd.DataFrame,
+                                syndata: pd.DataFrame | Sequence[pd.DataFrame],
+                                label: str, kept: str | Sequence[str]) -> pd.DataFrame:
+    """Label shares within each pattern, confidential vs synthetic (averaged over m).
+
+    Returns one row per pattern and label: the kept variables' values, ``pattern`` (1-based,
+    in sorted order of the kept values), ``n_pattern``, ``orig`` and ``syn`` (shares of the
+    pattern's records; ``syn`` averaged over the datasets) and ``syn_sd`` (between-dataset
+    standard deviation of the share).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> orig = pd.DataFrame({"sex": list("ffmm"), "county": list("abab")})
+    >>> syn = pd.DataFrame({"sex": list("ffmm"), "county": list("aabb")})
+    >>> within_pattern_distribution(orig, syn, "county", "sex")[["sex", "county", "orig", "syn"]]
+      sex county  orig  syn
+    0   f      a   0.5  1.0
+    1   f      b   0.5  0.0
+    2   m      a   0.5  0.0
+    3   m      b   0.5  1.0
+    """
+    kept = [kept] if isinstance(kept, str) else list(kept)
+    datasets = _datasets(syndata)
+    _check_cols(origdata, [label, *kept], "origdata")
+    for i, d in enumerate(datasets):
+        _check_cols(d, [label, *kept], f"syndata[{i}]")
+    cols = [*kept, label]
+
+    def shares(df):
+        c = df.groupby(cols, observed=True).size()
+        return c / c.groupby(level=list(range(len(kept)))).transform("sum")
+
+    o = shares(origdata)
+    syn = pd.concat([shares(d) for d in datasets], axis=1).fillna(0.0)
+    idx = o.index.union(syn.index)
+    syn = syn.reindex(idx, fill_value=0.0)
+    out = pd.DataFrame({"orig": o.reindex(idx, fill_value=0.0),
+                        "syn": syn.mean(axis=1),
+                        "syn_sd": syn.std(axis=1, ddof=1) if len(datasets) > 1 else np.nan})
+    out = out.reset_index()
+    sizes = origdata.groupby(kept, observed=True).size().rename("n_pattern").reset_index()
+    sizes["pattern"] = np.arange(1, len(sizes) + 1)
+    out = out.merge(sizes, on=kept, how="left")
+    return out[[*kept, "pattern", "n_pattern", label, "orig", "syn", "syn_sd"]]
