@@ -147,13 +147,13 @@ def _row_matches(i, k, lo, hi, x, d, y, closed, na_matches, ellipsoid):
     """The numpy engine's ``_rows_match`` for one (target, synthetic row) pair."""
     p = lo.shape[1]
     for v in range(p):
-        yv, l, h = y[k, v], lo[i, v], hi[i, v]
+        yv, lv, hv = y[k, v], lo[i, v], hi[i, v]
         if closed:
-            if yv < l or yv > h:
+            if yv < lv or yv > hv:
                 return False
-        elif yv <= l or yv >= h:
+        elif yv <= lv or yv >= hv:
             return False
-        if not na_matches and (np.isnan(yv) or np.isnan(l) or np.isnan(h)):
+        if not na_matches and (np.isnan(yv) or np.isnan(lv) or np.isnan(hv)):
             return False
     if not ellipsoid:
         return True
@@ -211,32 +211,33 @@ def sort_by_key(order_by_value, skey, n_keys):
 
 
 @_jit
-def merge_positions(sorted_values, starts, tkey, bound, order, advance_on_equal, out):
-    """Positions of the targets' bounds in their key's block of sorted values, by one merge.
+def merge_positions(sorted_values, starts, keys, bounds, advance_on_equal, out):
+    """Positions of bounds in their key's block of sorted values, by one merge.
 
-    ``order`` lists the targets by (key, bound) (NaN bounds last within a key). ``out[i]`` is
-    the first position of key ``tkey[i]`` whose value is ``> bound[i]`` (``advance_on_equal``;
-    numpy's ``searchsorted(..., "right")``) or ``>= bound[i]`` ("left"). Targets with a key < 0
-    or a NaN bound get the start of their key's block (the caller overrides them).
+    The needles (``keys``, ``bounds``) come sorted by (key, bound), NaN bounds last within a
+    key. ``out[j]`` is the first position of key ``keys[j]`` whose value is ``> bounds[j]``
+    (``advance_on_equal``; numpy's ``searchsorted(..., "right")``) or ``>= bounds[j]``
+    ("left"). Needles with a key < 0 or a NaN bound get 0 or the start of their key's block
+    (the caller overrides them).
     """
     n_keys = starts.shape[0] - 1
     current = -1
     p = 0
     stop = 0
-    for t in order:
-        k = tkey[t]
+    for j in range(keys.shape[0]):
+        k = keys[j]
         if k < 0 or k >= n_keys:
-            out[t] = 0
+            out[j] = 0
             continue
         if k != current:
             current = k
             p = starts[k]
             stop = starts[k + 1]
-        v = bound[t]
+        v = bounds[j]
         if advance_on_equal:
             while p < stop and sorted_values[p] <= v:
                 p += 1
         else:
             while p < stop and sorted_values[p] < v:
                 p += 1
-        out[t] = p
+        out[j] = p

@@ -511,14 +511,39 @@ def _grid_buckets(rank: np.ndarray, n_ranks: int) -> tuple[np.ndarray, np.ndarra
     return bucket_of_rank.astype(np.int64), starts
 
 
+class _GridTargets:
+    """The targets of the compiled grid, laid out once for every dataset.
+
+    Targets are visited in (key, lower bound on u) order (``first``); the upper-bound merge runs
+    in (key, upper bound) order and ``to_first`` maps its results into the first order.
+    """
+
+    def __init__(self, tkey, lo_u, hi_u, orders=None):
+        if orders is None:
+            orders = (target_order(tkey, lo_u), target_order(tkey, hi_u))
+        first, second = orders
+        self.first = first
+        self.keys_first = np.ascontiguousarray(tkey[first])
+        self.lo_first = np.ascontiguousarray(lo_u[first])
+        self.keys_second = np.ascontiguousarray(tkey[second])
+        self.hi_second = np.ascontiguousarray(hi_u[second])
+        position = np.empty(len(tkey), dtype=np.int64)
+        position[second] = np.arange(len(tkey))
+        self.to_first = position[first]
+        whole = (np.isnan(lo_u) | np.isnan(hi_u))[first]
+        self.whole = whole if whole.any() else None
+        self.dead = self.keys_first < 0
+
+
 class _RankCache:
-    """Ranks of one synthetic variable and the targets' rank windows, reused while the
-    variable's values are unchanged (a known variable is the same in every dataset)."""
+    """Ranks of the bucketed variable and the targets' rank windows (in the targets' grid
+    order), reused while the variable's values are unchanged (a known variable is the same in
+    every dataset)."""
 
     def __init__(self) -> None:
         self._entry: tuple | None = None  # (column, value), replaced as a whole (threads)
 
-    def get(self, column, lo_w, hi_w, rule: MatchRule, w_orders):
+    def get(self, column, lo_w, hi_w, rule: MatchRule, first, w_orders=None):
         entry = self._entry
         if entry is not None and np.array_equal(entry[0], column, equal_nan=True):
             return entry[1]
@@ -538,49 +563,56 @@ class _RankCache:
         value = (
             len(values),
             rank_of_row.astype(np.int64),
-            np.ascontiguousarray(c, dtype=np.int64),
-            np.ascontiguousarray(d, dtype=np.int64),
+            np.ascontiguousarray(c[first], dtype=np.int64),
+            np.ascontiguousarray(d[first], dtype=np.int64),
         )
         self._entry = (column.copy(), value)
         return value
 
 
 def _count_grid_compiled(
-    tkey, skey, lo, hi, y, rule, u, n_keys, orders=None, w_orders=None, ranks=None
-):
+    tkey, skey, lo, hi, y, rule, u, n_keys, orders=None, w_orders=None, ranks=None,
+    targets=None,
+):  # fmt: skip
     """Two continuous variables, compiled: windows on u by merging, w by a prefix-count table.
 
     Synthetic rows of a live key must have no NA on either variable (targets' NA bounds are
     handled). ``orders``: the targets by (key, lo_u) and (key, hi_u); ``w_orders``: argsorts of
-    the targets' w bounds; ``ranks``: a :class:`_RankCache` for w.
+    the targets' w bounds; ``ranks``: a :class:`_RankCache` for w; ``targets``: the
+    :class:`_GridTargets` (all reusable across datasets of the same targets).
     """
     n = len(tkey)
     w = 1 - u
     n_keys = int(max(n_keys, skey.max(initial=-1) + 1, tkey.max(initial=-1) + 1))
+    if targets is None:
+        targets = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
     yu = np.ascontiguousarray(y[:, u])
     rows, starts = _kernels.sort_by_key(np.argsort(yu), skey, n_keys)
     sorted_u = yu[rows]
-    lo_u, hi_u = np.ascontiguousarray(lo[:, u]), np.ascontiguousarray(hi[:, u])
-    if orders is None:
-        orders = (target_order(tkey, lo_u), target_order(tkey, hi_u))
+    # window [a, b) of positions on u, every array in the targets' (key, lo_u) order
     a = np.empty(n, dtype=np.int64)
     b = np.empty(n, dtype=np.int64)
-    _kernels.merge_positions(sorted_u, starts, tkey, lo_u, orders[0], not rule.closed, a)
-    _kernels.merge_positions(sorted_u, starts, tkey, hi_u, orders[1], rule.closed, b)
-    whole = np.isnan(lo_u) | np.isnan(hi_u)
-    if whole.any():  # NA bound on u: the whole key block (R's mode) or nothing
-        k = np.clip(tkey, 0, n_keys - 1)
+    _kernels.merge_positions(
+        sorted_u, starts, targets.keys_first, targets.lo_first, not rule.closed, a
+    )
+    _kernels.merge_positions(
+        sorted_u, starts, targets.keys_second, targets.hi_second, rule.closed, b
+    )
+    b = b[targets.to_first]
+    if targets.whole is not None:  # NA bound on u: the whole key block (R's mode) or nothing
+        k = np.clip(targets.keys_first, 0, n_keys - 1)
         if rule.na_matches:
-            a, b = np.where(whole, starts[k], a), np.where(whole, starts[k + 1], b)
+            a = np.where(targets.whole, starts[k], a)
+            b = np.where(targets.whole, starts[k + 1], b)
         else:
-            a, b = np.where(whole, 0, a), np.where(whole, 0, b)
-    dead = tkey < 0
-    a, b = np.where(dead, 0, a), np.where(dead, 0, b)
+            a, b = np.where(targets.whole, 0, a), np.where(targets.whole, 0, b)
+    if targets.dead.any():
+        a, b = np.where(targets.dead, 0, a), np.where(targets.dead, 0, b)
     np.maximum(a, b, out=b)
 
     ranks = ranks if ranks is not None else _RankCache()
     n_values, rank_of_row, c, d = ranks.get(
-        np.ascontiguousarray(y[:, w]), lo[:, w], hi[:, w], rule, w_orders
+        np.ascontiguousarray(y[:, w]), lo[:, w], hi[:, w], rule, targets.first, w_orders
     )
     rank = rank_of_row[rows]
     bucket_of_rank, bucket_start = _grid_buckets(rank, n_values)
@@ -594,11 +626,13 @@ def _count_grid_compiled(
         offsets = np.zeros(k + 1, dtype=np.int64)
         np.cumsum(np.bincount(bucket, minlength=k), out=offsets[1:])
     table = _kernels.grid_table(bucket, max(k, 1), _GRID_BLOCK)
-    out = np.zeros(n, dtype=np.int64)
+    found = np.zeros(n, dtype=np.int64)
     _kernels.count_grid(
         a, b, c, d, rank, bucket, bucket_of_rank, bucket_start, table, _GRID_BLOCK,
-        by_bucket, offsets, out,
+        by_bucket, offsets, found,
     )  # fmt: skip
+    out = np.empty(n, dtype=np.int64)
+    out[targets.first] = found
     return out
 
 
@@ -681,6 +715,7 @@ class CountCache:
         self._orders: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._value_orders: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.ranks = _RankCache()
+        self.grid_targets: _GridTargets | None = None
 
     def value_orders(self, lo, hi, v) -> tuple[np.ndarray, np.ndarray] | None:
         """Argsorts of the targets' lower and upper bounds on variable v, computed once."""
@@ -745,11 +780,14 @@ def _count_box(
         u = cache.grid_axis
         if not top:
             return _count_grid_compiled(tkey, skey, lo, hi, y, rule, u, n_keys)
+        if cache.grid_targets is None:
+            orders = cache.orders(tkey, lo, hi, u, always=True)
+            cache.grid_targets = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
         return _count_grid_compiled(
             tkey, skey, lo, hi, y, rule, u, n_keys,
-            orders=cache.orders(tkey, lo, hi, u, always=True),
             w_orders=cache.value_orders(lo, hi, 1 - u),
             ranks=cache.ranks,
+            targets=cache.grid_targets,
         )  # fmt: skip
     if cache.plan is None:
         cache.plan = _plan(tkey, skey, lo, hi, y, rule, cache)
