@@ -35,6 +35,7 @@ _LAZY = {
     "propensity_utility": ".utility",
     "maximizing_radius": ".analysis",
     "radius_sweep": ".analysis",
+    "report": ".report",
     "identification_risk_dask": ".risk",
     "risk_weights": ".weighted",
     "RiskWeightedSynthesizer": ".weighted",

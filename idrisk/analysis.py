@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from idrisk.risk import identification_risk
+from idrisk.risk._prepare import RiskInputWarning
 from idrisk.utility import propensity_utility
 
 __all__ = [
@@ -118,7 +120,11 @@ def radius_sweep(
     Returns
     -------
     DataFrame with columns ``scenario, r, dataset, exp_risk, true_rate, false_rate,
-    record_mean_risk`` (``exp_risk / n``), one row per scenario, radius and dataset.
+    record_mean_risk`` (``exp_risk / n``), ``s``, ``c_zero`` and ``never_match`` (records with
+    no match, and never matchable: see ``IdentificationRiskResult.checks``), one row per
+    scenario, radius and dataset. exp_risk is the expected number of records identified, out
+    of n. The per-call ``RiskInputWarning`` of :func:`~idrisk.identification_risk` is not
+    repeated for every radius: the counts are in the table.
 
     Examples
     --------
@@ -140,11 +146,13 @@ def radius_sweep(
     with tqdm(total=total, desc="radius sweep", disable=not show) as bar:
         for name, sc in scen.items():
             for r in radii:
-                res = identification_risk(
-                    original, sc.synthetic, known=list(known), syn=sc.syn,
-                    r=dict(r) if isinstance(r, Mapping) else float(r), progress=False,
-                    **risk_options,
-                )
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", category=RiskInputWarning)
+                    res = identification_risk(
+                        original, sc.synthetic, known=list(known), syn=sc.syn,
+                        r=dict(r) if isinstance(r, Mapping) else float(r), progress=False,
+                        **risk_options,
+                    )
                 df = pd.DataFrame(
                     {
                         "scenario": name,
@@ -156,6 +164,9 @@ def radius_sweep(
                     }
                 )
                 df["record_mean_risk"] = df["exp_risk"] / n
+                df["s"] = res.s.to_numpy()
+                df["c_zero"] = res.checks["c_zero"].to_numpy()
+                df["never_match"] = res.checks["never_match"].to_numpy()
                 rows.append(df)
                 bar.update()
     return pd.concat(rows, ignore_index=True)
@@ -337,9 +348,11 @@ def m_experiment(
             for k in range(repeats):
                 s = seed + 1000 * i + k
                 datasets = list(synthesize(original, int(m), syn, s))
-                res = identification_risk(original, datasets, known=list(known), syn=syn,
-                                          r=dict(r) if isinstance(r, Mapping) else r,
-                                          progress=False, **risk_options)
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", category=RiskInputWarning)
+                    res = identification_risk(original, datasets, known=list(known), syn=syn,
+                                              r=dict(r) if isinstance(r, Mapping) else r,
+                                              progress=False, **risk_options)
                 up = propensity_utility(original, datasets, maxorder=maxorder)
                 exp_risk = float(res.exp_risk.mean())
                 rows.append({"m": int(m), "repeat": k, "seed": s, "exp_risk": exp_risk,

@@ -18,7 +18,9 @@ from __future__ import annotations
 import base64
 import html
 import io
+import sys
 import time
+import types
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -670,3 +672,14 @@ class _Document:
             + "\n".join(body)
             + "</body></html>\n"
         )
+
+
+class _CallableModule(types.ModuleType):
+    """``idrisk.report(...)`` works whether ``idrisk.report`` resolved to this module (after
+    ``import idrisk.report``) or to the function (the lazy top-level export)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Report:
+        return report(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

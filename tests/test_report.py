@@ -1,0 +1,152 @@
+"""``idrisk.report`` / ``idrisk report``: numbers equal to the engine's, a self-contained HTML
+page that a real browser renders with every figure loaded."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from _shared import cedata_path, fixtures_dir
+
+import idrisk
+from idrisk import identification_risk
+from idrisk.analysis import maximizing_radius, radius_sweep
+from idrisk.cli import main
+from idrisk.datasets import load_demo
+
+KNOWN = ["Age", "Urban", "Marital"]
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
+                             "/usr/bin/chromium") if p and Path(p).exists()), None)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    from idrisk import syn
+
+    data = load_demo(n=400, seed=3)
+    scen = {
+        "A": syn(data, m=3, visit_sequence=["Income"], seed=1, rng="numpy").synthetic,
+        "B": syn(data, m=3, visit_sequence=["Expenditure", "Income"], seed=1,
+                 rng="numpy").synthetic,
+    }
+    syn_vars = {"A": ["Income"], "B": ["Expenditure", "Income"]}
+    out = tmp_path_factory.mktemp("report")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = idrisk.report(data, scen, KNOWN, syn_vars, r=0.1, out_dir=out,
+                            radii=[0.05, 0.1, 0.2], maxorder=0, top=5)
+    return data, scen, syn_vars, rep
+
+
+def test_report_numbers_are_the_engines(small):
+    data, scen, syn_vars, rep = small
+    for name in ("A", "B"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = identification_risk(data, scen[name], KNOWN, syn_vars[name], r=0.1)
+        row = rep.tables["summary"].loc[name]
+        assert row["exp_risk"] == res.exp_risk.mean()
+        assert row["exp_risk_share"] == pytest.approx(res.exp_risk.mean() / len(data))
+        assert row["true_rate"] == res.true_rate.mean()
+        assert row["false_rate"] == pytest.approx(res.false_rate.mean())
+        d = rep.tables["datasets"]
+        np.testing.assert_array_equal(d[d.scenario == name].exp_risk, res.exp_risk)
+        # highest-risk records: the top of record_risk, numbered from 1
+        top = rep.tables["top_records"]
+        top = top[top.scenario == name]
+        want = np.sort(res.record_risk.to_numpy())[::-1][:5]
+        np.testing.assert_array_equal(top.record_risk, want)
+        np.testing.assert_array_equal(res.record_risk.to_numpy()[top.record - 1], want)
+    sweep = radius_sweep(data, {k: scen[k] for k in scen}, KNOWN, syn_vars,
+                         radii=[0.05, 0.1, 0.2], progress=False)
+    best = maximizing_radius(sweep)
+    assert rep.tables["summary"]["max_risk_radius"].tolist() == best["r"].tolist()
+
+
+def test_report_files_are_self_contained(small):
+    *_, rep = small
+    html = rep.html.read_text()
+    md = rep.markdown.read_text()
+    # no network: every image is inline data, no external script, style or link
+    srcs = re.findall(r"<img[^>]*src='([^']*)'", html)
+    assert len(srcs) == len(rep.figures) >= 5
+    assert all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert not re.search(r"(src|href)=['\"]?(https?:|//)", html)
+    # Markdown: the same figures as files
+    for path in rep.figures.values():
+        assert path.name in md and path.stat().st_size > 1000
+    for heading in ("Risk per scenario", "Checks on the data", "Record-level risk",
+                    "Radius sweep", "Utility"):
+        assert heading in html and f"## {heading}" in md
+    assert "expected risk (records identified, of n)" in html
+    assert (rep.html.parent / "summary.csv").exists()
+
+
+def _chromium(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    profile = tmp_path / "profile"
+    profile.mkdir(exist_ok=True)
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+           "--no-first-run", "--disable-background-networking", "--disable-component-update",
+           "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (CI installs it: "
+                    "apt-get install chromium)")
+def test_browser_renders_report_with_every_image(small, tmp_path):
+    *_, rep = small
+    # 1. every <img> decoded: a probe copy of the page records it in the DOM after 'load'
+    probe = tmp_path / "probe.html"
+    script = (
+        "<script>window.addEventListener('load',function(){var im=document.images,ok=0;"
+        "for(var i=0;i<im.length;i++){if(im[i].complete&&im[i].naturalWidth>0)ok++;}"
+        "document.body.setAttribute('data-images',im.length);"
+        "document.body.setAttribute('data-loaded',ok);});</script>"
+    )
+    probe.write_text(rep.html.read_text().replace("</body>", script + "</body>"))
+    done = _chromium(["--virtual-time-budget=10000", "--dump-dom", probe.as_uri()], tmp_path)
+    found = re.search(r'data-images="(\d+)" data-loaded="(\d+)"', done.stdout)
+    assert found, done.stderr[-2000:]
+    images, loaded = map(int, found.groups())
+    assert images == len(rep.figures) and loaded == images
+    # 2. the page itself renders to a PNG that is not blank
+    png = tmp_path / "report.png"
+    _chromium([f"--screenshot={png}", "--window-size=1200,3000", rep.html.as_uri()], tmp_path)
+    assert png.exists() and png.stat().st_size > 50_000
+    from PIL import Image
+
+    with Image.open(png) as im:
+        assert im.size == (1200, 3000)
+        colours = im.convert("RGB").resize((60, 150)).getcolors(maxcolors=100_000)
+        assert colours is not None and len(colours) > 20  # text, tables and figures
+
+
+def test_cli_report_on_ce_and_synthpop_files(tmp_path, capsys):
+    """``idrisk report`` on the CE sample and synthpop's scenario files: R's exp_risk exactly."""
+    base = fixtures_dir("synthpop")
+    s1 = [str(base / "scenario1" / f"syn_{j:02d}.csv") for j in (1, 2)]
+    s3 = [str(base / "scenario3" / f"syn_{j:02d}.csv") for j in (1, 2)]
+    out = tmp_path / "rep"
+    code = main(["report", str(cedata_path()), *s1, "--known", *KNOWN, "--syn", "Income",
+                 "--scenario", "3:Expenditure,Income", *s3,
+                 "--categorical", "Urban", "Tenure", "Marital", "-r", "0.1",
+                 "--radii", "0.05", "0.1", "--maxorder", "0", "--top", "3",
+                 "--out-dir", str(out), "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert (out / "report.html").stat().st_size > 20_000 and (out / "report.md").exists()
+    assert "can never be matched" in captured.err  # the 449 records with Income <= 0
+    datasets = pd.read_csv(out / "datasets.csv")
+    want = pd.read_csv(base / "risk_by_radius.csv")
+    for scenario in (1, 3):
+        r_exp = want[(want.scenario == scenario) & (want.r == 0.1) & (want.dataset <= 2)]
+        got = datasets[datasets.scenario == scenario]
+        np.testing.assert_array_equal(got.exp_risk.to_numpy(), r_exp.exp_risk.to_numpy())
+    html = (out / "report.html").read_text()
+    assert "syn_01.csv" in html and "CEdata.csv" in html  # files named, not syndata[0]
