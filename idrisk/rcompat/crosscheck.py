@@ -135,6 +135,7 @@ class CrossCheckReport:
             if not table["n_diff"].any():
                 table = table.drop(columns=[f"{self.left}_value", f"{self.right}_value"])
             table = table.astype(object).where(table.notna(), "-")
+            table.index.name = None
             lines.append(table.to_string())
             lines.extend("  " + c.describe(self.left, self.right) for c in self.components if not c)
         return "\n".join(lines)
