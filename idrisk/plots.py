@@ -198,6 +198,8 @@ def plot_risk_at_max(at_max: pd.DataFrame, value: str = "exp_risk", *, n: int | 
         data.append(g[value].to_numpy())
         labels.append(f"({s})\nr = {_fmt_r(g['r'].iloc[0])}")
     _boxes(ax, data, labels, [colors[s] for s in scenarios])
+    if value == "exp_risk":
+        ax.set_ylim(bottom=0)
     ax.set_xlabel("scenario (its maximising radius)")
     ax.set_ylabel(risk_axis_label(n, value))
     ax.grid(axis="y", alpha=0.3)

@@ -291,17 +291,14 @@ class IdentificationRiskResult(Mapping):
 
         parts = []
         if not ch["na_origdata"].isna().any():
-            na_rule = (
-                "NA matches anything" if self.settings.get("na_matches", True)
-                else "NA never matches"
-            )
+            na_rule = "match anything" if self.settings.get("na_matches", True) else "never match"
             parts.append(
-                f"NA in a continuous variable: {span('na_origdata')} in origdata, "
-                f"{span('na_syndata')} per synthetic dataset ({na_rule})"
+                f"NA in origdata / per synthetic dataset ({na_rule}): "
+                f"{span('na_origdata')} / {span('na_syndata')}"
             )
-            parts.append(f"never matched (value ≤ 0 under a % radius): {span('never_match')}")
+            parts.append(f"never matched (≤ 0 under a % radius): {span('never_match')}")
         parts.append(f"c = 0 (T = 1, risk 0): {span('c_zero')}")
-        return f"records of {self.n}: " + "; ".join(parts)
+        return f"records of {self.n} with " + "; ".join(parts)
 
     def __repr__(self) -> str:
         opts = self._settings_text()

@@ -69,7 +69,7 @@ def test_r_exact_numbers_come_with_warnings(ce, r_values):
     assert any("449 of 5571 records (8.1%) can never be matched" in m and "Income: 449" in m
                and "abs_radius=True" in m for m in msgs)
     # the checks are printed
-    assert "never matched (value ≤ 0 under a % radius): 449" in repr(res)
+    assert "never matched (≤ 0 under a % radius): 449" in repr(res)
     assert res.summary().loc["never_match", "mean"] == 449
 
 
