@@ -293,11 +293,19 @@ def warn_about_checks(
             if percentage
             else "use a positive radius or closed=True"
         )
+        but_na = (
+            " (only a missing synthetic value, which matches anything under R's rule, can "
+            "match them)"
+            if na_rule and np.asarray(checks["na_syndata"]).any()
+            else ""
+        )
         messages.append(
-            f"{orig_name}: {share(checks['never_match'])} can never be matched: their radius "
-            f"interval is empty ({by_col(checks['never_match_by_column'])}"
+            f"{orig_name}: {share(checks['never_match'])} can never be matched{but_na}: their "
+            f"radius interval is empty ({by_col(checks['never_match_by_column'])}"
             + ("; a value <= 0 under a percentage radius, R's rule" if percentage else "")
-            + f"), so they get c = 0, T = 1 and risk 0; {fix}"
+            + ")"
+            + ("" if but_na else ", so they get c = 0, T = 1 and risk 0")
+            + f"; {fix}"
         )
     c_zero = result.checks["c_zero"].to_numpy()
     unexplained = c_zero - checks["never_match"]

@@ -1,0 +1,107 @@
+"""The result as a reader sees it (repr with "…", HTML, summary, checks) and the row rule of
+``idrisk._align`` for frames and Series."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from idrisk import identification_risk
+from idrisk._align import align_series, check_frame_alignment, index_mismatch
+
+
+@pytest.fixture(scope="module")
+def many():
+    rng = np.random.default_rng(2)
+    n = 200
+    orig = pd.DataFrame({"Sex": pd.Categorical(rng.choice(["F", "M"], n)),
+                         "Inc": rng.lognormal(8, 1, n).round(0)})
+    orig.loc[:9, "Inc"] = 0.0  # 10 records (5%) never match under a percentage radius
+    syns = []
+    for j in range(14):
+        s = orig.assign(Inc=orig.Inc.to_numpy()[rng.permutation(n)])
+        s.loc[s.index[:j], "Inc"] = np.nan  # j records with NA in dataset j + 1
+        syns.append(s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = identification_risk(orig, syns, ["Sex"], ["Inc"], r=0.2)
+    return orig, syns, res
+
+
+def test_repr_marks_the_cut_rows(many):
+    *_, res = many
+    text = repr(res)
+    lines = text.splitlines()
+    assert lines[0].startswith("IdentificationRiskResult(n=200, m=14")
+    assert any(line.startswith("…") for line in lines)  # rows 6..9 are cut
+    body = [ln.split()[0] for ln in lines[2:-1]]
+    assert body == ["1", "2", "3", "4", "5", "…", "10", "11", "12", "13", "14", "mean"]
+    assert lines[-1] == ("records of 200 with NA in origdata / per synthetic dataset (match "
+                         "anything): 0 / 0–13; never matched (≤ 0 under a % radius): 10; "
+                         f"c = 0 (T = 1, risk 0): {res.checks.c_zero.min()}–"
+                         f"{res.checks.c_zero.max()}")
+
+
+def test_checks_counts_are_right(many):
+    orig, syns, res = many
+    assert res.checks["na_syndata"].tolist() == list(range(14))
+    assert (res.checks["never_match"] == 10).all() and (res.checks["na_origdata"] == 0).all()
+    np.testing.assert_array_equal(res.checks["c_zero"], (res.c == 0).sum())
+    s = res.summary()
+    assert s.loc["na_syndata", "max"] == 13 and s.loc["never_match", "mean"] == 10
+    # a record that never matches: c = 0, T = 1, risk 0 (R's convention) -- in dataset 1; in
+    # the others the synthetic NA values match it (NA matches anything, R's rule)
+    assert (res.c.iloc[:10, 0] == 0).all() and (res.T.iloc[:10, 0] == 1).all()
+    assert (res.risk.iloc[:10, 0] == 0).all()
+    assert (res.c.iloc[:10, 5] > 0).all()
+
+
+def test_html_repr(many):
+    *_, res = many
+    html = res._repr_html_()
+    assert html.startswith("<div") and "<table" in html and "…" in html
+    assert "expected number of records identified" in html and "never matched" in html
+
+
+def test_known_settings_are_truncated_with_ellipsis():
+    rng = np.random.default_rng(0)
+    cols = {f"k{i}": pd.Categorical(rng.choice(["a", "b"], 30)) for i in range(10)}
+    orig = pd.DataFrame(cols)
+    res = identification_risk(orig, [orig], known=list(cols)[:-1], syn=["k9"])
+    assert "known=['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7', …]" in repr(res)
+
+
+# --------------------------------------------------------------------------- _align
+
+def test_alignment_rule():
+    a = pd.RangeIndex(4)
+    assert index_mismatch(a, a) is None
+    assert index_mismatch(a, pd.Index([10, 11, 12, 13])) is None  # default vs labels: position
+    assert "different order" in index_mismatch(a, pd.Index([1, 0, 2, 3]))
+    assert "different labels" in index_mismatch(pd.Index([5, 6]), pd.Index([7, 8]))
+    f = pd.DataFrame({"x": [1, 2, 3]}, index=["a", "b", "c"])
+    g = f.iloc[[2, 0, 1]]
+    with pytest.raises(ValueError, match="syn: its index differs from origdata's"):
+        check_frame_alignment(f, g, "syn")
+    assert check_frame_alignment(f, g, "syn", "index")["x"].tolist() == [1, 2, 3]
+    assert check_frame_alignment(f, g, "syn", "position") is g
+    with pytest.raises(ValueError, match="1 missing"):
+        check_frame_alignment(f, g.rename(index={"a": "z"}), "syn", "index")
+    with pytest.raises(ValueError, match="align must be"):
+        check_frame_alignment(f, g, "syn", "labels")
+
+
+def test_align_series_names_the_argument():
+    u = pd.Series([0.1, 0.2, 0.3], index=[10, 11, 12])
+    w = pd.Series([1.0, 2.0, 3.0], index=[12, 11, 10])
+    with pytest.raises(ValueError, match=r"^w: its index differs from u's"):
+        align_series({"u": u, "w": w})
+    out = align_series({"u": u, "w": w}, align="index")
+    assert out["w"].tolist() == [3.0, 2.0, 1.0]
+    with pytest.raises(ValueError, match="w has 2 entries but u has 3"):
+        align_series({"u": u, "w": w.iloc[:2]})
+    # arrays have no index: by position
+    assert align_series({"u": u, "w": np.array([7, 8, 9])})["w"].tolist() == [7, 8, 9]
