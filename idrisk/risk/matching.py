@@ -714,8 +714,8 @@ class CountCache:
         self._expansion: tuple | None = None
         self._orders: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._value_orders: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.ranks = _RankCache()
-        self.grid_targets: _GridTargets | None = None
+        self.ranks: dict[int, _RankCache] = {}  # by bucketed variable
+        self.grid_targets: dict[int, _GridTargets] = {}  # by searched variable
 
     def value_orders(self, lo, hi, v) -> tuple[np.ndarray, np.ndarray] | None:
         """Argsorts of the targets' lower and upper bounds on variable v, computed once."""
@@ -734,13 +734,32 @@ class CountCache:
         return self._orders[v]
 
     def expansion(self, tkey, skey, lo, hi, y, rule, v):
-        if self._expansion is not None:
-            old_skey, old_y, value = self._expansion
-            if np.array_equal(old_skey, skey) and np.array_equal(old_y, y[:, v], equal_nan=True):
+        """The expansion on variable v and a :class:`_SubTargets` for its sub-targets."""
+        entry = self._expansion  # (v, skey, y_v, value): replaced as a whole (threads)
+        if entry is not None:
+            old_v, old_skey, old_y, value = entry
+            if (
+                old_v == v
+                and np.array_equal(old_skey, skey)
+                and np.array_equal(old_y, y[:, v], equal_nan=True)
+            ):
                 return value
         value = _expansion(tkey, skey, lo, hi, y, rule, v, self.orders(tkey, lo, hi, v))
-        self._expansion = (skey.copy(), y[:, v].copy(), value)
+        value = (*value, _SubTargets(value[0], lo, hi, v, self.engine))
+        self._expansion = (v, skey.copy(), y[:, v].copy(), value)
         return value
+
+
+class _SubTargets:
+    """The sub-targets of an expansion: their bounds on the other variables and a cache of
+    their own, reused for every dataset that shares the expansion."""
+
+    def __init__(self, owner, lo, hi, v, engine):
+        others = [u for u in range(lo.shape[1]) if u != v]
+        self.others = others
+        self.lo = np.ascontiguousarray(lo[owner][:, others]) if len(others) > 1 else None
+        self.hi = np.ascontiguousarray(hi[owner][:, others]) if len(others) > 1 else None
+        self.cache = CountCache(engine)
 
 
 def _count_box(
@@ -780,32 +799,32 @@ def _count_box(
         u = cache.grid_axis
         if not top:
             return _count_grid_compiled(tkey, skey, lo, hi, y, rule, u, n_keys)
-        if cache.grid_targets is None:
+        targets = cache.grid_targets.get(u)
+        if targets is None:
             orders = cache.orders(tkey, lo, hi, u, always=True)
-            cache.grid_targets = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
+            targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
         return _count_grid_compiled(
             tkey, skey, lo, hi, y, rule, u, n_keys,
             w_orders=cache.value_orders(lo, hi, 1 - u),
-            ranks=cache.ranks,
-            targets=cache.grid_targets,
+            ranks=cache.ranks.setdefault(1 - u, _RankCache()),
+            targets=targets,
         )  # fmt: skip
     if cache.plan is None:
         cache.plan = _plan(tkey, skey, lo, hi, y, rule, cache)
     how, v = cache.plan
     if how == "expand":
-        owner, new_tkey, new_skey, n_new = cache.expansion(tkey, skey, lo, hi, y, rule, v)
-        others = [u for u in range(p) if u != v]
-        sub = _count_box(
-            new_tkey,
-            new_skey,
-            lo[:, others],
-            hi[:, others],
-            y[:, others],
-            rule,
-            n_new,
-            owner=owner,
-            engine=engine,
-        )
+        owner, new_tkey, new_skey, n_new, subs = cache.expansion(tkey, skey, lo, hi, y, rule, v)
+        others = subs.others
+        if subs.lo is not None and top:  # >= 2 variables left: the sub-targets' own cache
+            sub = _count_box(
+                new_tkey, new_skey, subs.lo, subs.hi, np.ascontiguousarray(y[:, others]), rule,
+                n_new, cache=subs.cache, engine=engine,
+            )  # fmt: skip
+        else:
+            sub = _count_box(
+                new_tkey, new_skey, lo[:, others], hi[:, others], y[:, others], rule, n_new,
+                owner=owner, engine=engine,
+            )  # fmt: skip
         return np.bincount(owner, weights=sub, minlength=n).astype(np.int64)
     orders = cache.orders(tkey, lo, hi, v)
     if how == "grid" and not (np.isnan(y).any() or np.isnan(lo).any() or np.isnan(hi).any()):

@@ -217,3 +217,41 @@ def test_numpy_engine_on_every_fixture(monkeypatch):
             np.testing.assert_array_equal(
                 np.asarray(got[key], dtype=np.float64), case.r_value(key), err_msg=f"{name} {key}"
             )
+
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def test_three_continuous_over_datasets_against_brute_force(engine, monkeypatch):
+    """Expansion on the known variable, reused (with its sub-targets' cache) for every dataset,
+    then the two synthesized variables: equal to the O(n^2) baseline, R's euclidean radii."""
+    import warnings
+
+    import pandas as pd
+    from reference import brute_force_numpy
+
+    from idrisk import identification_risk
+
+    if engine == "numba" and not _kernels.HAVE_NUMBA:
+        pytest.skip("numba is not installed")
+    monkeypatch.setenv("IDRISK_ENGINE", engine)
+    rng = np.random.default_rng(8)
+    n = 1500
+    orig = pd.DataFrame({
+        "Age": rng.integers(18, 40, n).astype(float),
+        "G": pd.Categorical(rng.choice(["a", "b"], n)),
+        "Inc": np.round(rng.lognormal(3, 0.5, n), 1),
+        "Exp": np.round(rng.lognormal(2, 0.5, n), 1),
+    })  # fmt: skip
+    syns = [
+        orig.assign(Inc=orig["Inc"].to_numpy()[rng.permutation(n)],
+                    Exp=np.round(orig["Exp"].to_numpy()[rng.permutation(n)] * 1.1, 1))
+        for _ in range(3)
+    ]  # fmt: skip
+    for euclid in (False, True):
+        call = dict(known=["Age", "G"], syn=["Inc", "Exp"], r=0.1, euclidean_dist=euclid)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = identification_risk(orig, syns, **call, n_jobs=2)
+            want = brute_force_numpy(orig, syns, **call)
+        np.testing.assert_array_equal(got.c.to_numpy(), want.c.to_numpy())
+        np.testing.assert_array_equal(got.T.to_numpy(), want.T.to_numpy())
+        assert got.c.to_numpy().max() > 2
