@@ -48,9 +48,12 @@ setup() {
 }
 
 run_r_tests() {
+  # the R wrapper idriskR: help pages current, R CMD check --no-manual clean (runs testthat)
   if [ -f r-compat/run-tests.sh ] && command -v Rscript >/dev/null 2>&1; then
-    echo "== R wrapper tests (testthat)"
+    echo "== R wrapper idriskR (roxygen2 help pages, R CMD check, testthat)"
     RETICULATE_PYTHON="$PWD/$PY" bash r-compat/run-tests.sh
+  else
+    echo "== R not found: skipping the R wrapper idriskR's R CMD check"
   fi
 }
 

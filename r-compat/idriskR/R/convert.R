@@ -42,13 +42,24 @@
   stop(sprintf("column '%s': type %s is not supported", name, typeof(x)), call. = FALSE)
 }
 
-#' Convert a data frame to a pandas DataFrame (Python object, not converted back)
+#' Convert a data frame to a pandas DataFrame
 #'
-#' Factors become pandas categoricals with their labels and level order, character vectors
-#' pandas strings, integers int32 (Int32 when they hold NA), logicals bool (boolean with NA),
-#' doubles float64; NA is kept in every type.
-#' @param df a data.frame
-#' @return a reticulate reference to a pandas DataFrame
+#' The data frame is sent to Python column by column, so that nothing depends on
+#' \pkg{reticulate}'s own data-frame conversion: factors become pandas categoricals with
+#' their labels and level order (ordered factors stay ordered), character vectors pandas
+#' strings, integers \code{int32} (\code{Int32} when they hold \code{NA}), logicals
+#' \code{bool} (\code{boolean} with \code{NA}), doubles \code{float64}; \code{NA} is kept in
+#' every type. Other column classes (dates, matrices) are refused with an error naming the
+#' column.
+#'
+#' @param df a data frame.
+#' @return A \pkg{reticulate} reference to a pandas DataFrame (not converted back to R).
+#' @examples
+#' if (idrisk_available()) {
+#'   p <- to_pandas(data.frame(K = factor(c("b", NA, "a")), X = c(1.5, NA, 3)))
+#'   print(p)
+#' }
+#' @export
 to_pandas <- function(df) {
   if (!is.data.frame(df)) stop("expected a data.frame, got ", class(df)[1], call. = FALSE)
   nms <- names(df)
@@ -57,6 +68,13 @@ to_pandas <- function(df) {
 }
 
 #' Is idrisk importable from the Python that reticulate uses?
+#'
+#' @return \code{TRUE} when the Python module \code{idrisk.rcompat.bridge} can be imported
+#'   by \pkg{reticulate} (set \env{RETICULATE_PYTHON} to choose the Python), else
+#'   \code{FALSE}.
+#' @examples
+#' idrisk_available()
+#' @export
 idrisk_available <- function() {
   reticulate::py_module_available("idrisk.rcompat.bridge")
 }

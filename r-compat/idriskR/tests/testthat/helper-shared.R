@@ -52,12 +52,16 @@ expected_value <- function(expected, key) {
 
 run_captured <- function(expr) {
   msgs <- character()
+  warns <- character()
   value <- NULL
   out <- utils::capture.output(
     value <- withCallingHandlers(expr, message = function(m) {
       msgs <<- c(msgs, sub("\n$", "", conditionMessage(m)))
       invokeRestart("muffleMessage")
+    }, warning = function(w) {
+      warns <<- c(warns, conditionMessage(w))
+      invokeRestart("muffleWarning")
     }),
     type = "output")
-  list(value = value, output = out, messages = msgs)
+  list(value = value, output = out, messages = msgs, warnings = warns)
 }

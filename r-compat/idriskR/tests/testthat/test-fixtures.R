@@ -26,6 +26,9 @@ test_that("every public fixture is reproduced exactly (values, types, printed li
     e <- case$expected
     expect_identical(got$output, as.character(unlist(e$stdout_lines)), label = name)
     expect_identical(got$messages, as.character(unlist(e$message_lines)), label = name)
+    # the original signals no R warnings; idrisk's own data checks arrive as R warnings
+    # named by their Python category, never as one of R's printed lines
+    expect_true(all(grepl("^[A-Za-z]+Warning: ", got$warnings)), label = name)
     if (isTRUE(e$returned_null)) {
       expect_null(got$value, label = name)
       next
@@ -35,5 +38,11 @@ test_that("every public fixture is reproduced exactly (values, types, printed li
     for (key in r_names) {
       expect_identical(res[[key]], expected_value(e, key), label = paste(name, key))
     }
+  }
+})
+
+test_that("help pages are installed for every export", {
+  for (topic in c("IdentificationRisk", "to_pandas", "idrisk_available", "idriskR-package")) {
+    expect_length(utils::help(topic, package = "idriskR"), 1L)
   }
 })
