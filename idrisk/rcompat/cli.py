@@ -35,6 +35,10 @@ CE_FACTORS = ["Urban", "Tenure", "Marital"]
 
 def add_check_r_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``check-r`` options to ``parser``."""
+    parser.epilog = (
+        "exit codes: 0 every check agrees (both sides refusing an input counts as agreement), "
+        "1 a numerical difference, 2 R, rpy2 or an R package is missing, 3 an internal error"
+    )
     src = parser.add_argument_group("what to check (combine freely; default: --ce)")
     src.add_argument(
         "cases",
