@@ -183,3 +183,48 @@ def test_missing_dask_names_the_extra(monkeypatch):
     orig, syn = _frames()
     with pytest.raises(ImportError, match=r"pip install 'idrisk\[dask\]'"):
         dask_risk.identification_risk_dask(orig, syn, "g", "v", r=0.1)
+
+
+# --------------------------------------------------------------------------- a real cluster
+
+
+def test_local_cluster_from_parquet(tmp_path):
+    """Worker processes with a memory limit read confidential and synthetic data from Parquet
+    (several files each); the client never loads them, and the results are identical."""
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(12)
+    n = 4000
+    orig = pd.DataFrame({
+        "Age": rng.integers(18, 90, n).astype(float),
+        "Urban": pd.Categorical(rng.choice(["1", "2"], n, p=[0.9, 0.1])),
+        "Marital": pd.Categorical(rng.choice(list("12345"), n)),
+        "Income": np.round(rng.lognormal(10, 1, n), 2),
+    })  # fmt: skip
+    syns = [
+        orig.assign(Income=orig["Income"].to_numpy()[rng.permutation(n)]
+                    * rng.lognormal(0, 0.05, n))
+        for _ in range(3)
+    ]  # fmt: skip
+    as_dask(orig, 3).to_parquet(tmp_path / "orig", write_index=False)
+    for j, frame in enumerate(syns):
+        as_dask(frame, 2 + j).to_parquet(tmp_path / f"syn{j}", write_index=False)
+    call = dict(known=["Age", "Urban", "Marital"], syn=["Income"], r=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = identification_risk(orig, syns, **call)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, memory_limit="1GiB",
+        dashboard_address=None,
+    ) as cluster, distributed.Client(cluster) as client:  # fmt: skip
+        d_orig = dd.read_parquet(tmp_path / "orig")
+        d_syns = [dd.read_parquet(tmp_path / f"syn{j}") for j in range(3)]
+        with distributed.get_task_stream(client) as stream, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = identification_risk_dask(d_orig, d_syns, **call, npartitions=4,
+                                           scheduler=client)
+        workers = {task["worker"] for task in stream.data}
+        assert workers and workers <= set(client.scheduler_info()["workers"])
+        index = d_orig.index.compute()
+    assert_same(got, want, index)
+    assert got.c.to_numpy().max() > 1
