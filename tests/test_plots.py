@@ -87,13 +87,13 @@ def test_risk_at_max(sweep):
 
 def test_utility_risk_rectangles():
     rng = np.random.default_rng(1)
-    df = pd.DataFrame({"scenario": np.repeat([1, 2, 4], 20), "U_p": rng.random(60),
-                       "exp_risk": rng.random(60) * 40})
+    df = pd.DataFrame({"scenario": np.repeat([1, 2, 3, 4], 20), "U_p": rng.random(80),
+                       "exp_risk": rng.random(80) * 40})
     fig = plot_utility_risk(df, [1, 2, 4])
     ax = fig.axes[0]
     assert len(ax.collections) == 3
-    # the colours are those of scenarios 1, 2, 4 in every figure (not re-cycled from 1, 2, 3)
-    colors = scenario_colors([1, 2, 4])
+    # scenario 4 keeps the colour it has in the figures with all four scenarios
+    colors = scenario_colors([1, 2, 3, 4])
     assert [matplotlib.colors.to_hex(c.get_facecolor()[0]) for c in ax.collections] == [
         colors[s] for s in (1, 2, 4)]
     texts = _legend_texts(fig)
@@ -110,7 +110,7 @@ def test_utility_risk_rectangles():
     assert (r.get_x(), r.get_y(), r.get_width(), r.get_height()) == pytest.approx(
         (x1, y1, x3 - x1, y3 - y1))
     with pytest.raises(KeyError, match="scenario"):
-        plot_utility_risk(df, [3])
+        plot_utility_risk(df, [5])
     plt.close("all")
 
 

@@ -105,3 +105,22 @@ def test_align_series_names_the_argument():
         align_series({"u": u, "w": w.iloc[:2]})
     # arrays have no index: by position
     assert align_series({"u": u, "w": np.array([7, 8, 9])})["w"].tolist() == [7, 8, 9]
+
+
+def test_na_in_origdata_is_counted_and_warned():
+    from idrisk.risk._prepare import RiskInputWarning
+
+    rng = np.random.default_rng(4)
+    n = 300
+    orig = pd.DataFrame({"Sex": pd.Categorical(rng.choice(["F", "M"], n)),
+                         "Age": rng.integers(20, 90, n).astype(float),
+                         "Inc": rng.lognormal(8, 1, n).round(0)})
+    orig.loc[[3, 7, 11], "Inc"] = np.nan
+    orig.loc[[7, 20], "Age"] = np.nan  # record 7 twice: counted once
+    syn = orig.assign(Inc=rng.lognormal(8, 1, n).round(0))
+    with pytest.warns(RiskInputWarning, match=r"origdata: 4 of 300 records \(1.3%\) have NA in "
+                      r"a continuous known/syn variable \(Age: 2, Inc: 3\)"):
+        res = identification_risk(orig, [syn], ["Sex", "Age"], ["Inc"], r=0.1)
+    assert res.checks["na_origdata"].tolist() == [4]
+    # R's rule: a record with NA matches every synthetic record of its key on that variable
+    assert res.c.loc[3, 1] >= 1
