@@ -117,9 +117,13 @@ def epsilon(delta_alpha: float, m: int) -> float:
 
 
 def find_alpha_scaling(
-    delta, target: float, *, c: float | None = None, g: float = 0.0
+    delta, target: float, *, c: float | None = None, g: float = 0.0, at=None
 ) -> tuple[float, float]:
-    """Find ``(c, g)`` with ``max_i alpha_i(c, g) Delta_i = target``.
+    """Find ``(c, g)`` with ``max_i alpha_i(c, g) B_i = target``.
+
+    ``alpha_i(c, g)`` is :func:`alpha_weights` of the unweighted bounds ``delta``; ``B_i``
+    is ``at`` when given (e.g. ``max_s |log p_i|`` under the current weighted fit's draws,
+    for a refit) and ``delta`` otherwise.
 
     With ``c=None`` (default) the shift ``g`` is held and the scale ``c`` is solved for;
     with ``c`` given, ``g`` is solved for.  ``Delta`` should be the bounds the alpha-weighted
@@ -135,13 +139,16 @@ def find_alpha_scaling(
     1.5
     """
     d = np.asarray(delta, dtype=float)
+    b = d if at is None else np.asarray(at, dtype=float)
+    if b.shape != d.shape:
+        raise ValueError(f"at must have the shape of delta {d.shape}, got {b.shape}")
     if not np.isfinite(target) or target <= 0:
         raise ValueError(f"target must be a positive number, got {target!r}")
-    finite = np.isfinite(d)
+    finite = np.isfinite(d) & np.isfinite(b)
 
     def achieved(cc: float, gg: float) -> float:
         a = alpha_weights(d, cc, gg)
-        return float(np.max(np.where(finite, a * np.where(finite, d, 0.0), 0.0)))
+        return float(np.max(np.where(finite, a * np.where(finite, b, 0.0), 0.0)))
 
     if c is None:
         lo, hi = 0.0, 1.0

@@ -203,7 +203,7 @@ class _PseudoPosterior:
         c: float = 1.0,
         g: float = 0.0,
         alpha: Sequence[float] | None = None,
-        refits: int = 1,
+        refits: int = 2,
         tolerance: float = 0.05,
         chains: int = 2,
         warmup: int = 500,
@@ -316,19 +316,19 @@ class _PseudoPosterior:
         else:
             c, g = self.c, self.g
             alpha = alpha_weights(self.delta, c, g)
-        target = self.target_delta
         for k in range(self.refits + 1):
             fit = self._sample(alpha, self.seed + 1 + k)
             draws = self._draws(fit)
             dal = weighted_lipschitz_bounds(self._loglik(draws), alpha)
             history.append({"refit": k, "c": c, "g": g, "delta_alpha": float(dal.max())})
-            if (target is None or self.alpha_given is not None
+            if (self.target_delta is None or self.alpha_given is not None
                     or abs(dal.max() - self.target_delta) <= self.tolerance * self.target_delta
                     or k == self.refits):
                 break
-            # the weighted posterior is wider than the unweighted one: aim lower/higher
-            target = target * self.target_delta / float(dal.max())
-            c, g = find_alpha_scaling(self.delta, target, g=self.g)
+            # the weighted posterior is wider than the unweighted one: solve again with each
+            # record's bound max_s |log p_i| under the current weighted fit
+            c, g = find_alpha_scaling(self.delta, self.target_delta, g=self.g,
+                                      at=lipschitz_bounds(self._loglik(draws)))
             alpha = alpha_weights(self.delta, c, g)
         self.fit_weighted = fit
         self.weighted_draws = draws
@@ -386,8 +386,10 @@ class FBS(_PseudoPosterior):
     ----------
     target_delta : float, optional
         Target ``Delta_alpha``; (c, g) are searched on the unweighted bounds, then the
-        weighted model is refit up to ``refits`` times, rescaling the target by
-        ``target / achieved`` until within ``tolerance`` (relative).
+        weighted model is refit up to ``refits`` times (default 2), each time solving for
+        (c, g) again with the records' bounds under the last weighted fit, until the
+        achieved ``Delta_alpha`` is within ``tolerance`` (relative, default 5%) of the
+        target.  The achieved value (not the target) is reported and used for epsilon.
     c, g : float
         Scale and shift of alpha when no target is given (with a target, ``g`` is kept
         and ``c`` searched).
@@ -395,8 +397,13 @@ class FBS(_PseudoPosterior):
         Use these privacy weights as they are.
     chains, warmup, draws, seed, backend, progress, adapt_delta
         Stan settings (:class:`idrisk.stan.StanProgram`).
-    prior_scale, eta_beta, eta_sigma : float
-        Priors of the paper's appendix C (t(3, 0, 10) scales, LKJ(6)).
+    prior_scale, eta_sigma : float
+        Prior of Sigma as the paper's appendix C: t(3, 0, 10) scales, LKJ(6) correlation.
+    coef_scale : float
+        Coefficients ~ normal(0, coef_scale) (default 10).  The appendix's hierarchical
+        MVN prior (a t(3, 0, 10) scale per coefficient, LKJ(6) correlation) is not used:
+        with one coefficient per design cell it makes a funnel NUTS cannot sample well
+        (see ``stan/fbs.stan``).
 
     Examples
     --------
@@ -409,10 +416,10 @@ class FBS(_PseudoPosterior):
     program = "fbs"
     method = "fbs"
 
-    def __init__(self, *, prior_scale: float = 10.0, eta_beta: float = 6.0,
+    def __init__(self, *, prior_scale: float = 10.0, coef_scale: float = 10.0,
                  eta_sigma: float = 6.0, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.prior_scale, self.eta_beta, self.eta_sigma = prior_scale, eta_beta, eta_sigma
+        self.prior_scale, self.coef_scale, self.eta_sigma = prior_scale, coef_scale, eta_sigma
 
     def _prepare(self, *args):
         super()._prepare(*args)
@@ -423,7 +430,7 @@ class FBS(_PseudoPosterior):
         return {
             "N": len(self.ly), "K": self.X.shape[1], "X": self.X, "ly": self.ly, "lw": self.lw,
             "alpha": np.asarray(alpha, float), "prior_scale": self.prior_scale,
-            "eta_beta": self.eta_beta, "eta_sigma": self.eta_sigma,
+            "coef_scale": self.coef_scale, "eta_sigma": self.eta_sigma,
         }
 
     def _draws(self, fit):

@@ -26,7 +26,6 @@ from idrisk.survey import (
     weighted_lipschitz_bounds,
 )
 
-
 # --------------------------------------------------------------------------- mechanism
 
 
