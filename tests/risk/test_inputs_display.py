@@ -124,3 +124,26 @@ def test_na_in_origdata_is_counted_and_warned():
     assert res.checks["na_origdata"].tolist() == [4]
     # R's rule: a record with NA matches every synthetic record of its key on that variable
     assert res.c.loc[3, 1] >= 1
+
+
+def test_dask_engine_takes_the_same_arguments():
+    pytest.importorskip("dask")
+    from idrisk.risk.dask_engine import identification_risk_dask
+
+    rng = np.random.default_rng(6)
+    n = 120
+    orig = pd.DataFrame({"Urban": rng.choice([1, 2], n), "Age": rng.integers(20, 90, n),
+                         "Inc": rng.lognormal(8, 1, n).round(0).astype(str)})
+    syn = orig.assign(Inc=rng.lognormal(8, 1, n).round(0).astype(str))
+    args = dict(known=["Urban", "Age"], syn=["Inc"], r=0.2, categorical=["Urban"],
+                continuous=["Inc"])
+    want = identification_risk(orig, [syn], **args)
+    got = identification_risk_dask(orig, [syn], **args, scheduler="synchronous")
+    pd.testing.assert_frame_equal(got.c, want.c)
+    pd.testing.assert_frame_equal(got.T, want.T)
+    assert want.settings["categorical"] == ["Urban"]
+    with pytest.raises(ValueError, match="synthetic dataset 1"):
+        identification_risk_dask(orig, [syn.iloc[::-1]], **args, scheduler="synchronous")
+    aligned = identification_risk_dask(orig, [syn.iloc[::-1]], **args, align="index",
+                                       scheduler="synchronous")
+    pd.testing.assert_frame_equal(aligned.T, want.T)
