@@ -183,13 +183,15 @@ def numeric_text_columns(
         dtype = series.dtype
         if isinstance(dtype, pd.CategoricalDtype) or not is_categorical_dtype_like(series):
             continue
-        values, parsed = _parse_numbers(series)
-        present = int(values.notna().sum())
-        if present == 0:
+        counts = series.value_counts(dropna=True)  # parse each distinct value once
+        if counts.empty:
             continue
+        labels = pd.Series(counts.index.astype(object), dtype=object)
+        parsed = pd.to_numeric(labels.map(_strip), errors="coerce")
+        ok = parsed.notna().to_numpy()
         share = 0.5 if c in numeric_elsewhere else NUMERIC_TEXT_SHARE
-        if parsed.notna().sum() >= share * present:
-            out[c] = _offending(values, parsed)
+        if counts.to_numpy()[ok].sum() >= share * counts.sum():
+            out[c] = _offending(labels, parsed)
     return out
 
 
