@@ -242,13 +242,21 @@ def _donor_draw(y: np.ndarray, where: np.ndarray, nodes: np.ndarray, stream) -> 
     tn = nodes[targets_sorted]
     t_ids, t_starts, t_counts = np.unique(tn, return_index=True, return_counts=True)
     t_of = {int(k): (int(s), int(c)) for k, s, c in zip(t_ids, t_starts, t_counts)}
-    for leaf in uniq[np.argsort(first)]:
-        s, c = pos_of.get(int(leaf), (0, 0))
+    leaves = uniq[np.argsort(first)]
+    donors = [pos_of.get(int(leaf), (0, 0)) for leaf in leaves]
+    for leaf, (_, c) in zip(leaves, donors):
         if c == 0:
             raise RuntimeError(f"no donors in node {leaf}")
-        ts, tc = t_of[int(leaf)]
-        rows = targets_sorted[ts : ts + tc]
-        out_pos[rows] = order[s + stream.unif_index(c, tc)]
+    targets = [t_of[int(leaf)] for leaf in leaves]
+    batch = getattr(stream, "unif_index_groups", None)
+    if batch is None:  # one call per leaf, in the same order
+        draws = [stream.unif_index(c, tc) for (_, c), (_, tc) in zip(donors, targets)]
+    else:  # the same draws, in one (compiled) call
+        flat = batch([c for _, c in donors], [tc for _, tc in targets])
+        ends = np.cumsum([tc for _, tc in targets]).tolist()
+        draws = [flat[e - tc : e] for e, (_, tc) in zip(ends, targets)]
+    for (s, _), (ts, tc), drawn in zip(donors, targets, draws):
+        out_pos[targets_sorted[ts : ts + tc]] = order[s + drawn]
     return y[out_pos]
 
 

@@ -34,9 +34,12 @@ Examples
 from __future__ import annotations
 
 import math
+import os
 from typing import Protocol
 
 import numpy as np
+
+from . import _kernels
 
 __all__ = [
     "NumpyStream",
@@ -212,6 +215,11 @@ def qnorm_as241(p: np.ndarray) -> np.ndarray:
     return out
 
 
+def _use_kernels() -> bool:
+    """Compiled draws unless ``IDRISK_ENGINE=numpy`` (the same numbers either way)."""
+    return os.environ.get("IDRISK_ENGINE", "auto").strip().lower() != "numpy"
+
+
 class RandomStream(Protocol):
     """What the synthesizer needs from a random stream (0-based indices)."""
 
@@ -351,7 +359,42 @@ class RStream:
         """
         self._permutation_draws(int(n), int(n), keep=False)
 
+    def unif_index_groups(self, ns, sizes) -> np.ndarray:
+        """``unif_index(ns[g], sizes[g])`` for every group g in turn, concatenated.
+
+        The same draws as the separate calls; compiled (numba) when available.
+        """
+        ns = np.asarray(ns, dtype=np.int64)
+        sizes = np.asarray(sizes, dtype=np.int64)
+        if ns.size and ns.min() <= 0:
+            raise ValueError(f"n must be positive, got {int(ns.min())}")
+        if not (_kernels.HAVE_NUMBA and _use_kernels()):
+            parts = [self.unif_index(int(n), int(k)) for n, k in zip(ns, sizes)]
+            return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+        out = np.empty(int(sizes.sum()), dtype=np.int64)
+        per_try = 2 if ns.size and ns.max() > 32768 else 1
+        need = int(sizes.sum()) * per_try * 2 + 64
+        return self._run_kernel(need, lambda w: _kernels.unif_index_groups(w, ns, sizes, out), out)
+
+    def _run_kernel(self, need: int, kernel, out: np.ndarray) -> np.ndarray:
+        """Give ``kernel`` raw words until it has enough; put the unused words back."""
+        while True:
+            words = self._raw(need).astype(np.int64)
+            used = kernel(words)
+            if used >= 0:
+                self._unread(need - used)
+                return out
+            self._unread(need)
+            need *= 2
+
     def _permutation_draws(self, n: int, size: int, keep: bool) -> np.ndarray:
+        if _kernels.HAVE_NUMBA and _use_kernels():
+            out = np.empty(size if keep else 0, dtype=np.int64)
+            per_try = 2 if n > 32768 else 1
+            need = size * per_try * 2 + 64
+            return self._run_kernel(
+                need, lambda w: _kernels.permutation_draws(w, n, size, keep, out), out
+            )
         chunk = 8192
         words: list[int] = []
         p = 0

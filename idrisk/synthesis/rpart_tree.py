@@ -45,6 +45,7 @@ Examples
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Literal
@@ -52,9 +53,16 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from . import _kernels
+
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
 
 LEFT, RIGHT = -1, 1
+
+
+def _use_kernels() -> bool:
+    """Compiled routing unless ``IDRISK_ENGINE=numpy`` (the same nodes either way)."""
+    return os.environ.get("IDRISK_ENGINE", "auto").strip().lower() != "numpy"
 
 
 def rpart_sort_order(x: np.ndarray) -> np.ndarray:
@@ -610,6 +618,11 @@ class RpartTree:
         """
         self._check_fitted()
         xm = self._encode_X(X, fitting=False)
+        if _kernels.HAVE_NUMBA and _use_kernels():
+            node_of = np.empty(len(X), dtype=np.int64)
+            _kernels.route(np.ascontiguousarray(xm, dtype=np.float64), *self._flat_tree(),
+                           int(self.usesurrogate), node_of)
+            return pd.Series(node_of, index=X.index, name="node")
         node_of = np.ones(len(X), dtype=np.int64)
         stack = [(self.nodes_[1], np.arange(len(X), dtype=np.int64))]
         while stack:
@@ -630,6 +643,63 @@ class RpartTree:
             stack.append((nd.left, idx[d == LEFT]))
             stack.append((nd.right, idx[d == RIGHT]))
         return pd.Series(node_of, index=X.index, name="node")
+
+    def _flat_tree(self) -> tuple:
+        """The fitted tree as arrays for the compiled routing (built once per fit)."""
+        flat = getattr(self, "_flat", None)
+        if flat is not None and flat[0] is self.nodes_:
+            return flat[1]
+        nodes = [self.nodes_[1]]
+        slot = {id(nodes[0]): 0}
+        for nd in nodes:  # breadth first; children get slots as they are met
+            for child in (nd.left, nd.right):
+                if child is not None and id(child) not in slot:
+                    slot[id(child)] = len(nodes)
+                    nodes.append(child)
+        k = len(nodes)
+        is_leaf = np.array([nd.is_leaf for nd in nodes], dtype=np.bool_)
+        primary = np.full(k, -1, dtype=np.int64)
+        sur_start = np.zeros(k, dtype=np.int64)
+        sur_count = np.zeros(k, dtype=np.int64)
+        left = np.zeros(k, dtype=np.int64)
+        right = np.zeros(k, dtype=np.int64)
+        left_n = np.zeros(k, dtype=np.int64)
+        right_n = np.zeros(k, dtype=np.int64)
+        number = np.array([nd.number for nd in nodes], dtype=np.int64)
+        var, cut, direction, cat, dirs = [], [], [], [], []
+
+        def add(split) -> int:
+            var.append(int(split.var))
+            cut.append(float(split.cut) if split.csplit is None else np.nan)
+            direction.append(int(split.direction) if split.csplit is None else 0)
+            if split.csplit is None:
+                cat.append(-1)
+            else:
+                cat.append(len(dirs))
+                dirs.extend(int(v) for v in split.csplit)
+            return len(var) - 1
+
+        for i, nd in enumerate(nodes):
+            if nd.is_leaf:
+                continue
+            primary[i] = add(nd)
+            left[i], right[i] = slot[id(nd.left)], slot[id(nd.right)]
+            left_n[i], right_n[i] = nd.left.n, nd.right.n
+        for i, nd in enumerate(nodes):  # surrogates of a node are contiguous
+            if nd.is_leaf:
+                continue
+            sur_start[i] = len(var)
+            sur_count[i] = len(nd.surrogates)
+            for sp in nd.surrogates:
+                add(sp)
+        arrays = (
+            is_leaf, primary, sur_start, sur_count, left, right, left_n, right_n, number,
+            np.array(var, dtype=np.int64), np.array(cut, dtype=np.float64),
+            np.array(direction, dtype=np.int64), np.array(cat, dtype=np.int64),
+            np.array(dirs if dirs else [0], dtype=np.int64),
+        )  # fmt: skip
+        self._flat = (self.nodes_, arrays)
+        return arrays
 
     def predict(self, X: pd.DataFrame) -> pd.Series | pd.DataFrame:
         """Leaf means (anova) or class probabilities (class; rpart's ``yprob``)."""
