@@ -94,8 +94,9 @@ def test_check_r_default_runs_synthpop_and_agrees(irc_lib):
 
 
 def test_check_r_ce_radii(irc_lib):
-    """The documented ``--ce --radius 0.01 0.1 0.3`` run, CI-sized (scenario 3, 2 datasets)."""
-    args = ["check-r", "--ce", "--radius", "0.01", "0.1", "0.3", "--m", "2", "--seed", "7"]
+    """The documented ``--ce --radius 0.01 0.1 0.3`` run, CI-sized: scenario 3, one dataset
+    (synthpop then returns a data frame, not a list), another seed."""
+    args = ["check-r", "--ce", "--radius", "0.01", "0.1", "0.3", "--m", "1", "--seed", "7"]
     proc = run_idrisk([*args, "--scenarios", "3"], irc_lib)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "check-r: 3 of 3 checks agree with R" in proc.stdout
