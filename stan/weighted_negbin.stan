@@ -4,6 +4,9 @@
 // X = a column of ones gives the single NB(mu, phi) synthesizer.
 // Weakly informative priors: beta ~ normal(0, scale_beta), phi ~ half-t(3, 0, scale_phi).
 // Each record's log-likelihood is multiplied by its weight w[i] (pseudo posterior).
+// Every density is added with target += ..._lpdf (constants kept), so the model's log
+// density can be checked exactly against an independent implementation
+// (tests/stan/test_log_density.py).
 data {
   int<lower=1> N;
   int<lower=1> R;
@@ -19,8 +22,8 @@ parameters {
 }
 model {
   vector[N] eta = X * beta;
-  beta ~ normal(0, scale_beta);
-  phi ~ student_t(3, 0, scale_phi);
+  target += normal_lpdf(beta | 0, scale_beta);
+  target += student_t_lpdf(phi | 3, 0, scale_phi);
   for (i in 1:N) {
     target += w[i] * neg_binomial_2_log_lpmf(y[i] | eta[i], phi);
   }

@@ -30,9 +30,10 @@ import concurrent.futures
 import contextlib
 import hashlib
 import importlib.resources
+import importlib.util
 import io
+import logging
 import os
-import shutil
 import sys
 import warnings
 from collections.abc import Mapping
@@ -52,6 +53,7 @@ __all__ = [
     "StanProgram",
     "available_backends",
     "cmdstan_path",
+    "cmdstan_version",
     "convergence_table",
     "ess_bulk",
     "program_path",
@@ -113,34 +115,73 @@ def cmdstan_path() -> Path | None:
 
     The ``CMDSTAN`` environment variable wins; otherwise cmdstanpy's default
     location (``~/.cmdstan/cmdstan-*``) is searched.
+
+    Raises
+    ------
+    StanBackendError
+        ``CMDSTAN`` is set but does not point at a CmdStan installation (a directory with
+        CmdStan's ``makefile`` and ``bin/stanc``); the message names the path.
     """
     env = os.environ.get("CMDSTAN")
     if env:
         p = Path(env).expanduser()
-        return p if (p / "makefile").is_file() else None
-    try:
-        import cmdstanpy
-    except ImportError:
+        if not _is_cmdstan_home(p):
+            raise StanBackendError(
+                f"CMDSTAN={env!r} is not a CmdStan installation: {p} has no CmdStan makefile "
+                "with CMDSTAN_VERSION (and bin/stanc); point CMDSTAN at the directory made by "
+                "cmdstanpy.install_cmdstan(), or unset it"
+            )
+        return p
+    if importlib.util.find_spec("cmdstanpy") is None:
         return None
+    import cmdstanpy
+
+    log = logging.getLogger("cmdstanpy")
+    level = log.level
+    log.setLevel(logging.ERROR)
     try:
         with contextlib.redirect_stderr(io.StringIO()):
-            return Path(cmdstanpy.cmdstan_path())
+            home = Path(cmdstanpy.cmdstan_path())
     except (ValueError, RuntimeError, OSError):
         return None
+    finally:
+        log.setLevel(level)
+    return home if _is_cmdstan_home(home) else None
+
+
+def _is_cmdstan_home(p: Path) -> bool:
+    return cmdstan_version(p) is not None and (
+        (p / "bin" / "stanc").is_file() or (p / "bin" / "stanc.exe").is_file()
+    )
+
+
+def cmdstan_version(home: Path | str) -> str | None:
+    """CmdStan version (``"2.35.0"``) read from ``<home>/makefile``, or None.
+
+    Examples
+    --------
+    >>> cmdstan_version("/nonexistent") is None
+    True
+    """
+    makefile = Path(home) / "makefile"
+    if not makefile.is_file():
+        return None
+    for line in makefile.read_text(errors="replace").splitlines():
+        if line.startswith("CMDSTAN_VERSION"):
+            return line.split("=", 1)[-1].strip() or None
+    return None
 
 
 def _pystan_available() -> bool:
-    try:
-        import stan  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    # find_spec, not import: choosing cmdstanpy must not import PyStan (and its aiohttp,
+    # httpstan) as a side effect.
+    return importlib.util.find_spec("stan") is not None
 
 
 def available_backends() -> list[str]:
     """Backends usable on this machine, in order of preference."""
     out = []
-    if cmdstan_path() is not None:
+    if cmdstan_path() is not None and importlib.util.find_spec("cmdstanpy") is not None:
         out.append("cmdstanpy")
     if _pystan_available():
         out.append("pystan")
@@ -157,8 +198,8 @@ def select_backend(backend: str = "auto") -> str:
     """
     if backend not in ("auto", *BACKENDS):
         raise ValueError(f"backend must be 'auto', 'cmdstanpy' or 'pystan', got {backend!r}")
-    avail = available_backends()
     if backend == "auto":
+        avail = available_backends()
         if not avail:
             raise StanBackendError(
                 "No Stan backend can compile programs: CmdStan was not found (set the CMDSTAN "
@@ -166,14 +207,33 @@ def select_backend(backend: str = "auto") -> str:
                 "installed (pip install 'idrisk[stan]')."
             )
         return avail[0]
-    if backend not in avail:
+    usable = (
+        cmdstan_path() is not None and importlib.util.find_spec("cmdstanpy") is not None
+        if backend == "cmdstanpy"
+        else _pystan_available()
+    )
+    if not usable:
         why = (
-            "CmdStan was not found (set CMDSTAN or run cmdstanpy.install_cmdstan())"
+            "CmdStan was not found (set CMDSTAN or run cmdstanpy.install_cmdstan()) or "
+            "cmdstanpy is not installed"
             if backend == "cmdstanpy"
             else "the 'stan' package (PyStan 3) is not installed (pip install 'idrisk[stan]')"
         )
         raise StanBackendError(f"Stan backend {backend!r} is unavailable: {why}.")
     return backend
+
+
+@contextlib.contextmanager
+def _quiet_cmdstanpy(quiet: bool = True):
+    """Raise cmdstanpy's logger to WARNING while ``quiet`` (its INFO lines are progress)."""
+    log = logging.getLogger("cmdstanpy")
+    level = log.level
+    if quiet:
+        log.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
 
 
 def _run_maybe_in_thread(fn, *args, **kwargs):
@@ -360,7 +420,7 @@ class StanFit:
     def stacked(self, name: str) -> np.ndarray:
         """Draws of ``name`` with chains stacked: shape ``(chains * draws, *dims)``."""
         arr = self.draws[name]
-        return arr.reshape((-1, *arr.shape[2:]))
+        return arr.reshape((arr.shape[0] * arr.shape[1], *arr.shape[2:]))  # works for size 0
 
     def to_frame(self) -> pd.DataFrame:
         """Flat draws: one row per draw, columns ``chain``, ``draw``, ``lp__`` and scalars
@@ -471,24 +531,46 @@ class StanProgram:
         if name != httpstan.models.calculate_model_name(self.code):  # pragma: no cover
             raise StanBackendError("httpstan returned an unexpected model name")
 
+    def cmdstan_cache_dir(self, home: Path | str) -> Path:
+        """Where the CmdStan executable of this program is cached for the install ``home``.
+
+        The key hashes the program text, the install's resolved path and its CmdStan
+        version, so upgrading CmdStan in place never reuses an old executable.
+        ``IDRISK_STAN_CACHE`` overrides the base directory (``~/.cache/idrisk/stan``).
+        """
+        home = Path(home)
+        key = f"{self.code}\0{home.resolve()}\0{cmdstan_version(home)}"
+        digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+        cache = Path(os.environ.get("IDRISK_STAN_CACHE", Path.home() / ".cache/idrisk/stan"))
+        return cache / f"{self.name}-{digest}"
+
     def _compile_cmdstan(self) -> None:
         import cmdstanpy
 
         home = cmdstan_path()
         if home is None:
             raise StanBackendError("CmdStan not found (set CMDSTAN or install it)")
-        cmdstanpy.set_cmdstan_path(str(home))
-        digest = hashlib.sha256((self.code + str(home)).encode()).hexdigest()[:16]
-        cache = Path(os.environ.get("IDRISK_STAN_CACHE", Path.home() / ".cache/idrisk/stan"))
-        target_dir = cache / f"{self.name}-{digest}"
+        version = cmdstan_version(home)
+        with _quiet_cmdstanpy():
+            cmdstanpy.set_cmdstan_path(str(home))
+        target_dir = self.cmdstan_cache_dir(home)
         target_dir.mkdir(parents=True, exist_ok=True)
         stan_file = target_dir / f"{self.name}.stan"
-        if not stan_file.is_file() or stan_file.read_text() != self.code:
-            shutil.copyfile(self.path, stan_file)
-        try:
-            self._cmdstan_model = cmdstanpy.CmdStanModel(stan_file=str(stan_file))
-        except Exception as exc:  # cmdstanpy raises ValueError/RuntimeError on failure
-            raise StanBackendError(f"CmdStan could not compile {self.name}.stan: {exc}") from exc
+        # Two processes compiling the same program: one holds the lock and builds, the
+        # other waits and then finds the executable up to date.  The .stan file is
+        # written to a temporary name and renamed (atomic), never half-written.
+        with _file_lock(target_dir / ".compile.lock"):
+            if not stan_file.is_file() or stan_file.read_text() != self.code:
+                tmp = target_dir / f".{self.name}.{os.getpid()}.stan.tmp"
+                tmp.write_text(self.code)
+                os.replace(tmp, stan_file)
+            try:
+                with _quiet_cmdstanpy():
+                    self._cmdstan_model = cmdstanpy.CmdStanModel(stan_file=str(stan_file))
+            except Exception as exc:  # cmdstanpy raises ValueError/RuntimeError on failure
+                raise StanBackendError(
+                    f"CmdStan {version} at {home} could not compile {self.name}.stan: {exc}"
+                ) from exc
 
     # ------------------------------------------------------------------ sample
     def sample(
@@ -583,17 +665,18 @@ class StanProgram:
     def _sample_cmdstan(self, data, seed, chains, warmup, draws, adapt_delta, treedepth, progress):
         model = self._cmdstan_model
         try:
-            fit = model.sample(
-                data=dict(data),
-                chains=chains,
-                parallel_chains=min(chains, os.cpu_count() or 1),
-                iter_warmup=warmup,
-                iter_sampling=draws,
-                seed=int(seed),
-                adapt_delta=adapt_delta,
-                max_treedepth=treedepth,
-                show_progress=progress,
-            )
+            with _quiet_cmdstanpy(not progress):
+                fit = model.sample(
+                    data=dict(data),
+                    chains=chains,
+                    parallel_chains=min(chains, os.cpu_count() or 1),
+                    iter_warmup=warmup,
+                    iter_sampling=draws,
+                    seed=int(seed),
+                    adapt_delta=adapt_delta,
+                    max_treedepth=treedepth,
+                    show_progress=progress,
+                )
         except (ValueError, RuntimeError) as exc:
             raise StanBackendError(f"CmdStan failed on {self.name}.stan: {exc}") from exc
         out = {}
@@ -608,7 +691,6 @@ class StanProgram:
             draws=out, sampler=sampler, backend="cmdstanpy", program=self.name, seed=int(seed),
             chains=chains, warmup=warmup, iter_sampling=draws,
         )
-
 
     # ------------------------------------------------------------------ log density
     def log_prob(
@@ -642,9 +724,10 @@ class StanProgram:
         self.compile()
         if self.backend == "cmdstanpy":
             try:
-                out = self._cmdstan_model.log_prob(
-                    params=params, data=dict(data), jacobian=jacobian, sig_figs=18
-                )
+                with _quiet_cmdstanpy():
+                    out = self._cmdstan_model.log_prob(
+                        params=params, data=dict(data), jacobian=jacobian, sig_figs=18
+                    )
             except (ValueError, RuntimeError) as exc:
                 raise StanBackendError(f"CmdStan log_prob failed on {self.name}: {exc}") from exc
             return float(out["lp__"].iloc[0])
@@ -660,6 +743,22 @@ class StanProgram:
                 return model.log_prob(unc, adjust_transform=jacobian)
             except (ValueError, RuntimeError, KeyError) as exc:
                 raise StanBackendError(f"PyStan log_prob failed on {self.name}: {exc}") from exc
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path):
+    """Exclusive advisory lock on ``path`` (POSIX ``flock``; a no-op where unavailable)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    with open(path, "a+") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
 def _to_stan_data(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .._align import align_series
 from ..stan.backend import StanFit, StanProgram
 from .weights import pattern_codes, risk_weights
 
@@ -112,10 +113,13 @@ class RiskWeightedSynthesizer:
     log : bool
         Model log values (mixture only).
     priors : dict, optional
-        Override prior settings: ``a_gamma``, ``b_gamma``, ``scale_beta``, ``scale_sigma``,
-        ``nu_sigma`` (mixture; defaults 1, 1, 1, 1, 3: component sds ~ half-t(3, 0, 1) on the
-        standardised scale; ``nu_sigma=0`` makes that prior half-normal) or ``scale_beta``,
-        ``scale_phi`` (negbin; 10, 10).
+        Override prior settings. Mixture (on standardised log values): ``a_pi`` (Dirichlet
+        concentration of each component weight, default 1), ``scale_mu`` (sd of the normal
+        prior on the ordered component intercepts, 2), ``scale_beta`` (half-normal scale of
+        the slope sds, 1), ``scale_sigma`` and ``nu_sigma`` (component sds ~ half-t(nu, 0,
+        scale); defaults 1 and 0 = half-normal(0, 1)). Negbin: ``scale_beta``, ``scale_phi``
+        (10, 10). See ``stan/weighted_mixture_normal.stan`` for why the papers' Dirichlet
+        process hyperprior is not used.
     backend : {"auto", "cmdstanpy", "pystan"}
     chains, warmup, draws : int
         MCMC settings.
@@ -133,6 +137,12 @@ class RiskWeightedSynthesizer:
     fit_ : StanFit
         Posterior draws and diagnostics.
     """
+
+    PRIOR_DEFAULTS = {
+        "mixture": {"a_pi": 1.0, "scale_mu": 2.0, "scale_beta": 1.0, "scale_sigma": 1.0,
+                    "nu_sigma": 0.0},
+        "negbin": {"scale_beta": 10.0, "scale_phi": 10.0},
+    }
 
     def __init__(
         self,
@@ -170,6 +180,12 @@ class RiskWeightedSynthesizer:
         self.K = int(K)
         self.log = bool(log)
         self.priors = dict(priors or {})
+        unknown = sorted(set(self.priors) - set(self.PRIOR_DEFAULTS[model]))
+        if unknown:
+            raise ValueError(
+                f"priors has unknown keys {unknown} for model={model!r}; "
+                f"known: {sorted(self.PRIOR_DEFAULTS[model])}"
+            )
         self.backend = backend
         self.chains, self.warmup, self.draws = int(chains), int(warmup), int(draws)
         self.adapt_delta = float(adapt_delta)
@@ -207,6 +223,7 @@ class RiskWeightedSynthesizer:
         predictors: Sequence[str] = (),
         categorical: Sequence[str] = (),
         weights: pd.Series | None = None,
+        align: str | None = None,
     ) -> RiskWeightedSynthesizer:
         """Compute the weights and sample the (pseudo) posterior.
 
@@ -221,7 +238,11 @@ class RiskWeightedSynthesizer:
         categorical : sequence of str
             Numeric predictors to treat as categorical.
         weights : Series, optional
-            Use these weights instead of computing them (values in [0, 1]).
+            Use these weights instead of computing them (values in [0, 1]). A Series whose
+            index differs from ``data``'s raises a ValueError unless ``align`` says how to
+            pair them.
+        align : {None, "position", "index"}
+            Row correspondence of ``weights`` and ``data`` (see :mod:`idrisk._align`).
         """
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
@@ -235,8 +256,13 @@ class RiskWeightedSynthesizer:
         if weights is None:
             alpha = self.compute_weights(data, target)
         else:
-            alpha = pd.Series(np.asarray(weights, dtype=float), index=data.index, name="alpha")
-            if len(alpha) != len(data) or alpha.lt(0).any() or alpha.gt(1).any():
+            if len(weights) != len(data):
+                raise ValueError(
+                    f"weights has {len(weights)} values but data has {len(data)} records"
+                )
+            w = align_series({"data": data, "weights": weights}, align, reference="data")
+            alpha = pd.Series(w["weights"].astype(float), index=data.index, name="alpha")
+            if not np.all(np.isfinite(alpha)) or alpha.lt(0).any() or alpha.gt(1).any():
                 raise ValueError("weights must have one value in [0, 1] per record")
         X, self.scaling_ = design_matrix(data, predictors, categorical)
         self.data_, self.target_, self.X_ = data, target, X
@@ -251,25 +277,21 @@ class RiskWeightedSynthesizer:
             z = np.log(y) if self.log else y
             self.y_centre_, self.y_scale_ = float(np.mean(z)), float(np.std(z)) or 1.0
             zs = (z - self.y_centre_) / self.y_scale_
+            pri = {**self.PRIOR_DEFAULTS["mixture"], **self.priors}
+            Z = X.drop(columns="(Intercept)").to_numpy()
             data_stan = {
-                "N": len(y), "K": self.K, "R": X.shape[1], "X": X.to_numpy(), "y": zs,
-                "w": alpha.to_numpy(),
-                "a_gamma": self.priors.get("a_gamma", 1.0),
-                "b_gamma": self.priors.get("b_gamma", 1.0),
-                "scale_beta": self.priors.get("scale_beta", 1.0),
-                "scale_sigma": self.priors.get("scale_sigma", 1.0),
-                "nu_sigma": self.priors.get("nu_sigma", 3.0),
+                "N": len(y), "K": self.K, "P": Z.shape[1], "Z": Z, "y": zs,
+                "w": alpha.to_numpy(), **pri,
             }
-            # component labels switch: check label-invariant quantities only
-            check = ["lp__", "gamma", "mean_y", "sd_y"]
+            # label-invariant quantities (component labels are ordered by intercept, but
+            # these are meaningful whatever the labelling)
+            check = ["lp__", "mean_y", "sd_y"]
         else:
             if np.any(y < 0) or np.any(y != np.round(y)):
                 raise ValueError(f"target {target!r} must hold non-negative integer counts")
             data_stan = {
                 "N": len(y), "R": X.shape[1], "X": X.to_numpy(), "y": y.astype(int),
-                "w": alpha.to_numpy(),
-                "scale_beta": self.priors.get("scale_beta", 10.0),
-                "scale_phi": self.priors.get("scale_phi", 10.0),
+                "w": alpha.to_numpy(), **{**self.PRIOR_DEFAULTS["negbin"], **self.priors},
             }
             check = None
         program = StanProgram(MODELS[self.model], backend=self.backend)
@@ -317,13 +339,14 @@ class RiskWeightedSynthesizer:
         return out
 
     def _draw_mixture(self, fit: StanFit, d: int, X: np.ndarray, rng) -> np.ndarray:
-        beta = fit.stacked("beta")[d]  # (R, K)
+        mu0 = fit.stacked("mu0")[d]  # (K,)
+        beta = fit.stacked("beta")[d]  # (P, K)
         sigma = fit.stacked("sigma")[d]  # (K,)
         pi = fit.stacked("pi")[d]
         z_obs = self.data_[self.target_].to_numpy(dtype=float)
         z_obs = np.log(z_obs) if self.log else z_obs
         zs = (z_obs - self.y_centre_) / self.y_scale_
-        mu = X @ beta  # (N, K)
+        mu = mu0[None, :] + X[:, 1:] @ beta  # (N, K); X's first column is the intercept
         with np.errstate(divide="ignore"):
             logp = np.log(pi) - np.log(sigma) - 0.5 * ((zs[:, None] - mu) / sigma) ** 2
         logp -= logp.max(axis=1, keepdims=True)

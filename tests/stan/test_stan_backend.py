@@ -54,11 +54,14 @@ def test_program_path_and_errors(monkeypatch):
         program_path("no_such_program")
     with pytest.raises(ValueError, match="backend"):
         sb.select_backend("stanx")
-    monkeypatch.setattr(sb, "available_backends", lambda: [])
+    monkeypatch.setattr(sb, "_pystan_available", lambda: False)
+    monkeypatch.setattr(sb, "cmdstan_path", lambda: None)
     with pytest.raises(StanBackendError, match="No Stan backend"):
         sb.select_backend("auto")
     with pytest.raises(StanBackendError, match="pystan"):
         sb.select_backend("pystan")
+    with pytest.raises(StanBackendError, match="cmdstanpy"):
+        sb.select_backend("cmdstanpy")
 
 
 # ---------------------------------------------------------------- real sampling
@@ -156,3 +159,94 @@ def test_cmdstan_compiles_every_shipped_program():
     _cmdstan_or_skip()
     for name in ("weighted_mixture_normal", "weighted_negbin", "weighted_normal_known_sd"):
         assert "compiled" in repr(StanProgram(name, backend="cmdstanpy").compile())
+
+
+# ---------------------------------------------------------------- backend selection (no Stan)
+
+
+def _fake_cmdstan(root, version="2.35.0"):
+    (root / "bin").mkdir(parents=True)
+    (root / "bin" / "stanc").write_text("")
+    (root / "makefile").write_text(f"# fake\nCMDSTAN_VERSION := {version}\n")
+    return root
+
+
+def test_cmdstan_env_that_is_not_an_install_is_an_error_naming_it(monkeypatch, tmp_path):
+    bogus = tmp_path / "not-cmdstan"
+    bogus.mkdir()
+    monkeypatch.setenv("CMDSTAN", str(bogus))
+    with pytest.raises(StanBackendError, match="not-cmdstan"):
+        sb.cmdstan_path()
+    with pytest.raises(StanBackendError, match="not a CmdStan installation"):
+        sb.select_backend("cmdstanpy")
+    with pytest.raises(StanBackendError, match="not-cmdstan"):  # no silent fallback
+        sb.select_backend("auto")
+    monkeypatch.setenv("CMDSTAN", str(_fake_cmdstan(tmp_path / "cmdstan-2.35.0")))
+    assert sb.cmdstan_path() == tmp_path / "cmdstan-2.35.0"
+    assert sb.cmdstan_version(sb.cmdstan_path()) == "2.35.0"
+
+
+def test_choosing_cmdstanpy_does_not_import_pystan(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("cmdstanpy")
+    home = _fake_cmdstan(tmp_path / "cmdstan-2.35.0")
+    code = ("import sys; from idrisk.stan.backend import select_backend; "
+            "print(select_backend('cmdstanpy'), 'stan' in sys.modules, "
+            "'httpstan' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "CMDSTAN": str(home)}, check=True).stdout.split()
+    assert out == ["cmdstanpy", "False", "False"]
+
+
+def test_cmdstan_cache_key_includes_the_cmdstan_version(tmp_path, monkeypatch):
+    pytest.importorskip("stan", reason="PyStan 3 not installed")
+    monkeypatch.setenv("IDRISK_STAN_CACHE", str(tmp_path / "cache"))
+    old = _fake_cmdstan(tmp_path / "cmdstan")
+    prog = StanProgram("weighted_negbin", backend="pystan")  # the key needs no compiler
+    before = prog.cmdstan_cache_dir(old)
+    (old / "makefile").write_text("CMDSTAN_VERSION := 2.36.0\n")  # upgraded in place
+    after = prog.cmdstan_cache_dir(old)
+    assert before != after and before.parent == after.parent == tmp_path / "cache"
+    assert prog.cmdstan_cache_dir(old) == after  # stable
+
+
+def test_file_lock_serialises_two_processes(tmp_path):
+    import subprocess
+    import sys
+
+    # two processes take the compile lock in turn: their critical sections never overlap
+    code = (
+        "import sys, time; from pathlib import Path; from idrisk.stan.backend import _file_lock\n"
+        "with _file_lock(Path(sys.argv[1]) / '.lock'):\n"
+        "    log = Path(sys.argv[1]) / 'log'\n"
+        "    with open(log, 'a') as f: f.write('enter\\n')\n"
+        "    time.sleep(0.5)\n"
+        "    with open(log, 'a') as f: f.write('leave\\n')\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path)]) for _ in range(2)]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    assert (tmp_path / "log").read_text().split() == ["enter", "leave", "enter", "leave"]
+
+
+@pytest.mark.stan
+def test_cmdstan_quiet_logging_and_concurrent_compiles(tmp_path, caplog):
+    _cmdstan_or_skip()
+    import logging
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "IDRISK_STAN_CACHE": str(tmp_path / "cache")}
+    code = ("from idrisk.stan.backend import StanProgram; "
+            "StanProgram('weighted_normal_known_sd', backend='cmdstanpy').compile()")
+    procs = [subprocess.Popen([sys.executable, "-c", code], env=env) for _ in range(2)]
+    assert [p.wait(timeout=900) for p in procs] == [0, 0]
+    data, _, _ = _conjugate_case()
+    with caplog.at_level(logging.INFO, logger="cmdstanpy"):
+        StanProgram("weighted_normal_known_sd", backend="cmdstanpy").sample(
+            data, seed=1, chains=1, warmup=100, draws=100, progress=False)
+    assert not [r for r in caplog.records if r.name.startswith("cmdstanpy")
+                and r.levelno <= logging.INFO]
