@@ -78,8 +78,9 @@ class StanConvergenceWarning(UserWarning):
 def program_path(name: str) -> Path:
     """Locate the Stan program ``<name>.stan`` shipped with idrisk.
 
-    Looks in the installed package data ``idrisk/stan_programs`` first and falls back
-    to ``<repo>/stan`` for editable installs.
+    Looks in the directory named by the ``IDRISK_STAN_PROGRAMS`` environment variable
+    (when set), then in the installed package data ``idrisk/stan_programs``, and falls
+    back to ``<repo>/stan`` for editable installs.
 
     Parameters
     ----------
@@ -97,6 +98,9 @@ def program_path(name: str) -> Path:
     """
     fname = name if name.endswith(".stan") else f"{name}.stan"
     candidates: list[Path] = []
+    override = os.environ.get("IDRISK_STAN_PROGRAMS")
+    if override:  # a directory of programs that wins (e.g. mutated copies in a mutation run)
+        candidates.append(Path(override).expanduser() / fname)
     with contextlib.suppress(ModuleNotFoundError, FileNotFoundError, TypeError):
         res = importlib.resources.files("idrisk").joinpath("stan_programs", fname)
         candidates.append(Path(str(res)))
