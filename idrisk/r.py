@@ -28,7 +28,7 @@ R's printed lines become warnings with R's own text (``RPrintedWarning`` for ``p
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -71,7 +71,7 @@ def IdentificationRisk(
     """
     known_l = [known] if isinstance(known, str) else list(known)
     syn_l = [syn] if isinstance(syn, str) else list(syn)
-    r_arg = r if r is None or isinstance(r, int | float) else [float(v) for v in r]
+    r_arg = r if r is None or isinstance(r, int | float | Mapping) else [float(v) for v in r]
     printed, messages, returns_null = r_printed_lines(origdata, known_l, syn_l, r_arg)
     for text in messages:
         warnings.warn(text, RMessage, stacklevel=2)
