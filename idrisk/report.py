@@ -366,9 +366,15 @@ def report(
 
         parts = []
         for name, sc in scen.items():
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                up = propensity_utility(origdata, sc.synthetic, maxorder=maxorder)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    up = propensity_utility(origdata, sc.synthetic, maxorder=maxorder)
+            except (ValueError, TypeError, KeyError, np.linalg.LinAlgError) as err:
+                text = f"scenario ({name}): U_p could not be computed: {err}"
+                notes.append(text)
+                warnings.warn(text, UserWarning, stacklevel=2)
+                up = pd.Series(np.nan, index=results[name].exp_risk.index)
             res = results[name]
             parts.append(pd.DataFrame({
                 "scenario": name, "r": _radius_text(r), "dataset": res.exp_risk.index,
@@ -420,9 +426,10 @@ def report(
             "Each scenario at its own maximising radius: the worst case an intruder can reach "
             "by choosing the radius.",
         )
-    if ru is not None:
+    if ru is not None and ru["U_p"].notna().any():
+        ok = [k for k in names if ru.loc[ru.scenario == k, "U_p"].notna().all()]
         figures["utility_risk"] = (
-            plot_utility_risk(ru, names, n=n, colors=colors,
+            plot_utility_risk(ru, ok, n=n, colors=colors,
                               title=f"Utility against identification risk at r = "
                                     f"{_radius_text(r)}"),
             "Each point is one synthetic dataset: propensity-score utility U_p (x; smaller = "
