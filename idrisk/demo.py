@@ -119,6 +119,7 @@ def run_demo(
         rep = report(
             data, scenarios, DEMO_KNOWN, r=r, out_dir=out_dir, radii=radii, maxorder=maxorder,
             progress=progress,
+            sources={"origdata": "simulated CE-like sample (idrisk.datasets.load_demo)"},
             title="idrisk demo: identification risk and utility of CART partial synthesis",
             intro=[
                 f"Data: simulated CE-like sample (`idrisk.datasets.load_demo`, n = {len(data)}); "

@@ -471,9 +471,10 @@ def report(
     elapsed = time.perf_counter() - t0
     sources = dict(sources or {})
     doc = _Document(title)
-    conf_name = sources.get("origdata", "the confidential data")
+    conf_name = sources.get("origdata")
     doc.para(
-        f"Confidential data: {conf_name}, n = {n} records. Known variables (what the intruder "
+        f"Confidential data: {conf_name + ', ' if conf_name else ''}n = {n} records. "
+        "Known variables (what the intruder "
         f"knows): {', '.join(known) or 'none'}. Radius r = {_radius_text(r)} "
         + ("(a synthetic value matches within ± r × the confidential value)" if percentage
            else "(absolute: within ± r)")
