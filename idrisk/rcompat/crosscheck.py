@@ -106,8 +106,10 @@ class CrossCheckReport:
             {
                 "max_abs_diff": [c.max_abs_diff for c in self.components],
                 "n_diff": [c.n_diff for c in self.components],
-                "first_record": [c.first for c in self.components],
-                "first_dataset": [c.first_dataset for c in self.components],
+                "first_record": np.array([c.first for c in self.components], dtype=object),
+                "first_dataset": pd.array(
+                    [c.first_dataset for c in self.components], dtype="Int64"
+                ),
                 f"{self.left}_value": [c.left_value for c in self.components],
                 f"{self.right}_value": [c.right_value for c in self.components],
                 "shape_mismatch": [c.shape_mismatch for c in self.components],
