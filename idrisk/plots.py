@@ -8,6 +8,7 @@
 * :func:`plot_2d_boxplot` -- the "2D boxplot" of the m experiment (Figure 10).
 * :func:`plot_record_risk` -- the distribution of record-level risk per scenario.
 * :func:`plot_ecdf` -- empirical CDFs of a synthesized variable, confidential against synthetic.
+* :func:`plot_category_shares` -- the same for a categorical variable: shares per level.
 
 Every function returns a :class:`matplotlib.figure.Figure` with a title, axis labels with units
 and a legend for every kind of mark; scenarios keep one colour across all figures
@@ -27,6 +28,7 @@ from matplotlib.patches import Patch, Rectangle
 
 __all__ = [
     "plot_2d_boxplot",
+    "plot_category_shares",
     "plot_ecdf",
     "plot_record_risk",
     "plot_risk_at_max",
@@ -377,5 +379,51 @@ def plot_ecdf(original: pd.Series, synthetic: Mapping[object, Sequence], variabl
     ax.set_title(title or f"ECDF of {variable}: confidential against synthetic", fontsize=10)
     ax.legend(handles=handles, fontsize=7, loc="lower right")
     ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_category_shares(original: pd.Series, synthetic: Mapping[object, Sequence], variable: str,
+                         *, colors: Mapping | None = None, title: str | None = None) -> Figure:
+    """Share of records in each level of a categorical ``variable``: confidential (grey) and,
+    per scenario, the mean over its synthetic datasets with the range as an error bar.
+
+    Examples
+    --------
+    >>> o = pd.Series(["a", "b", "b", "c"])
+    >>> fig = plot_category_shares(o, {1: [o, pd.Series(["a", "a", "b", "c"])]}, "x")
+    >>> [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    ['a', 'b', 'c']
+    """
+    scenarios = list(synthetic)
+    colors = _colors(scenarios, colors)
+    levels = list(dict.fromkeys(
+        [*pd.Series(original).dropna().astype(str)]
+        + [v for s in scenarios for f in synthetic[s] for v in pd.Series(f).dropna().astype(str)]
+    ))
+    levels = sorted(levels, key=lambda v: (len(v), v))
+
+    def shares(values) -> np.ndarray:
+        v = pd.Series(values).dropna().astype(str)
+        return v.value_counts(normalize=True).reindex(levels, fill_value=0.0).to_numpy()
+
+    fig, ax = plt.subplots(figsize=(6.5, 4.4))
+    k = len(scenarios) + 1
+    width = 0.8 / k
+    x = np.arange(len(levels))
+    ax.bar(x, shares(original), width=width, color=CONFIDENTIAL_COLOR, label="confidential")
+    for i, s in enumerate(scenarios, start=1):
+        table = np.array([shares(f) for f in synthetic[s]])
+        mean = table.mean(axis=0)
+        err = np.vstack([mean - table.min(axis=0), table.max(axis=0) - mean])
+        ax.bar(x + i * width, mean, width=width, color=colors[s], yerr=err, capsize=2,
+               label=f"scenario ({s}): mean of the m datasets (bar: min–max)")
+    ax.set_xticks(x + width * (k - 1) / 2, levels)
+    ax.set_xlabel(f"{variable} (level)")
+    ax.set_ylabel("share of records")
+    ax.set_title(title or f"{variable}: share of records per level, confidential against "
+                 "synthetic", fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     return fig

@@ -250,6 +250,7 @@ def report(
 
     from idrisk.analysis import Scenario, _scenarios, maximizing_radius, radius_sweep
     from idrisk.plots import (
+        plot_category_shares,
         plot_ecdf,
         plot_record_risk,
         plot_risk_at_max,
@@ -361,6 +362,7 @@ def report(
     # ---------------------------------------------------------------- utility
     ru = ecdf_table = None
     ecdf_vars: list[str] = []
+    cat_vars: list[str] = []
     if utility:
         from idrisk.utility import ecdf_utility, propensity_utility
 
@@ -388,6 +390,8 @@ def report(
         for name, sc in scen.items():
             for v in sc.syn:
                 if is_categorical_dtype_like(origdata[v]) or v in (categorical or []):
+                    if v not in cat_vars:
+                        cat_vars.append(v)
                     continue
                 o = pd.to_numeric(origdata[v], errors="coerce").dropna()
                 if o.empty:
@@ -442,6 +446,13 @@ def report(
             plot_ecdf(origdata[v], with_v, v, colors=colors),
             f"Empirical CDF of {v}: the confidential values (grey) and each synthetic "
             "dataset; close curves mean the distribution is preserved.",
+        )
+    for v in cat_vars:
+        with_v = {k: [f[v] for f in sc.synthetic] for k, sc in scen.items() if v in sc.syn}
+        figures[f"shares_{v}"] = (
+            plot_category_shares(origdata[v], with_v, v, colors=colors),
+            f"Share of records in each level of {v}: confidential (grey) and each scenario's "
+            "synthetic datasets (mean, with their range).",
         )
     png_paths, png_bytes = {}, {}
     for key, (fig, _) in figures.items():
@@ -552,6 +563,8 @@ def report(
                       .mean())
             for v in ecdf_vars:
                 doc.figure(f"ecdf_{v}", png_paths, png_bytes, figures)
+        for v in cat_vars:
+            doc.figure(f"shares_{v}", png_paths, png_bytes, figures)
     doc.para(f"idrisk {_version()}; run time {elapsed:.1f} s. Tables as CSV beside this file.")
     html_path, md_path = out / "report.html", out / "report.md"
     html_path.write_text(doc.html(), encoding="utf-8")

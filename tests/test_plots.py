@@ -153,3 +153,19 @@ def test_record_risk_and_ecdf():
     assert len(fig2.axes[0].lines) == 4 and "USD" in fig2.axes[0].get_xlabel()
     assert _legend_texts(fig2)[0] == "confidential"
     plt.close("all")
+
+
+def test_category_shares():
+    from idrisk.plots import plot_category_shares
+
+    o = pd.Series(["1", "2", "2", "4", "4", "4"])
+    s1 = [pd.Series(["1", "1", "2", "4", "4", "4"]), pd.Series(["2", "2", "2", "4", "4", "6"])]
+    fig = plot_category_shares(o, {2: s1}, "Tenure", colors=scenario_colors([1, 2]))
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "4", "6"]
+    heights = [p.get_height() for p in ax.patches]
+    assert heights[:4] == pytest.approx([1 / 6, 2 / 6, 3 / 6, 0])  # confidential
+    assert heights[4:] == pytest.approx([1 / 6, 2 / 6, 2.5 / 6, 1 / 12])  # mean of the two
+    assert _face(ax.patches[4]) == scenario_colors([1, 2])[2]
+    assert _legend_texts(fig)[0] == "confidential" and ax.get_title()
+    plt.close(fig)
