@@ -16,13 +16,28 @@ Application to the Consumer Expenditure Surveys* (paper
 Risk measures for a synthesized label live in :mod:`idrisk.risk` (``attribute_risk``,
 ``inherent_bounds``) and utility measures in :mod:`idrisk.utility` (``table_deviations``,
 ``ordered_logit_utility``).
+
+* :func:`ce_label_data`, :func:`simulate_label_data` -- the public CE sample with an
+  Educ x Tenure label, and simulated data with the paper's 40 pattern sizes (``data.py``).
 """
 
+from .data import PAPER_PATTERN_SIZES, ce_label_data, simulate_label_data
+from .dp_areal import ArealData, DPAreal, areal_data, dp_areal_synthesize
 from .dpmpm import DPMPM, CategoricalSynthesis, KStarWarning, dpmpm_synthesize
+from .plots import plot_bounds, plot_table_deviations
 
 __all__ = [
     "DPMPM",
+    "PAPER_PATTERN_SIZES",
+    "ArealData",
     "CategoricalSynthesis",
+    "DPAreal",
     "KStarWarning",
+    "areal_data",
+    "ce_label_data",
+    "dp_areal_synthesize",
     "dpmpm_synthesize",
+    "plot_bounds",
+    "plot_table_deviations",
+    "simulate_label_data",
 ]

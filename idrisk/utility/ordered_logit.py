@@ -235,13 +235,22 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
     model = _analytic_ordered_logit()(endog, X, distr="logit")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = model.fit(method="bfgs", maxiter=10_000, disp=False, gtol=1e-8)
+        res = model.fit(method="bfgs", maxiter=10_000, disp=False, gtol=1e-8,
+                        skip_hessian=True)
         # polish with Newton steps (analytic score, Hessian from differences of the score)
-        res = model.fit(start_params=res.params, method="newton", maxiter=50, disp=False,
-                        tol=1e-12)
+        try:
+            res = model.fit(start_params=res.params, method="newton", maxiter=50,
+                            disp=False, tol=1e-12, skip_hessian=True)
+        except np.linalg.LinAlgError:
+            warnings.warn("singular Hessian (a level with too few records, or separation): "
+                          "kept the quasi-Newton solution; its standard errors are huge",
+                          stacklevel=2)
     k = X.shape[1]
     params = np.asarray(res.params)
-    cov = np.asarray(res.cov_params())
+    H = model.hessian(params)
+    cov = np.linalg.pinv(-H)
+    bad = np.diag(cov) <= 0
+    cov[bad, bad] = np.inf
     beta = pd.Series(params[:k], index=X.columns)
     beta_se = pd.Series(np.sqrt(np.diag(cov)[:k]), index=X.columns)
     th = params[k:]
