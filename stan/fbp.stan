@@ -1,8 +1,10 @@
 // FBP (fully Bayes, population model) for private survey tables (Hu, Savitsky & Williams;
 // Leon-Novelo & Savitsky 2019). Population: log y_i | x_i ~ N(x_i' beta, sigma_y);
 // inclusion probability: log pi_i | y_i, x_i ~ N(kappa_y log y_i + x_i' kappa_x, sigma_pi).
-// The observed-sample likelihood of (y_i, pi_i) corrects for selection:
-//   log N(log y_i) + log LN(pi_i) - log E[pi_i | x_i],
+// The observed-sample likelihood of (y_i, pi_i) corrects for selection; with the factor pi_i
+// of the exact sample density (pi_i p(pi_i | y_i) p(y_i) / E[pi_i | x_i]) the lognormal
+// density of pi_i becomes the normal density of log pi_i:
+//   log N(log y_i) + log N(log pi_i) - log E[pi_i | x_i],
 //   log E[pi_i | x_i] = x_i' kappa_x + kappa_y x_i' beta + (kappa_y^2 sigma_y^2 + sigma_pi^2) / 2,
 // each record's term multiplied by its privacy weight alpha_i in [0, 1].
 // Priors: independent normals on beta, kappa; half-Cauchy on sigma_y, sigma_pi.
@@ -36,7 +38,7 @@ model {
     vector[N] zp = (lpi - kappa_y * ly - xk) / sigma_pi;
     real c = 0.5 * log(2 * pi());
     vector[N] lp = (-c - log(sigma_y) - 0.5 * square(zy))
-                   + (-lpi - c - log(sigma_pi) - 0.5 * square(zp))
+                   + (-c - log(sigma_pi) - 0.5 * square(zp))
                    - (xk + kappa_y * mu + 0.5 * (square(kappa_y * sigma_y) + square(sigma_pi)));
     target += dot_product(alpha, lp);
   }

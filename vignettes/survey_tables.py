@@ -148,6 +148,69 @@ def findings(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def paper_comparison(summary: pd.DataFrame, fits: pd.DataFrame) -> pd.DataFrame:
+    """Each published finding (paper §4 and its supplement) beside this run's numbers."""
+    f = findings(summary)
+
+    def get(method, m, stat, col):
+        v = f[(f.method == method) & (f.m == m) & (f.stat == stat)][col]
+        return float(v.iloc[0]) if len(v) else float("nan")
+
+    def length_ratio(stat, m=3):
+        s = summary[(summary.stat == stat) & (summary.m == m) & summary.cell24]
+        a = s[s.method == "fbp"].set_index(BY)["length"]
+        b = s[s.method == "fbs"].set_index(BY)["length"]
+        return float((a / b).mean())
+
+    med = {(mt, st): get(mt, 3, st, "median_rmse_ratio")
+           for mt in ("fbs", "fbp", "laplace") for st in ("count", "mean")}
+    cov = {(mt, m, st): get(mt, m, st, "mean_coverage_24")
+           for mt in ("fbs", "fbp") for m in M_VALUES for st in ("count", "mean")}
+    dmax = fits.groupby("method")["delta_max"].mean()
+    dal = fits.groupby("method")["delta_alpha"]
+    rows = [
+        ("unweighted max Lipschitz bound, FBS / FBP", "8.89 / 9.92 (one sample)",
+         f"{dmax.get('fbs', np.nan):.2f} / {dmax.get('fbp', np.nan):.2f} (mean over samples)",
+         "close"),
+        ("Delta_alpha of the weighted fits (target 1.8)", "1.8 / 1.8",
+         f"FBS {dal.min()['fbs']:.2f}-{dal.max()['fbs']:.2f}, "
+         f"FBP {dal.min()['fbp']:.2f}-{dal.max()['fbp']:.2f}", "within 5% of 1.8"),
+        ("counts: both synthesizers beat Laplace by a wide margin (median RMSE ratio, m=3)",
+         "yes", f"FBS {med['fbs', 'count']:.2f}, FBP {med['fbp', 'count']:.2f}, "
+         f"Laplace {med['laplace', 'count']:.2f}",
+         med["laplace", "count"] > 2 * max(med["fbs", "count"], med["fbp", "count"])),
+        ("means: both synthesizers beat Laplace dramatically", "yes",
+         f"FBS {med['fbs', 'mean']:.2f}, FBP {med['fbp', 'mean']:.2f}, "
+         f"Laplace {med['laplace', 'mean']:.2f}",
+         med["laplace", "mean"] > 2 * max(med["fbs", "mean"], med["fbp", "mean"])),
+        ("FBS has the smaller count RMSE ratios", "yes",
+         f"FBS {med['fbs', 'count']:.2f} vs FBP {med['fbp', 'count']:.2f}",
+         med["fbs", "count"] < med["fbp", "count"]),
+        ("FBP has the smaller mean RMSE ratios", "yes",
+         f"FBP {med['fbp', 'mean']:.2f} vs FBS {med['fbs', 'mean']:.2f}",
+         med["fbp", "mean"] < med["fbs", "mean"]),
+        ("FBP over-covers counts (24 cells, m=3)", "over 0.95",
+         f"FBP {cov['fbp', 3, 'count']:.2f}, FBS {cov['fbs', 3, 'count']:.2f}",
+         cov["fbp", 3, "count"] > 0.95),
+        ("FBP's count intervals are longer than FBS's", "yes",
+         f"FBP/FBS length {length_ratio('count'):.2f}", length_ratio("count") > 1),
+        ("FBS slightly under-covers counts", "slightly below 0.95",
+         f"{cov['fbs', 3, 'count']:.2f}", 0.85 <= cov["fbs", 3, "count"] < 0.95),
+        ("means: FBP interval length about 0.95 x FBS's", "0.95",
+         f"{length_ratio('mean'):.2f}", abs(length_ratio("mean") - 0.95) < 0.1),
+        ("m = 1 under-covers (both, counts and means)", "yes",
+         f"FBS {cov['fbs', 1, 'count']:.2f}/{cov['fbs', 1, 'mean']:.2f}, "
+         f"FBP {cov['fbp', 1, 'count']:.2f}/{cov['fbp', 1, 'mean']:.2f} (count/mean)",
+         all(cov[mt, 1, st] < min(0.95, cov[mt, 3, st]) for mt in ("fbs", "fbp")
+             for st in ("count", "mean"))),
+        ("m 1 -> 3 -> 5: count RMSE ratios slightly smaller", "yes",
+         " / ".join(f"FBS {get('fbs', m, 'count', 'median_rmse_ratio'):.2f}"
+                    for m in M_VALUES), get("fbs", 1, "count", "median_rmse_ratio")
+         > get("fbs", 5, "count", "median_rmse_ratio")),
+    ]
+    return pd.DataFrame(rows, columns=["finding", "paper", "this run", "reproduced"])
+
+
 def figures(summary: pd.DataFrame, outdir: Path) -> list[Path]:
     import matplotlib
 
@@ -230,7 +293,10 @@ def main(argv=None) -> int:
     fnd = findings(summary)
     fnd.to_csv(out / "survey_findings.csv", index=False)
     figures(summary, out)
-    with pd.option_context("display.width", 140):
+    comp = paper_comparison(summary, fits)
+    comp.to_csv(out / "survey_paper_comparison.csv", index=False)
+    with pd.option_context("display.width", 200, "display.max_colwidth", 90):
+        print(comp.to_string(index=False))
         print(fits.groupby("method")[["delta_max", "delta_alpha", "alpha_mean", "seconds"]]
               .mean())
         print(fnd.to_string(index=False))
