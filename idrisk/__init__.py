@@ -19,7 +19,13 @@ Everything but the core is imported on first use, so ``import idrisk`` stays qui
 
 from . import _moved
 from ._lazy import lazy_attributes
-from .risk import IdentificationRiskResult, identification_risk
+from .risk import (
+    ContinuousCodesWarning,
+    IdentificationRiskResult,
+    RadiusWarning,
+    RiskInputWarning,
+    identification_risk,
+)
 
 __version__ = "0.1.0"
 
@@ -42,6 +48,14 @@ _LAZY = {
     "StanProgram": ".stan",
 }
 
-__all__ = ["IdentificationRiskResult", "identification_risk", "__version__", *_LAZY]
+__all__ = [
+    "ContinuousCodesWarning",
+    "IdentificationRiskResult",
+    "RadiusWarning",
+    "RiskInputWarning",
+    "identification_risk",
+    "__version__",
+    *_LAZY,
+]
 
 __getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)

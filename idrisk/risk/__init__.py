@@ -15,11 +15,19 @@ other way round.
 """
 
 from .._lazy import lazy_attributes
+from ._prepare import ContinuousCodesWarning, RadiusWarning, RiskInputWarning
 from .identification import identification_risk
 from .result import IdentificationRiskResult
 
 _LAZY = {"identification_risk_dask": ".dask_engine"}
 
-__all__ = ["IdentificationRiskResult", "identification_risk", *_LAZY]
+__all__ = [
+    "ContinuousCodesWarning",
+    "IdentificationRiskResult",
+    "RadiusWarning",
+    "RiskInputWarning",
+    "identification_risk",
+    *_LAZY,
+]
 
 __getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)
