@@ -290,6 +290,18 @@ class RpartTree:
                 if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
                     raise TypeError(f"column {name!r} was numeric when fitted, got {col.dtype}")
                 out[:, j] = col.to_numpy(dtype=float, na_value=np.nan)
+            elif isinstance(col.dtype, pd.CategoricalDtype):  # look up categories, not rows
+                lookup = pd.Index(levels).get_indexer(list(col.cat.categories)).astype(float)
+                c = col.cat.codes.to_numpy()
+                codes = np.full(len(c), np.nan)
+                if len(lookup):
+                    codes = np.where(c >= 0, lookup[np.maximum(c, 0)], np.nan)
+                bad = (c >= 0) & ~(codes >= 0)
+                if bad.any():
+                    new = sorted(set(map(str, _as_labels(col)[bad])))
+                    raise ValueError(f"factor {name!r} has new levels {new}")
+                codes[codes < 0] = np.nan
+                out[:, j] = codes + 1.0
             else:
                 codes = pd.Index(levels).get_indexer(_as_labels(col)).astype(float)
                 bad = (codes < 0) & col.notna().to_numpy()
