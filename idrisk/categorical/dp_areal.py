@@ -415,10 +415,18 @@ class DPAreal:
         LKJ shape of the correlation of phi (the published listing: 4; the text: 2).
     seed : int, optional
     progress : bool
+    stan_program : {"dp_areal", "dp_areal_nc"}
+        With ``engine="stan"``: the corrected published program, or the same posterior in a
+        non-centred parameterisation (NUTS mixes much better on it).
     """
 
     def __init__(self, K: int = 50, engine: str = "gibbs", lkj_eta: float = 4.0,
-                 seed: int | None = None, progress: bool = True) -> None:
+                 seed: int | None = None, progress: bool = True,
+                 stan_program: str = "dp_areal") -> None:
+        if stan_program not in ("dp_areal", "dp_areal_nc"):
+            raise ValueError(f"stan_program must be 'dp_areal' or 'dp_areal_nc', "
+                             f"got {stan_program!r}")
+        self.stan_program = stan_program
         if not isinstance(K, (int, np.integer)) or K < 1:
             raise ValueError(f"K must be a positive integer, got {K!r}")
         if engine not in ("gibbs", "stan"):
@@ -473,7 +481,7 @@ class DPAreal:
         else:
             from ..stan import StanProgram
 
-            prog = StanProgram("dp_areal")
+            prog = StanProgram(self.stan_program)
             fit = prog.sample(ad.stan_data(self.K, self.lkj_eta),
                               seed=int(self.seed) if self.seed is not None else 1,
                               chains=chains, warmup=burn, draws=n_iter - burn,

@@ -235,11 +235,11 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
     model = _analytic_ordered_logit()(endog, X, distr="logit")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = model.fit(method="bfgs", maxiter=10_000, disp=False, gtol=1e-8,
+        res = model.fit(method="bfgs", maxiter=1_000, disp=False, gtol=1e-8,
                         skip_hessian=True)
         # polish with Newton steps (analytic score, Hessian from differences of the score)
         try:
-            res = model.fit(start_params=res.params, method="newton", maxiter=50,
+            res = model.fit(start_params=res.params, method="newton", maxiter=8,
                             disp=False, tol=1e-12, skip_hessian=True)
         except np.linalg.LinAlgError:
             warnings.warn("singular Hessian (a level with too few records, or separation): "

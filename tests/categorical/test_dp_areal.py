@@ -74,7 +74,9 @@ def test_large_counts_posterior_rates_follow_the_counts():
     for s in out.synthetic:
         pd.testing.assert_series_equal(s["a"], d["a"])
         share = s.loc[s["a"] == 0, "lab"].value_counts(normalize=True).sort_index()
-        np.testing.assert_allclose(share, [.5, .3, .15, .05], atol=0.04)
+        emp = d.loc[d["a"] == 0, "lab"].value_counts(normalize=True).sort_index()
+        # multinomial SE of a share over 3,000 draws is at most 0.009
+        np.testing.assert_allclose(share, emp, atol=0.035)
 
 
 def test_errors_name_the_argument():
@@ -95,22 +97,35 @@ def _ess(x: np.ndarray) -> np.ndarray:
     return np.array([ess_bulk(x[..., j]) for j in range(x.shape[-1])])
 
 
+def test_both_stan_programs_pass_stanc():
+    """The corrected published program and its non-centred variant translate with this
+    httpstan's stanc (no C++ compilation)."""
+    httpstan_compile = pytest.importorskip("httpstan.compile")
+    from idrisk.stan import program_path
+
+    for name in ("dp_areal", "dp_areal_nc"):
+        code = program_path(name).read_text()
+        cpp, _warnings = httpstan_compile.compile(code, f"model_{name}")
+        assert "class model_" in cpp
+
+
 @pytest.mark.stan
 @pytest.mark.slow
 def test_gibbs_sampler_targets_the_stan_programs_posterior():
     """Posterior means and sds of the 20 log-rates, and of log tau_lambda, agree between
-    NUTS on stan/dp_areal.stan and the Gibbs sampler within Monte-Carlo error."""
+    NUTS on stan/dp_areal_nc.stan (the corrected program, non-centred) and the Gibbs sampler
+    within Monte-Carlo error. Seen on this machine: |z| <= 2.2, sd ratios 0.95-1.05."""
     d = small_data()
-    stan = DPAreal(K=3, engine="stan", seed=5, progress=False).fit(
-        d, "lab", ["a", "b"], n_iter=2000, burn=1000, m=4, chains=4, adapt_delta=0.95)
+    stan = DPAreal(K=3, engine="stan", seed=5, progress=False, stan_program="dp_areal_nc").fit(
+        d, "lab", ["a", "b"], n_iter=1500, burn=500, m=4, chains=4, adapt_delta=0.95)
     gibbs = DPAreal(K=3, engine="gibbs", seed=6, progress=False).fit(
-        d, "lab", ["a", "b"], n_iter=9000, burn=1000, m=4)
+        d, "lab", ["a", "b"], n_iter=7000, burn=1000, m=4)
     es = stan.eta_draws.reshape(4, 1000, -1)
     eg = gibbs.eta_draws[None]
     se = np.sqrt(es.reshape(-1, 20).var(0) / _ess(es) + eg[0].var(0) / _ess(eg))
     z = (stan.eta_mean - gibbs.eta_mean) / se
     assert np.abs(z).max() < 4.5, z
-    np.testing.assert_allclose(gibbs.eta_sd, stan.eta_sd, rtol=0.2)
+    np.testing.assert_allclose(gibbs.eta_sd, stan.eta_sd, rtol=0.12)
     lt_s = np.log(stan.trace["tau_lambda"].to_numpy())
     lt_g = np.log(gibbs.trace["tau_lambda"].to_numpy()[1000:])
     se_t = np.sqrt(lt_s.var() / _ess(lt_s.reshape(4, -1, 1))[0]
