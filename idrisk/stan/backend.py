@@ -230,7 +230,12 @@ def select_backend(backend: str = "auto") -> str:
 @contextlib.contextmanager
 def _quiet_cmdstanpy(quiet: bool = True):
     """Raise cmdstanpy's logger to WARNING while ``quiet`` (its INFO lines are progress)."""
-    log = logging.getLogger("cmdstanpy")
+    try:  # let cmdstanpy set up its logger first: its first get_logger() resets the level
+        from cmdstanpy.utils import get_logger
+
+        log = get_logger()
+    except ImportError:  # pragma: no cover
+        log = logging.getLogger("cmdstanpy")
     level = log.level
     if quiet:
         log.setLevel(logging.WARNING)
