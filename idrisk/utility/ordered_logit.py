@@ -106,14 +106,53 @@ def _analytic_ordered_logit():
             return self.score_obs_(params).sum(axis=0)
 
         def hessian(self, params):
+            """Closed-form Hessian of the log-likelihood (second derivatives of
+            log(F(a) - F(b)) with a = cut_y - eta, b = cut_{y-1} - eta, then the chain rule
+            to statsmodels' (first cut, log increments) parameters)."""
             params = np.asarray(params, dtype=float)
-            H = np.empty((params.size, params.size))
-            for i in range(params.size):
-                h = 1e-5 * max(1.0, abs(params[i]))
-                e = np.zeros(params.size)
-                e[i] = h
-                H[:, i] = (self.score(params + e) - self.score(params - e)) / (2 * h)
-            return 0.5 * (H + H.T)
+            k = self.exog.shape[1]
+            beta, th = params[:k], params[k:]
+            nc = len(th)
+            cuts = np.concatenate([[-np.inf], np.cumsum(np.concatenate(
+                [[th[0]], np.exp(th[1:])])), [np.inf]])
+            y = np.asarray(self.endog, dtype=np.int64)
+            X = np.asarray(self.exog, dtype=float)
+            eta = X @ beta
+            a, b = cuts[y + 1] - eta, cuts[y] - eta
+            Fa, Fb = stats.logistic.cdf(a), stats.logistic.cdf(b)
+            fa = np.where(np.isfinite(a), Fa * (1 - Fa), 0.0)
+            fb = np.where(np.isfinite(b), Fb * (1 - Fb), 0.0)
+            dfa, dfb = fa * (1 - 2 * Fa), fb * (1 - 2 * Fb)
+            P = np.maximum(Fa - Fb, 1e-300)
+            laa = dfa / P - (fa / P) ** 2
+            lbb = -dfb / P - (fb / P) ** 2
+            lab = fa * fb / P ** 2
+            # (beta, cuts) Hessian
+            H = np.zeros((k + nc, k + nc))
+            H[:k, :k] = X.T @ (X * (laa + lbb + 2 * lab)[:, None])
+            up = y < nc                         # a finite: cut index y
+            dn = y > 0                          # b finite: cut index y - 1
+            Ca = np.zeros((len(y), nc))
+            Ca[np.flatnonzero(up), y[up]] = 1.0
+            Cb = np.zeros((len(y), nc))
+            Cb[np.flatnonzero(dn), y[dn] - 1] = 1.0
+            H[:k, k:] = -(X.T @ (Ca * (laa + lab)[:, None] + Cb * (lbb + lab)[:, None]))
+            H[k:, :k] = H[:k, k:].T
+            H[k:, k:] = (Ca.T @ (Ca * laa[:, None]) + Cb.T @ (Cb * lbb[:, None])
+                         + Ca.T @ (Cb * lab[:, None]) + Cb.T @ (Ca * lab[:, None]))
+            # chain rule to (th_0, log increments)
+            J = np.zeros((nc, nc))
+            J[:, 0] = 1.0
+            for i in range(1, nc):
+                J[i:, i] = np.exp(th[i])
+            T = np.eye(k + nc)
+            T[k:, k:] = J
+            Hth = T.T @ H @ T
+            g_cut = (Ca * (fa / P)[:, None] - Cb * (fb / P)[:, None]).sum(axis=0)
+            tail = np.cumsum(g_cut[::-1])[::-1]
+            for i in range(1, nc):
+                Hth[k + i, k + i] += np.exp(th[i]) * tail[i]
+            return Hth
 
     _MODEL_CLASS = AnalyticOrderedLogit
     return _MODEL_CLASS
@@ -235,16 +274,25 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
     model = _analytic_ordered_logit()(endog, X, distr="logit")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = model.fit(method="bfgs", maxiter=1_000, disp=False, gtol=1e-8,
-                        skip_hessian=True)
-        # polish with Newton steps (analytic score, Hessian from differences of the score)
-        try:
-            res = model.fit(start_params=res.params, method="newton", maxiter=8,
-                            disp=False, tol=1e-12, skip_hessian=True)
+        res = None
+        try:   # Newton with the closed-form score and Hessian: a few iterations
+            res = model.fit(method="newton", maxiter=100, disp=False, tol=1e-12,
+                            skip_hessian=True)
+            if not res.mle_retvals.get("converged", False) or \
+                    not np.isfinite(res.params).all():
+                res = None
         except np.linalg.LinAlgError:
-            warnings.warn("singular Hessian (a level with too few records, or separation): "
-                          "kept the quasi-Newton solution; its standard errors are huge",
-                          stacklevel=2)
+            res = None
+        if res is None:   # separation or a flat direction: quasi-Newton, then polish
+            res = model.fit(method="bfgs", maxiter=2_000, disp=False, gtol=1e-8,
+                            skip_hessian=True)
+            try:
+                res = model.fit(start_params=res.params, method="newton", maxiter=20,
+                                disp=False, tol=1e-12, skip_hessian=True)
+            except np.linalg.LinAlgError:
+                warnings.warn("singular Hessian (a level with too few records, or "
+                              "separation): kept the quasi-Newton solution; its standard "
+                              "errors are huge", stacklevel=2)
     k = X.shape[1]
     params = np.asarray(res.params)
     H = model.hessian(params)

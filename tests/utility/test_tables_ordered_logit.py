@@ -168,3 +168,15 @@ def test_errors_name_the_argument():
         fit_ordered_logit(d, "zz", ["a"])
     with pytest.raises(ValueError, match="predict_with"):
         ordered_logit_utility(d, syns, "lab", ["a"], predict_with="x")
+
+
+def test_analytic_hessian_equals_differences_of_the_score():
+    rng = np.random.default_rng(5)
+    d = pd.DataFrame({"x": pd.Categorical(rng.choice(list("abc"), 300)),
+                      "z": rng.normal(size=300)})
+    d["y"] = pd.Categorical(rng.integers(1, 5, 300), ordered=True)
+    X = _design(d, ["x", "z"], _levels(d, ["x", "z"]))
+    ours = _analytic_ordered_logit()(d["y"], X, distr="logit")
+    p = np.array([0.3, -0.2, 0.5, -0.8, 0.2, -0.4])
+    num = approx_fprime(p, ours.score, centered=True)
+    np.testing.assert_allclose(ours.hessian(p), num, rtol=1e-5, atol=1e-5)
