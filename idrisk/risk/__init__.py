@@ -19,7 +19,15 @@ from ._prepare import ContinuousCodesWarning, RadiusWarning, RiskInputWarning
 from .identification import identification_risk
 from .result import IdentificationRiskResult
 
-_LAZY = {"identification_risk_dask": ".dask_engine"}
+_LAZY = {
+    "identification_risk_dask": ".dask_engine",
+    # categorical labels (Hu & Savitsky): attribute risk and the inherent Min/Max bounds
+    "AttributeRiskResult": ".attribute",
+    "attribute_risk": ".attribute",
+    "InherentBounds": ".bounds",
+    "inherent_bounds": ".bounds",
+    "label_risk": ".bounds",
+}
 
 __all__ = [
     "ContinuousCodesWarning",
