@@ -94,13 +94,17 @@ def load_ce(path: str | os.PathLike, bottom_code: float = BOTTOM_CODE) -> pd.Dat
 
 
 def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
-        n: int | None = None) -> dict:
+        n: int | None = None, iterations: int | None = None, suffix: str = "") -> dict:
+    """Fit, synthesize and summarise; ``iterations`` overrides warm-up = draws per chain and
+    ``suffix`` is appended to the output file names (e.g. ``"_n300"`` for a reduced run)."""
     df = load_ce(path)
     n_bottom_all = int(df["BottomCoded"].sum())
     if n is not None and n < len(df):  # seeded subsample, to bound the MCMC run time
         df = df.sample(n=n, random_state=seed).reset_index(drop=True)
     r, L = 0.20, (5 if quick else 20)
-    mcmc = QUICK_MCMC if quick else MCMC
+    mcmc = dict(QUICK_MCMC if quick else MCMC)
+    if iterations:
+        mcmc.update(warmup=int(iterations), draws=int(iterations))
     pattern = df[KNOWN]
     t0 = time.time()
     sets, risks, alphas, fits = {}, {"Data": confidential_marginal_risk(df["Income"], pattern, r)
@@ -155,18 +159,18 @@ def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
     except ImportError as exc:
         res["regression_LogExp"] = res["ecdf_log_income"] = f"unavailable: {exc}"
     res["seconds"] = round(time.time() - t0, 1)
-    _figures(df, risks, alphas, quick)
-    name = "rw_ce_results_quick.json" if quick else "rw_ce_results.json"
+    _figures(df, risks, alphas, quick, suffix)
+    name = f"rw_ce_results{'_quick' if quick else ''}{suffix}.json"
     (FIG / name).write_text(json.dumps(res, indent=2, default=float))
     return res
 
 
-def _figures(df, risks, alphas, quick):
+def _figures(df, risks, alphas, quick, suffix=""):
     import matplotlib.pyplot as plt
 
     from idrisk.weighted.plots import risk_violins, weights_vs_value, whack_a_mole_scatter
 
-    sfx = "_quick" if quick else ""
+    sfx = ("_quick" if quick else "") + suffix
     FIG.mkdir(parents=True, exist_ok=True)
     ax = risk_violins(risks, title="CE income, r = 20%")
     ax.figure.tight_layout()
@@ -194,6 +198,10 @@ if __name__ == "__main__":
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seed", type=int, default=2022)
     ap.add_argument("--n", type=int, default=N_DEFAULT, help="subsample size (0 = all records)")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="warm-up = draws per chain (default: MCMC's)")
+    ap.add_argument("--suffix", default="", help="appended to the output file names")
     args = ap.parse_args()
-    out = run(args.data, quick=args.quick, seed=args.seed, n=args.n or None)
+    out = run(args.data, quick=args.quick, seed=args.seed, n=args.n or None,
+              iterations=args.iterations, suffix=args.suffix)
     print(json.dumps(out, indent=2, default=float))
