@@ -15,29 +15,52 @@ no per-(record, value) numpy call is needed and memory stays O(n):
   ellipsoid): every candidate row of a target's window on the most selective variable is
   checked on all variables with the same floating-point operations as the numpy engine.
 
-All kernels are compiled with ``cache=True`` (the first call in a fresh environment compiles
-them once, a few seconds) and ``nogil=True`` (synthetic datasets are counted on threads).
+All kernels are compiled by :func:`load` with ``cache=True`` (the first use in a fresh
+environment compiles them once, a few seconds) and ``nogil=True`` (synthetic datasets are
+counted on threads).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+import threading
+
 import numpy as np
 
-__all__ = ["HAVE_NUMBA", "count_candidates", "count_grid", "grid_table"]
+__all__ = ["HAVE_NUMBA", "count_candidates", "count_grid", "grid_table", "load"]
 
-try:  # pragma: no cover - depends on the environment
-    import numba
+# numba (and through it SciPy) is imported only when a kernel is first needed, so that
+# ``import idrisk`` stays light
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover
-    numba = None
-    HAVE_NUMBA = False
+_SOURCES: dict[str, object] = {}
+_LOADED = False
+_LOCK = threading.Lock()
 
 
 def _jit(func):
-    if not HAVE_NUMBA:  # pragma: no cover
-        return func
-    return numba.njit(cache=True, nogil=True)(func)
+    """Register ``func`` as a kernel; :func:`load` compiles it (the plain function until then)."""
+    _SOURCES[func.__name__] = func
+    return func
+
+
+def load():
+    """Compile every kernel with numba (or load it from numba's cache), once; returns the module.
+
+    Called by :func:`idrisk.risk.matching.resolve_engine` when it chooses numba.
+    """
+    global _LOADED
+    if not _LOADED:
+        with _LOCK:
+            if not _LOADED:
+                import numba
+
+                module = globals()
+                for name, func in _SOURCES.items():
+                    module[name] = numba.njit(cache=True, nogil=True)(func)
+                _LOADED = True
+    return sys.modules[__name__]
 
 
 @_jit

@@ -59,12 +59,14 @@ def resolve_engine(engine: str | None = None) -> str:
         where = "engine" if engine is not None else "IDRISK_ENGINE"
         raise ValueError(f"{where} must be one of {ENGINES}, got {choice!r}")
     if choice == "auto":
-        return "numba" if _kernels.HAVE_NUMBA else "numpy"
-    if choice == "numba" and not _kernels.HAVE_NUMBA:
-        raise ImportError(
-            "the numba counting engine needs numba: pip install 'idrisk[fast]' "
-            "(or use engine='numpy' / IDRISK_ENGINE=numpy)"
-        )
+        choice = "numba" if _kernels.HAVE_NUMBA else "numpy"
+    if choice == "numba":
+        if not _kernels.HAVE_NUMBA:
+            raise ImportError(
+                "the numba counting engine needs numba: pip install 'idrisk[fast]' "
+                "(or use engine='numpy' / IDRISK_ENGINE=numpy)"
+            )
+        _kernels.load()
     return choice
 
 _CHUNK = 1 << 22  # candidate pairs checked at once (bounds memory to a few hundred MB)
