@@ -7,15 +7,15 @@ The CE county data are confidential, so the findings are reproduced on
     (n = 6,208), Gender x Income x Age, with a 130-level label.
 
 For each: DPMPM (K = 40, 10,000 iterations, 5,000 burn-in, m = 20, ``z="kept"``; also
-``z="gibbs"``, NPBayesImputeCat's behaviour) and DP-areal (K = 50, Gibbs sampler, 4,000
-sweeps, 2,000 burn-in, m = 20); the inherent Min/Max bounds (S = 100); identification risk for
+``z="gibbs"``, NPBayesImputeCat's behaviour) and DP-areal (K = 50, Gibbs sampler, 2,000
+sweeps, 1,000 burn-in, m = 20; the paper ran 4,000 HMC iterations); the inherent Min/Max bounds (S = 100); identification risk for
 two intruder-knowledge cases; attribute risk; one-/two-/three-way table deviations; the
 ordered logit of the income category.
 
 Run:  python vignettes/categorical_labels.py [--ci]
 Writes vignettes/figures/categorical_*.png and categorical_results[_ci].json.
-``--ci``: 1,500 records of each dataset, 400 DPMPM iterations (200 burn-in), 200 DP-areal
-sweeps (100 burn-in), m = 3, S = 10 -- a check that the whole pipeline runs.
+``--ci``: 800 records of each dataset, 300 DPMPM iterations (150 burn-in), 100 DP-areal
+sweeps (50 burn-in), m = 2, S = 5 -- a check that the whole pipeline runs.
 """
 
 from __future__ import annotations
@@ -51,10 +51,10 @@ PAPER_T5 = {"count": (47.25, 115.25, 88.15, 175.33),   # Min, DPMPM, DP-areal, M
 
 def settings(ci: bool) -> dict:
     if ci:
-        return {"n": 1500, "dpmpm_iter": 400, "dpmpm_burn": 200, "areal_iter": 200,
-                "areal_burn": 100, "m": 3, "S": 10, "train": 0.8}
-    return {"n": None, "dpmpm_iter": 10_000, "dpmpm_burn": 5_000, "areal_iter": 4_000,
-            "areal_burn": 2_000, "m": 20, "S": 100, "train": 0.8}
+        return {"n": 800, "dpmpm_iter": 300, "dpmpm_burn": 150, "areal_iter": 100,
+                "areal_burn": 50, "m": 2, "S": 5, "train": 0.8}
+    return {"n": None, "dpmpm_iter": 10_000, "dpmpm_burn": 5_000, "areal_iter": 2_000,
+            "areal_burn": 1_000, "m": 20, "S": 100, "train": 0.8}
 
 
 def datasets(ce_path: str, ci: bool, n: int | None) -> dict:

@@ -284,7 +284,7 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
         except np.linalg.LinAlgError:
             res = None
         if res is None:   # separation or a flat direction: quasi-Newton, then polish
-            res = model.fit(method="bfgs", maxiter=2_000, disp=False, gtol=1e-8,
+            res = model.fit(method="bfgs", maxiter=300, disp=False, gtol=1e-6,
                             skip_hessian=True)
             try:
                 res = model.fit(start_params=res.params, method="newton", maxiter=20,
