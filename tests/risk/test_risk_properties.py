@@ -9,8 +9,10 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from reference import reference_risk
 from strategies import risk_problems
 
@@ -104,9 +106,53 @@ def test_sorted_search_path_equals_brute_force(engine, problem):
         np.testing.assert_array_equal(got[key], value, err_msg=key)
 
 
+GRID2 = [-1.0, -0.0, 0.0, 1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 10.0, 12.5]
+
+
+@st.composite
+def two_continuous_problems(draw):
+    """Two continuous variables without NA (the compiled grid's case), a categorical key, values
+    on a small grid so that interval ends fall on synthetic values, every option."""
+    n = draw(st.integers(1, 30))
+    m = draw(st.integers(1, 3))
+
+    def values(size):
+        return draw(st.lists(st.sampled_from(GRID2), min_size=size, max_size=size))
+
+    orig = pd.DataFrame({
+        "g": pd.Categorical(draw(st.lists(st.sampled_from("ab"), min_size=n, max_size=n))),
+        "x": values(n),
+        "y": values(n),
+    })  # fmt: skip
+    syns = [orig.assign(y=values(n), x=values(n) if draw(st.booleans()) else orig["x"])
+            for _ in range(m)]
+    percentage = draw(st.booleans())
+    pool = [0.1, 0.25, 0.5, 1.0] if percentage else [0.0, 0.5, 1.0, 2.0, 2.5]
+    call = dict(
+        known=["g", "x"], syn=["y"], r=[draw(st.sampled_from(pool)), draw(st.sampled_from(pool))],
+        percentage=percentage, euclidean_dist=draw(st.booleans()), closed=draw(st.booleans()),
+        abs_radius=draw(st.booleans()), na_matches=draw(st.booleans()),
+    )  # fmt: skip
+    return orig, syns, call
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(problem=two_continuous_problems())
+def test_two_continuous_equal_brute_force(engine, problem):
+    """The compiled two-variable grid (and the numpy grid/expansion) on tie-heavy data."""
+    orig, syns, call = problem
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = identification_risk(orig, syns, **call).to_r_dict()
+    want = reference_risk(orig, syns, **call)
+    for key, value in want.items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(problem=risk_problems())
+@given(problem=st.one_of(risk_problems(), two_continuous_problems()))
 def test_few_grid_buckets_equal_brute_force(engine, problem):
     """The compiled grid with 2 buckets (every bucket cut by windows: edge checks everywhere)
     and cached target orders from the first target on."""
