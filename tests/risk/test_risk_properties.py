@@ -34,7 +34,7 @@ def engine(request, monkeypatch):
     return request.param
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[
+@settings(max_examples=150, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=risk_problems())
 def test_fast_path_equals_brute_force(engine, problem):
@@ -136,7 +136,7 @@ def two_continuous_problems(draw):
     return orig, syns, call
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[
+@settings(max_examples=100, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=two_continuous_problems())
 def test_two_continuous_equal_brute_force(engine, problem):
@@ -150,7 +150,7 @@ def test_two_continuous_equal_brute_force(engine, problem):
         np.testing.assert_array_equal(got[key], value, err_msg=key)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[
+@settings(max_examples=80, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=st.one_of(risk_problems(), two_continuous_problems()))
 def test_few_grid_buckets_equal_brute_force(engine, problem):
