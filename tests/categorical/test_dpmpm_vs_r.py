@@ -75,8 +75,10 @@ def test_stored_npbayesimputecat_reference(ours):
         "kstar_median", "kstar_lo", "kstar_hi", "alpha_mean", "one", "two_A", "two_B"}
 
 
+@pytest.mark.slow
 def test_noise_baseline_between_two_idrisk_seed_sets(ours):
-    """The same check between idrisk and itself (other seeds) passes with similar z's."""
+    """The same check between idrisk and itself (other seeds) passes with similar z's
+    (seen: idrisk vs idrisk max |z| 3.41, mean z^2 1.80; R vs idrisk 3.54 and 1.41)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", KStarWarning)
         other = pd.concat([python_stats(s) for s in range(201, 211)], ignore_index=True)
