@@ -46,6 +46,14 @@ _LAZY = {
     "risk_weights": ".weighted",
     "RiskWeightedSynthesizer": ".weighted",
     "StanProgram": ".stan",
+    "FBP": ".survey",
+    "FBS": ".survey",
+    "SurveyTable": ".survey",
+    "combine_tables": ".survey",
+    "design_table": ".survey",
+    "half_sample_replicates": ".survey",
+    "inclusion_probabilities": ".survey",
+    "laplace_table": ".survey",
 }
 
 __all__ = [
