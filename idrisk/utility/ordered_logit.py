@@ -266,9 +266,17 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
     levels = _levels(data, predictors) if levels is None else levels
     X = _design(data, predictors, levels)
     const = [c for c in X.columns if X[c].std() == 0]
+    # a predictor whose reference level is absent here: its dummies sum to one (a hidden
+    # constant); its first present level's dummy is dropped too
+    for pred, lv in levels.items():
+        if pred in predictors and not (data[pred].astype(object) == lv[0]).any():
+            present = [f"{pred}{v}" for v in lv[1:] if f"{pred}{v}" not in const]
+            if present:
+                const.append(present[0])
     if const:
-        warnings.warn(f"predictor columns {const} are constant in this dataset and are "
-                      "dropped (their coefficients are NaN)", stacklevel=2)
+        warnings.warn(f"predictor columns {const} are constant (or complete a hidden "
+                      "constant) in this dataset and are dropped (their coefficients are NaN)",
+                      stacklevel=2)
         X = X.drop(columns=const)
     endog = pd.Series(codes, index=data.index)
     model = _analytic_ordered_logit()(endog, X, distr="logit")
