@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from idrisk.risk.attribute import attribute_risk
-from idrisk.risk.bounds import bound_redraws, closed_form_attribute, inherent_bounds, label_risk
+from idrisk.risk.bounds import bound_redraws, inherent_bounds, label_risk
 
 
 def _data(n=400, seed=0, n_labels=12) -> pd.DataFrame:
