@@ -54,6 +54,16 @@ _LAZY = {
     "half_sample_replicates": ".survey",
     "inclusion_probabilities": ".survey",
     "laplace_table": ".survey",
+    "DPMPM": ".categorical",
+    "DPAreal": ".categorical",
+    "CategoricalSynthesis": ".categorical",
+    "dpmpm_synthesize": ".categorical",
+    "dp_areal_synthesize": ".categorical",
+    "attribute_risk": ".risk",
+    "inherent_bounds": ".risk",
+    "label_risk": ".risk",
+    "table_deviations": ".utility",
+    "ordered_logit_utility": ".utility",
 }
 
 __all__ = [

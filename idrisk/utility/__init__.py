@@ -8,21 +8,33 @@ From Hornby & Hu (2021) (paper ``shared/papers/002_*``) and the risk-weighted pa
 * :func:`ecdf_utility` -- ECDF utility U_m, U_a (``ecdf.py``);
 * :func:`ci_overlap`, :func:`coefficient_ci_overlap` -- CI overlap (``ci_overlap.py``);
 * :func:`combine_partial`, :class:`CombinedEstimate` -- partial-synthesis combining rules
-  (``combining.py``).
+  (``combining.py``);
+* :func:`table_deviations`, :func:`within_pattern_distribution` -- one-, two- and three-way
+  table deviations of a synthesized label (``tables.py``; paper ``shared/papers/004_*``);
+* :func:`ordered_logit_utility`, :func:`fit_ordered_logit` -- ordered logit (statsmodels
+  ``OrderedModel``) on confidential and synthetic data, combined over m (``ordered_logit.py``).
 """
 
 from .ci_overlap import ci_overlap, coefficient_ci_overlap
 from .combining import CombinedEstimate, combine_partial
 from .ecdf import ecdf_utility
+from .ordered_logit import OrderedLogitUtility, fit_ordered_logit, ordered_logit_utility
 from .pmse import PMSEResult, pmse, propensity_utility
+from .tables import TableDeviations, table_deviations, within_pattern_distribution
 
 __all__ = [
     "CombinedEstimate",
+    "OrderedLogitUtility",
     "PMSEResult",
+    "TableDeviations",
     "ci_overlap",
     "coefficient_ci_overlap",
     "combine_partial",
     "ecdf_utility",
+    "fit_ordered_logit",
+    "ordered_logit_utility",
     "pmse",
     "propensity_utility",
+    "table_deviations",
+    "within_pattern_distribution",
 ]

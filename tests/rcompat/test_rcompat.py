@@ -322,3 +322,25 @@ def test_load_r_dataset(ro):
     assert iris["Species"].cat.categories.tolist() == ["setosa", "versicolor", "virginica"]
     with pytest.raises(ValueError, match="nope"):
         load_r_dataset("nope", package="datasets")
+
+
+
+def test_starting_r_leaves_child_processes_a_clean_library_path(ro):
+    """R puts its library folders on LD_LIBRARY_PATH; a child Python (Dask's workers) started
+    afterwards must still load its own libpython and import ``ssl``."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, subprocess, sys\n"
+        "before = os.environ.get('LD_LIBRARY_PATH')\n"
+        "from idrisk.rcompat._session import robjects\n"
+        "robjects()\n"
+        "assert os.environ.get('LD_LIBRARY_PATH') == before, os.environ.get('LD_LIBRARY_PATH')\n"
+        "out = subprocess.run([sys.executable, '-c', 'import ssl'],\n"
+        "                     capture_output=True, text=True)\n"
+        "print('child', out.returncode, out.stderr[-300:])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-800:]
+    assert out.stdout.startswith("child 0"), out.stdout
