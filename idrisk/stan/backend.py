@@ -524,11 +524,16 @@ class StanProgram:
         return self
 
     def _compile_pystan(self) -> None:
+        import aiohttp
         import httpstan.models
         import stan.common
 
         async def go():
             async with stan.common.HttpstanClient() as client:
+                # aiohttp's default 5-minute limit cuts a compile short on a busy machine and
+                # leaves httpstan's cache entry half written: no limit here
+                await client.session.close()
+                client.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None))
                 resp = await client.post("/models", json={"program_code": self.code})
                 if resp.status != 201:
                     raise StanBackendError(
