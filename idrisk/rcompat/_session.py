@@ -7,6 +7,7 @@ and the first function that needs R raises :class:`RNotAvailableError` naming wh
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,25 @@ PACKAGE_INSTALL_HINTS: dict[str, str] = {
 }
 
 
+def start_r():
+    """Import ``rpy2.robjects`` (which starts the embedded R) and undo R's ``LD_LIBRARY_PATH``.
+
+    Starting R puts R's library folders (on Debian ``/usr/lib/x86_64-linux-gnu``) on this
+    process's ``LD_LIBRARY_PATH``. R itself no longer needs it once loaded, but every child
+    process started afterwards inherits it: a Python built with a shared libpython (pyenv's)
+    then loads the system's libpython instead of its own and fails (Dask's worker processes:
+    "undefined symbol" in ``_ssl``). The variable is restored to what it was before R started.
+    """
+    before = os.environ.get("LD_LIBRARY_PATH")
+    import rpy2.robjects as ro
+
+    if before is None:
+        os.environ.pop("LD_LIBRARY_PATH", None)
+    else:
+        os.environ["LD_LIBRARY_PATH"] = before
+    return ro
+
+
 @functools.cache
 def robjects():
     """Return ``rpy2.robjects`` with R started, or raise :class:`RNotAvailableError`.
@@ -40,7 +60,7 @@ def robjects():
     except ImportError as exc:
         raise RNotAvailableError(f"rpy2 is not installed: {INSTALL_R}") from exc
     try:
-        import rpy2.robjects as ro
+        ro = start_r()
     except Exception as exc:  # rpy2 raises several kinds when R itself is missing or broken
         raise RNotAvailableError(
             f"rpy2 is installed but could not start R ({type(exc).__name__}: {exc}); "

@@ -58,7 +58,9 @@ function(df, method, minbucket, minsplit, cp, maxdepth, xval, seed, newdata) {
 def _require_r():
     """Import rpy2 and check R's rpart; raise ImportError naming what is missing."""
     try:
-        import rpy2.robjects as ro
+        from ._session import start_r
+
+        ro = start_r()  # first: it undoes R's LD_LIBRARY_PATH
         from rpy2.robjects import pandas2ri
         from rpy2.robjects.conversion import localconverter
         from rpy2.robjects.packages import isinstalled
