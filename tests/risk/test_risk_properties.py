@@ -28,6 +28,15 @@ ENGINES = [
 ]
 
 
+def assert_equals_reference(orig, syns, call) -> None:
+    """The engine's every component equals the O(n²) reference's, entry for entry."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = identification_risk(orig, syns, **call).to_r_dict()
+    for key, value in reference_risk(orig, syns, **call).items():
+        np.testing.assert_array_equal(got[key], value, err_msg=key)
+
+
 @pytest.fixture(params=ENGINES)
 def engine(request, monkeypatch):
     monkeypatch.setenv("IDRISK_ENGINE", request.param)
@@ -39,12 +48,7 @@ def engine(request, monkeypatch):
 @given(problem=risk_problems())
 def test_fast_path_equals_brute_force(engine, problem):
     orig, syns, call = problem
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got = identification_risk(orig, syns, **call).to_r_dict()
-    want = reference_risk(orig, syns, **call)
-    for key, value in want.items():
-        np.testing.assert_array_equal(got[key], value, err_msg=key)
+    assert_equals_reference(orig, syns, call)
 
 
 def test_reference_agrees_with_r_on_fixtures():
@@ -96,14 +100,9 @@ def test_sorted_search_path_equals_brute_force(engine, problem):
     saved = matching._SORT_NEEDLES
     matching._SORT_NEEDLES = 1
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            got = identification_risk(orig, syns, **call).to_r_dict()
+        assert_equals_reference(orig, syns, call)
     finally:
         matching._SORT_NEEDLES = saved
-    want = reference_risk(orig, syns, **call)
-    for key, value in want.items():
-        np.testing.assert_array_equal(got[key], value, err_msg=key)
 
 
 GRID2 = [-1.0, -0.0, 0.0, 1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 10.0, 12.5]
@@ -142,12 +141,7 @@ def two_continuous_problems(draw):
 def test_two_continuous_equal_brute_force(engine, problem):
     """The compiled two-variable grid (and the numpy grid/expansion) on tie-heavy data."""
     orig, syns, call = problem
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got = identification_risk(orig, syns, **call).to_r_dict()
-    want = reference_risk(orig, syns, **call)
-    for key, value in want.items():
-        np.testing.assert_array_equal(got[key], value, err_msg=key)
+    assert_equals_reference(orig, syns, call)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[
@@ -162,11 +156,6 @@ def test_few_grid_buckets_equal_brute_force(engine, problem):
     saved = matching._GRID_BUCKETS, matching._CACHED_ORDERS
     matching._GRID_BUCKETS, matching._CACHED_ORDERS = 2, 1
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            got = identification_risk(orig, syns, **call).to_r_dict()
+        assert_equals_reference(orig, syns, call)
     finally:
         matching._GRID_BUCKETS, matching._CACHED_ORDERS = saved
-    want = reference_risk(orig, syns, **call)
-    for key, value in want.items():
-        np.testing.assert_array_equal(got[key], value, err_msg=key)
