@@ -29,6 +29,9 @@ __all__ = [
 
 #: an integer-valued numeric column with at most this many distinct values looks like codes
 CODES_MAX_DISTINCT = 20
+#: dtype of the categorical level codes handed to the counting engine (memory: 1M x 20 x 2
+#: columns are 160 MB as int32)
+CODE_DTYPE = np.int32
 #: an object/string column is "numbers stored as text" when this share of its values parse
 NUMERIC_TEXT_SHARE = 0.95
 
@@ -91,29 +94,30 @@ def _codes_for(series: pd.Series, levels: pd.Index, memo: dict | None = None) ->
     ``memo`` caches the label lookup of a categorical dtype (frames usually share one).
     """
     if isinstance(series.dtype, pd.CategoricalDtype):  # codes are there already
-        codes = series.cat.codes.to_numpy().astype(np.int64)
+        codes = series.cat.codes.to_numpy()
         uniques = series.cat.categories
         key = (id(levels), series.dtype)
     else:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
         key = None
     if len(uniques) == 0:
-        return np.full(len(series), -1, dtype=np.int64)
+        return np.full(len(series), -1, dtype=CODE_DTYPE)
     lookup = memo.get(key) if memo is not None and key is not None else None
     if lookup is None:
-        lookup = levels.get_indexer([_r_label(u) for u in uniques]).astype(np.int64)
+        lookup = levels.get_indexer([_r_label(u) for u in uniques]).astype(CODE_DTYPE)
         if memo is not None and key is not None:
             memo[key] = lookup
-    return np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
+    return np.where(codes >= 0, lookup[np.maximum(codes, 0)], CODE_DTYPE(-1))
 
 
 def _exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:
     """Common codes for numeric columns matched by equality (``r = None``); NaN gets -1."""
     stacked = np.concatenate(values) + 0.0  # + 0.0 folds -0.0 into 0.0
-    codes, _ = pd.factorize(stacked, use_na_sentinel=True)
+    codes, uniques = pd.factorize(stacked, use_na_sentinel=True)
+    dtype = CODE_DTYPE if len(uniques) < np.iinfo(CODE_DTYPE).max else np.int64
     out, start = [], 0
     for v in values:
-        out.append(codes[start : start + len(v)].astype(np.int64))
+        out.append(codes[start : start + len(v)].astype(dtype))
         start += len(v)
     return out
 
@@ -280,8 +284,9 @@ class PreparedInputs:
     Attributes
     ----------
     cat_orig, cat_syn
-        ``(n, p_cat)`` int64 level codes (-1 = NA, never matches) of the confidential data and of
-        each synthetic dataset; columns are the categorical known/syn variables.
+        ``(n, p_cat)`` integer level codes (:data:`CODE_DTYPE`; -1 = NA, never matches) of the
+        confidential data and of each synthetic dataset; columns are the categorical known/syn
+        variables. A synthetic dataset's arrays are None once :meth:`release` d.
     cont_orig, cont_syn
         ``(n, p_cont)`` float64 values of the continuous known/syn variables (NaN = NA).
     cont_known
@@ -312,6 +317,11 @@ class PreparedInputs:
     @property
     def m(self) -> int:
         return len(self.cat_syn)
+
+    def release(self, j: int) -> None:
+        """Drop synthetic dataset j's arrays once it has been counted (keeps the peak memory of
+        a large call near one dataset's arrays instead of m of them)."""
+        self.cat_syn[j] = self.cont_syn[j] = None  # type: ignore[call-overload]
 
     def settings(self, **options: object) -> dict[str, object]:
         """The call's settings as stored on the result: variables, radii and ``options``."""
@@ -488,9 +498,10 @@ def prepare_inputs(
     radii = _radius_vector(r, continuous_l, percentage)
 
     levels: dict[str, list[str]] = {}
-    cat_orig_cols: list[np.ndarray] = []
-    cat_syn_cols: list[list[np.ndarray]] = [[] for _ in frames]
-    for c in categorical_l:
+    # one (n, p_cat) array per dataset, filled column by column (no list-then-stack copy)
+    cat_orig = np.empty((n, len(categorical_l)), dtype=CODE_DTYPE)
+    cat_syn = [np.empty((len(f), len(categorical_l)), dtype=CODE_DTYPE) for f in frames]
+    for v, c in enumerate(categorical_l):
         if is_factor[c]:
             lv = _levels_of(origdata[c])
             extra = [x for x in _levels_of(frames[0][c]) if x not in set(lv)]
@@ -498,20 +509,21 @@ def prepare_inputs(
             levels[c] = lv
             index = pd.Index(lv)
             memo: dict = {}
-            cat_orig_cols.append(_codes_for(origdata[c], index, memo))
+            cat_orig[:, v] = _codes_for(origdata[c], index, memo)
             for j, frame in enumerate(frames):
-                cat_syn_cols[j].append(_codes_for(frame[c], index, memo))
+                cat_syn[j][:, v] = _codes_for(frame[c], index, memo)
         else:  # numeric column matched exactly (r is None)
             values = [_numeric(origdata[c], c, orig_name)] + [
                 _numeric(f[c], c, where) for f, where in zip(frames, names)
             ]
             codes = _exact_codes(values)
-            cat_orig_cols.append(codes[0])
+            if codes[0].dtype != CODE_DTYPE:  # more distinct values than int32 holds
+                cat_orig = cat_orig.astype(codes[0].dtype)
+                cat_syn = [a.astype(codes[0].dtype) for a in cat_syn]
+            cat_orig[:, v] = codes[0]
             for j in range(len(frames)):
-                cat_syn_cols[j].append(codes[j + 1])
-
-    def stack_int(cols: list[np.ndarray]) -> np.ndarray:
-        return np.column_stack(cols) if cols else np.empty((n, 0), dtype=np.int64)
+                cat_syn[j][:, v] = codes[j + 1]
+            del codes, values
 
     parse = set(declared_cont)
 
@@ -535,8 +547,8 @@ def prepare_inputs(
         syn=syn_l,
         categorical=categorical_l,
         continuous=continuous_l,
-        cat_orig=stack_int(cat_orig_cols),
-        cat_syn=[stack_int(cols) for cols in cat_syn_cols],
+        cat_orig=cat_orig,
+        cat_syn=cat_syn,
         cont_orig=stack_float(origdata, orig_name),
         cont_syn=[stack_float(f, where) for f, where in zip(frames, names)],
         cont_known=np.array([c in set(known_l) for c in continuous_l], dtype=bool),

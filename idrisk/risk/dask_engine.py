@@ -465,8 +465,8 @@ def identification_risk_dask(
 
     # pass 3: synthetic datasets one at a time
     m = len(syn_src)
-    c = np.zeros((n, m), dtype=np.int64)
-    own = np.zeros((n, m), dtype=bool)
+    c = np.zeros((n, m), dtype=np.int64, order="F")
+    own = np.zeros((n, m), dtype=bool, order="F")
     if progress is None:
         progress = n * m >= 5_000_000
     for j in tqdm(

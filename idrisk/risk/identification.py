@@ -199,15 +199,17 @@ def identification_risk(
             known=prep.cont_known,
         )
 
+    checks = input_checks(prep, d if prep.radii is not None else None, closed)
     encoder = KeyEncoder(prep.cat_orig)
     cache = CountCache()
-    c = np.empty((prep.n, prep.m), dtype=np.int64)
-    own = np.empty((prep.n, prep.m), dtype=bool)
+    c = np.empty((prep.n, prep.m), dtype=np.int64, order="F")
+    own = np.empty((prep.n, prep.m), dtype=bool, order="F")
 
     def count(j: int) -> None:
         skey = encoder.transform(prep.cat_syn[j])
         y = prep.cont_syn[j] if prep.radii is not None else np.empty((prep.n, 0))
         c[:, j], own[:, j] = count_matches(encoder.keys, skey, x, d, y, rule, encoder.n_keys, cache)
+        prep.release(j)
 
     if progress is None:
         progress = prep.n * prep.m >= 5_000_000
@@ -234,7 +236,6 @@ def identification_risk(
         ellipsoid=ellipsoid,
         na_matches=na_matches,
     )
-    checks = input_checks(prep, d if prep.radii is not None else None, closed)
     result = IdentificationRiskResult.from_counts(
         c, own, index=prep.index, settings=settings, checks=checks
     )
