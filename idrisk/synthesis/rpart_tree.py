@@ -29,7 +29,10 @@
 
 Sums are accumulated in the same order as rpart's C code so that near-ties are
 resolved identically; the initial ordering of each numeric predictor uses a port
-of rpart's own quicksort so that tied values sit in rpart's order.
+of rpart's own quicksort so that tied values sit in rpart's order. With numba
+installed the node work (evaluation, split and surrogate search, dividing the rows, the
+quicksort) runs compiled (``_rpart_kernels``), transcribed loop for loop so that the tree
+is the same bit for bit; ``IDRISK_ENGINE=numpy`` runs the numpy/Python code instead.
 
 Examples
 --------
@@ -53,7 +56,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from . import _kernels
+from . import _kernels, _rpart_kernels
 
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
 
@@ -61,8 +64,12 @@ LEFT, RIGHT = -1, 1
 
 
 def _use_kernels() -> bool:
-    """Compiled routing unless ``IDRISK_ENGINE=numpy`` (the same nodes either way)."""
-    return os.environ.get("IDRISK_ENGINE", "auto").strip().lower() != "numpy"
+    """Compiled growing and routing (numba) unless ``IDRISK_ENGINE=numpy``.
+
+    Both engines grow the same tree bit for bit and route rows to the same nodes.
+    """
+    engine = os.environ.get("IDRISK_ENGINE", "auto").strip().lower()
+    return _kernels.HAVE_NUMBA and engine != "numpy"
 
 
 def rpart_sort_order(x: np.ndarray) -> np.ndarray:
@@ -81,6 +88,10 @@ def rpart_sort_order(x: np.ndarray) -> np.ndarray:
     sx = xs[stable]
     if sx.size < 2 or not np.any(sx[1:] == sx[:-1]):
         return stable  # no ties: any correct sort gives this order
+    if _use_kernels():
+        cvec = np.arange(xs.size, dtype=np.int64)
+        _rpart_kernels.mysort(xs.copy(), cvec)
+        return cvec
     xl = xs.tolist()
     cv = list(range(len(xl)))
     _mysort(0, len(xl) - 1, xl, cv)
@@ -400,6 +411,12 @@ class RpartTree:
         self._parms_prior = prior
 
     def _eval(self, rows: np.ndarray) -> tuple[float, float, np.ndarray | None]:
+        if self._fast:
+            if self.method == "anova":
+                mean, risk = _rpart_kernels.eval_anova(self.y_, rows)
+                return mean, risk, None
+            return _rpart_kernels.eval_class(self.y_, rows, len(self.classes_), self._loss,
+                                             self._prior)
         y = self.y_[rows]
         if self.method == "anova":
             mean = _seqsum(y) / y.size
@@ -421,20 +438,22 @@ class RpartTree:
     def _grow(self) -> None:
         n = self.y_.size
         p = self.x_.shape[1]
-        self._sorts = []
+        self._fast = _use_kernels()
+        sorts = []
         for v in range(p):
             x = self.x_[:, v]
             if self.ncat_[v] == 0:
                 xx = np.where(np.isnan(x), 0.0, x)  # rpart puts 0 for sorting
-                self._sorts.append(rpart_sort_order(xx))
+                sorts.append(rpart_sort_order(xx))
             else:
-                self._sorts.append(np.arange(n, dtype=np.int64))
+                sorts.append(np.arange(n, dtype=np.int64))
+        if self._fast:
+            sorts = self._compiled_setup(sorts)
         self.nodes_: dict[int, TreeNode] = {}
         self._iscale = 0.0
         self._maxnode = 2**self.maxdepth - 1
-        self._which = np.ones(n, dtype=np.int64)
         all_rows = np.arange(n, dtype=np.int64)
-        yval, risk, counts = self._eval(self._sorts[0] if p else all_rows)
+        yval, risk, counts = self._eval(sorts[0] if p else all_rows)
         root = TreeNode(1, n, risk, yval, counts, complexity=risk, rows=all_rows)
         root.stuck = None
         self._alpha = self.cp * risk
@@ -442,15 +461,31 @@ class RpartTree:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 10_000))
         try:
-            self._partition(root, [s for s in self._sorts], first=True)
+            self._partition(root, sorts, first=True)
         finally:
             sys.setrecursionlimit(old)
-        del self._sorts
+            for name in ("_xt", "_goes", "_csplit", "_sur"):
+                self.__dict__.pop(name, None)
+
+    def _compiled_setup(self, sorts: list[np.ndarray]) -> np.ndarray:
+        """Arrays of the compiled engine; returns the sort orders as one (p, n) array."""
+        n, p = self.x_.shape
+        self._xt = np.ascontiguousarray(self.x_.T)
+        self._goes = np.zeros(n, dtype=np.int64)
+        width = max(1, int(self.ncat_.max()) if p else 1)
+        self._csplit = np.zeros(width, dtype=np.int64)
+        k = max(1, self.maxsurrogate)
+        self._sur = (np.zeros(k, dtype=np.int64), np.zeros(k), np.zeros(k, dtype=np.int64),
+                     np.zeros((k, width), dtype=np.int64), np.zeros(k), np.zeros(k))
+        out = np.empty((p, n), dtype=np.int64)
+        for v, order in enumerate(sorts):
+            out[v] = order
+        return out
 
     def _partition(self, me: TreeNode, sorts: list[np.ndarray], first: bool = False):
         """rpart's ``partition``: returns (number of splits, subtree risk)."""
         if not first:
-            order0 = sorts[0] if sorts else me.rows
+            order0 = sorts[0] if len(sorts) else me.rows
             me.yval, me.risk, me.counts = self._eval(order0)
             tempcp = min(me.risk, me.complexity)
         else:
@@ -462,13 +497,7 @@ class RpartTree:
         if not self._bsplit(me, sorts):
             me.complexity = self._alpha
             return 0, me.risk
-        goes = self._nodesplit(me, sorts)  # -1 left, 1 right, 0 stuck
-        lsorts = [s[goes[s] == LEFT] for s in sorts]
-        rsorts = [s[goes[s] == RIGHT] for s in sorts]
-        rows = me.rows
-        lrows = rows[goes[rows] == LEFT]
-        rrows = rows[goes[rows] == RIGHT]
-        me.stuck = rows[goes[rows] == 0]
+        lsorts, rsorts, lrows, rrows, me.stuck = self._divide(me, sorts)
         # rows order within node: keep by row number (rows is sorted)
         ln = TreeNode(2 * me.number, lrows.size, 0.0, 0.0, complexity=tempcp - self._alpha,
                       rows=lrows)
@@ -523,7 +552,10 @@ class RpartTree:
         me.stuck = None
 
     # ------------------------------------------------------------------- bsplit
-    def _bsplit(self, me: TreeNode, sorts: list[np.ndarray]) -> bool:
+    def _bsplit(self, me: TreeNode, sorts: list[np.ndarray] | np.ndarray) -> bool:
+        """rpart's ``bsplit``: the best primary split of ``me`` into its fields; found?"""
+        if self._fast:
+            return self._bsplit_compiled(me, sorts)
         best = None  # (improve, var, cut, direction, csplit)
         for v, order in enumerate(sorts):
             x = self.x_[order, v]
@@ -550,6 +582,57 @@ class RpartTree:
             return False
         me.improve, me.var, me.cut, me.direction, me.csplit = best
         return True
+
+    def _bsplit_compiled(self, me: TreeNode, sorts: np.ndarray) -> bool:
+        if self.method == "anova":
+            res = _rpart_kernels.best_split_anova(self._xt, self.y_, sorts, self.ncat_,
+                                                  self.minbucket, me.risk, self._iscale,
+                                                  self._csplit)
+        else:
+            res = _rpart_kernels.best_split_gini(self._xt, self.y_, sorts, self.ncat_,
+                                                 self.minbucket, len(self.classes_),
+                                                 self._aprior, self._iscale, self._csplit)
+        found, improve, var, cut, direction, self._iscale = res
+        if not found:
+            return False
+        nc = int(self.ncat_[var])
+        me.improve, me.var = improve, int(var)
+        if nc:
+            me.cut, me.direction, me.csplit = np.nan, 0, self._csplit[:nc].copy()
+        else:
+            me.cut, me.direction, me.csplit = cut, int(direction), None
+        return True
+
+    def _divide(self, me: TreeNode, sorts: list[np.ndarray] | np.ndarray) -> tuple:
+        """Send the rows of ``me`` down its split (with surrogates).
+
+        Returns the children's sort orders, the left and right rows and the rows
+        stuck at ``me``; sets ``me.majority`` and ``me.surrogates``.
+        """
+        if self._fast:
+            return self._divide_compiled(me, sorts)
+        goes = self._nodesplit(me, sorts)  # -1 left, 1 right, 0 stuck
+        lsorts = [s[goes[s] == LEFT] for s in sorts]
+        rsorts = [s[goes[s] == RIGHT] for s in sorts]
+        rows = me.rows
+        return lsorts, rsorts, rows[goes[rows] == LEFT], rows[goes[rows] == RIGHT], \
+            rows[goes[rows] == 0]
+
+    def _divide_compiled(self, me: TreeNode, sorts: np.ndarray) -> tuple:
+        svar, scut, sdir, scs, sagree, sadj = self._sur
+        csplit = self._csplit if me.csplit is None else me.csplit
+        majority, nsur, lsorts, rsorts, lrows, rrows, stuck = _rpart_kernels.divide_node(
+            self._xt, sorts, me.rows, self.ncat_, me.var, float(me.cut), me.direction, csplit,
+            self.maxsurrogate, self.usesurrogate, self._goes, svar, scut, sdir, scs, sagree,
+            sadj)
+        me.majority = int(majority)
+        me.surrogates = []
+        for i in range(nsur):
+            nc = int(self.ncat_[svar[i]])
+            me.surrogates.append(Surrogate(
+                int(svar[i]), float(scut[i]), int(sdir[i]), scs[i, :nc].copy() if nc else None,
+                float(sagree[i]), float(sadj[i])))
+        return lsorts, rsorts, lrows, rrows, stuck
 
     def _nodesplit(self, me: TreeNode, sorts: list[np.ndarray]) -> np.ndarray:
         """Direction (-1/1/0) of every row of the node, indexed by row number.
@@ -630,7 +713,7 @@ class RpartTree:
         """
         self._check_fitted()
         xm = self._encode_X(X, fitting=False)
-        if _kernels.HAVE_NUMBA and _use_kernels():
+        if _use_kernels():
             node_of = np.empty(len(X), dtype=np.int64)
             _kernels.route(np.ascontiguousarray(xm, dtype=np.float64), *self._flat_tree(),
                            int(self.usesurrogate), node_of)
