@@ -91,23 +91,33 @@ def _levels_of(series: pd.Series) -> list[str]:
 def _codes_for(series: pd.Series, levels: pd.Index, memo: dict | None = None) -> np.ndarray:
     """Integer level codes of ``series`` in ``levels``; -1 for NA or a label not in ``levels``.
 
-    ``memo`` caches the label lookup of a categorical dtype (frames usually share one).
+    ``memo`` caches the label lookup of a categorical dtype (frames usually share one; the
+    same dtype object is found by identity before the slower equality of dtypes is tried).
     """
+    lookup = None
     if isinstance(series.dtype, pd.CategoricalDtype):  # codes are there already
-        codes = series.cat.codes.to_numpy()
-        uniques = series.cat.categories
-        key = (id(levels), series.dtype)
+        dtype = series.dtype
+        codes = series.array.codes
+        uniques = dtype.categories
+        if memo is not None:
+            same = memo.get(id(dtype))
+            if same is not None and same[0] is dtype:  # the dtype is kept alive in the memo
+                lookup = same[1]
+            else:
+                lookup = memo.get((id(levels), dtype))
     else:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        key = None
+        dtype = None
     if len(uniques) == 0:
         return np.full(len(series), -1, dtype=CODE_DTYPE)
-    lookup = memo.get(key) if memo is not None and key is not None else None
     if lookup is None:
-        lookup = levels.get_indexer([_r_label(u) for u in uniques]).astype(CODE_DTYPE)
-        if memo is not None and key is not None:
-            memo[key] = lookup
-    return np.where(codes >= 0, lookup[np.maximum(codes, 0)], CODE_DTYPE(-1))
+        # one extra entry, -1, so that code -1 (NA) maps to -1 in a single take
+        lookup = np.append(levels.get_indexer([_r_label(u) for u in uniques]), -1)
+        lookup = lookup.astype(CODE_DTYPE)
+        if memo is not None and dtype is not None:
+            memo[(id(levels), dtype)] = lookup
+            memo[id(dtype)] = (dtype, lookup)
+    return lookup[codes]
 
 
 def _exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:

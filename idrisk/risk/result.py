@@ -24,6 +24,7 @@ R_NAMES: dict[str, str] = {
     "false.rate_vector": "false_rate",
 }
 _MATRICES = ("c", "T", "K", "F", "risk")
+_BLOCK_CELLS = 1 << 21  # cells of the n x m matrices handled per step in from_counts
 _VECTORS = ("s", "exp_risk", "true_rate", "false_rate")
 
 
@@ -106,8 +107,8 @@ class IdentificationRiskResult(Mapping):
         c = np.asfortranarray(c, dtype=np.int64)
         own = np.asarray(own)
         n, m = c.shape
-        # one dataset (column) at a time: no n x m temporaries beyond the five results, which
-        # are column-major so that each column is contiguous and pandas wraps them uncopied
+        # a block of datasets (columns) at a time: no n x m temporaries beyond the five results,
+        # which are column-major so that each column is contiguous and pandas wraps them uncopied
         t = np.empty((n, m), dtype=np.int64, order="F")
         k = np.empty((n, m), dtype=np.int64, order="F")
         f = np.empty((n, m), dtype=np.int64, order="F")
@@ -117,22 +118,25 @@ class IdentificationRiskResult(Mapping):
         true_rate = np.empty(m, dtype=np.float64)
         false_rate = np.empty(m, dtype=np.float64)
         c_zero = np.empty(m, dtype=np.int64)
-        for j in range(m):
-            cj = c[:, j]
+        block = max(1, _BLOCK_CELLS // max(n, 1))  # datasets per step
+        for j0 in range(0, m, block):
+            js = slice(j0, min(j0 + block, m))
+            # the block's columns as contiguous 1-d views (elementwise work is fastest there)
+            cj, tj, kj, fj, rj = (a[:, js].ravel(order="F") for a in (c, t, k, f, risk))
             zero = cj == 0
-            t[:, j] = own[:, j]
-            t[zero, j] = 1
+            hit = np.asarray(own[:, js]).ravel(order="F") & ~zero  # T where c > 0
+            np.logical_or(hit, zero, out=tj, casting="unsafe")  # T = 1 when c = 0 (R)
             unique = cj == 1
-            k[:, j] = unique & (t[:, j] == 1)  # c * t == 1
-            f[:, j] = unique & (t[:, j] == 0)  # c * (1 - t) == 1
-            risk[:, j] = t[:, j] / np.maximum(cj, 1)
-            risk[zero, j] = 0.0
-            s[j] = int(unique.sum())
-            exp_risk[j] = sequential_sum(risk[:, j])
-            true_rate[j] = k[:, j].sum() / n if n else np.nan
+            np.logical_and(unique, hit, out=kj, casting="unsafe")  # c * T == 1
+            np.logical_and(unique, ~hit, out=fj, casting="unsafe")  # c * (1 - T) == 1
+            np.divide(hit, np.maximum(cj, 1), out=rj)  # T / c, and 0 when c = 0
+            for j in range(js.start, js.stop):
+                exp_risk[j] = sequential_sum(risk[:, j])
+            s[js] = unique.reshape(-1, js.stop - js.start, order="F").sum(axis=0)
+            c_zero[js] = zero.reshape(-1, js.stop - js.start, order="F").sum(axis=0)
+            true_rate[js] = k[:, js].sum(axis=0) / n if n else np.nan
             with np.errstate(divide="ignore", invalid="ignore"):
-                false_rate[j] = np.float64(f[:, j].sum()) / np.float64(s[j])
-            c_zero[j] = int(zero.sum())
+                false_rate[js] = f[:, js].sum(axis=0) / s[js]
         out = cls._wrap(c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, settings)
         counts = {key: np.nan for key in _CHECKS}
         if checks is not None:
