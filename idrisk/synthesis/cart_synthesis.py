@@ -230,34 +230,55 @@ def _walk_to_leaves(nodes: np.ndarray, tree: RpartTree, stream) -> np.ndarray:
             nodes[nodes == v] = 2 * v + step
 
 
-def _donor_draw(y: np.ndarray, where: np.ndarray, nodes: np.ndarray, stream) -> np.ndarray:
-    """For each leaf (first appearance order) draw donors uniformly with replacement."""
-    out_pos = np.empty(nodes.size, dtype=np.int64)
-    order = np.argsort(where, kind="stable")
-    sw = where[order]
-    leaf_ids, starts, counts = np.unique(sw, return_index=True, return_counts=True)
-    pos_of = {int(k): (int(s), int(c)) for k, s, c in zip(leaf_ids, starts, counts)}
-    uniq, first = np.unique(nodes, return_index=True)
-    targets_sorted = np.argsort(nodes, kind="stable")
-    tn = nodes[targets_sorted]
-    t_ids, t_starts, t_counts = np.unique(tn, return_index=True, return_counts=True)
-    t_of = {int(k): (int(s), int(c)) for k, s, c in zip(t_ids, t_starts, t_counts)}
-    leaves = uniq[np.argsort(first)]
-    donors = [pos_of.get(int(leaf), (0, 0)) for leaf in leaves]
-    for leaf, (_, c) in zip(leaves, donors):
-        if c == 0:
-            raise RuntimeError(f"no donors in node {leaf}")
-    targets = [t_of[int(leaf)] for leaf in leaves]
-    batch = getattr(stream, "unif_index_groups", None)
-    if batch is None:  # one call per leaf, in the same order
-        draws = [stream.unif_index(c, tc) for (_, c), (_, tc) in zip(donors, targets)]
-    else:  # the same draws, in one (compiled) call
-        flat = batch([c for _, c in donors], [tc for _, tc in targets])
-        ends = np.cumsum([tc for _, tc in targets]).tolist()
-        draws = [flat[e - tc : e] for e, (_, tc) in zip(ends, targets)]
-    for (s, _), (ts, tc), drawn in zip(donors, targets, draws):
-        out_pos[targets_sorted[ts : ts + tc]] = order[s + drawn]
-    return y[out_pos]
+class _LeafDonors:
+    """The training rows of a fitted tree grouped by node, for syn.cart's donor draws.
+
+    Built once per tree. ``values`` holds the response of the fitted rows (in
+    ``tree.where_`` order).
+    """
+
+    def __init__(self, tree: RpartTree, values: np.ndarray) -> None:
+        where = tree.where_.to_numpy()
+        self.values = values
+        self.order = np.argsort(where, kind="stable")
+        self.nodes, self.starts, self.counts = np.unique(
+            where[self.order], return_index=True, return_counts=True)
+        self.leaves = np.asarray(tree.leaves_, dtype=np.int64)
+
+    def all_leaves(self, nodes: np.ndarray) -> bool:
+        """Whether every entry of ``nodes`` is a leaf of the tree."""
+        pos = np.minimum(np.searchsorted(self.leaves, nodes), self.leaves.size - 1)
+        return bool(np.all(self.leaves[pos] == nodes))
+
+    def draw(self, nodes: np.ndarray, stream) -> np.ndarray:
+        """For each node (first appearance order) draw donors uniformly with replacement.
+
+        Node by node, in the order in which the nodes first appear in ``nodes``, one
+        ``unif_index(donors, targets)`` call picks the donors of that node's targets
+        (in row order); returns the donors' values.
+        """
+        k = np.minimum(np.searchsorted(self.nodes, nodes), self.nodes.size - 1)
+        found = self.nodes[k] == nodes
+        if not found.all():
+            raise RuntimeError(f"no donors in node {nodes[~found][0]}")
+        groups, first, inverse = np.unique(k, return_index=True, return_inverse=True)
+        by_first = np.argsort(first)
+        rank = np.empty(groups.size, dtype=np.int64)
+        rank[by_first] = np.arange(groups.size)
+        key = rank[inverse.ravel()]
+        targets = np.argsort(key, kind="stable")  # grouped in draw order, rows ascending
+        seq = groups[by_first]
+        sizes = np.bincount(key, minlength=groups.size)
+        ns = self.counts[seq]
+        batch = getattr(stream, "unif_index_groups", None)
+        if batch is None:  # one call per node, in the same order
+            parts = [stream.unif_index(int(c), int(tc)) for c, tc in zip(ns, sizes)]
+            drawn = np.concatenate(parts)
+        else:  # the same draws, in one (compiled) call
+            drawn = batch(ns, sizes)
+        out_pos = np.empty(nodes.size, dtype=np.int64)
+        out_pos[targets] = self.order[np.repeat(self.starts[seq], sizes) + drawn]
+        return self.values[out_pos]
 
 
 def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:
@@ -265,6 +286,14 @@ def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:
         return pd.Series(pd.Categorical(values, categories=like.cat.categories,
                                         ordered=like.cat.ordered), index=like.index)
     return pd.Series(values, index=like.index).astype(like.dtype)
+
+
+def _take(col: pd.Series, pos: np.ndarray) -> pd.Series:
+    """``col``'s values at positions ``pos``, with ``col``'s index and dtype."""
+    if isinstance(col.dtype, pd.CategoricalDtype):  # by codes: no label look-ups
+        codes = np.asarray(col.array.codes)[pos]
+        return pd.Series(pd.Categorical.from_codes(codes, dtype=col.dtype), index=col.index)
+    return _as_output(col.to_numpy()[pos], col)
 
 
 class _Synthesizer:
@@ -280,6 +309,8 @@ class _Synthesizer:
         self.stream = stream
         self.n = len(data)
         self.trees: dict[str, RpartTree] = {}
+        self._donors: dict[str, _LeafDonors] = {}
+        self._preds = {v: [c for c in data.columns if pm.loc[v, c]] for v in vs}
 
     def replicate(self) -> pd.DataFrame:
         out = self.data.copy()
@@ -297,38 +328,58 @@ class _Synthesizer:
         return out
 
     def _sample(self, v: str) -> pd.Series:
-        y = self.data[v].to_numpy()
+        pos = np.arange(self.n)
         if self.proper:
-            y = y[self.stream.unif_index(self.n, self.n)]
-        return _as_output(y[self.stream.unif_index(self.n, self.n)], self.data[v])
+            pos = self.stream.unif_index(self.n, self.n)
+        return _take(self.data[v], pos[self.stream.unif_index(self.n, self.n)])
 
-    def _cart(self, v: str, current: pd.DataFrame) -> pd.Series:
-        preds = [c for c in self.data.columns if self.pm.loc[v, c]]
-        x = self.data[preds]
+    def _fit(self, v: str) -> tuple[RpartTree, pd.Series]:
+        """The tree for ``v`` (fitted now, or the cached one) and the response it was fitted on.
+
+        The random draws are consumed as synthpop does: the bootstrap (``proper``),
+        then rpart's cross-validation groups (also for a cached tree).
+        """
+        preds = self._preds[v]
         y = self.data[v]
-        factor_y = _is_factor(y)
+        tree = None if self.proper else self.trees.get(v)
+        if tree is not None:  # cached tree: still consume rpart's cross-validation draws
+            self.stream.skip_permutation(int(tree.where_.size))
+            return tree, y
+        x = self.data[preds]
         if self.proper:
             boot = self.stream.unif_index(self.n, self.n)
             x = x.iloc[boot].reset_index(drop=True)
             y = y.iloc[boot].reset_index(drop=True)
-            tree = None
-        else:
-            tree = self.trees.get(v)
-        if tree is None:
-            tree = RpartTree("class" if factor_y else "anova", minbucket=self.minbucket,
-                             cp=self.cp).fit(x, y, rng=self.stream)
+        tree = RpartTree("class" if _is_factor(y) else "anova", minbucket=self.minbucket,
+                         cp=self.cp).fit(x, y, rng=self.stream)
+        if not self.proper:
+            self.trees[v] = tree
+        return tree, y
+
+    def _leaf_donors(self, v: str, tree: RpartTree, y: pd.Series) -> _LeafDonors:
+        donors = self._donors.get(v)
+        if donors is None or self.proper:
+            if len(tree.fit_index_) == len(y):  # every row was fitted
+                values = y.to_numpy()
+            else:
+                values = y.loc[tree.fit_index_].to_numpy()
+            donors = _LeafDonors(tree, values)
             if not self.proper:
-                self.trees[v] = tree
-        else:  # cached tree: still consume rpart's cross-validation draws
-            self.stream.skip_permutation(int(tree.where_.size))
-        xp = current[preds]
-        nodes = tree.apply(xp).to_numpy()
-        if not factor_y:
-            if not all(tree.is_leaf(k) for k in np.unique(nodes)):
+                self._donors[v] = donors
+        return donors
+
+    def _cart(self, v: str, current: pd.DataFrame) -> pd.Series:
+        tree, y = self._fit(v)
+        preds = self._preds[v]
+        xm = np.empty((self.n, len(preds)))
+        for j, c in enumerate(preds):
+            xm[:, j] = tree.encode_column(c, current[c])
+        nodes = tree.apply_encoded(xm)
+        if tree.method == "anova":
+            donors = self._leaf_donors(v, tree, y)
+            if not donors.all_leaves(nodes):
                 nodes = _walk_to_leaves(nodes, tree, self.stream)
-            yfit = y.loc[tree.fit_index_].to_numpy()
-            vals = _donor_draw(yfit, tree.where_.to_numpy(), nodes, self.stream)
-            return _as_output(vals, self.data[v])
+            return _as_output(donors.draw(nodes, self.stream), self.data[v])
         probs = tree.node_probabilities().loc[nodes].to_numpy()
         pick = self.stream.weighted_choice(probs)
         labels = np.asarray(tree.classes_, dtype=object)[pick]
@@ -380,6 +431,8 @@ class _Padded:
     indicators: dict[str, str]  # numeric column -> its missing-indicator column
 
     def restore(self, out: pd.DataFrame, original: pd.DataFrame) -> pd.DataFrame:
+        if not self.na_factors and not self.indicators and out.columns.equals(original.columns):
+            return out  # nothing padded: ``out`` is already a fresh frame of the columns
         res = out[list(original.columns)].copy()
         for c in self.na_factors:
             res[c] = _restore_factor(out[c], original[c])

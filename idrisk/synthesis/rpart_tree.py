@@ -296,32 +296,53 @@ class RpartTree:
             col = X[name]
             if fitting:
                 self.levels_[name] = _factor_levels(col)
-            levels = self.levels_[name]
-            if levels is None:
-                if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
-                    raise TypeError(f"column {name!r} was numeric when fitted, got {col.dtype}")
-                out[:, j] = col.to_numpy(dtype=float, na_value=np.nan)
-            elif isinstance(col.dtype, pd.CategoricalDtype):  # look up categories, not rows
-                lookup = pd.Index(levels).get_indexer(list(col.cat.categories)).astype(float)
-                c = col.cat.codes.to_numpy()
-                codes = np.full(len(c), np.nan)
-                if len(lookup):
-                    codes = np.where(c >= 0, lookup[np.maximum(c, 0)], np.nan)
-                bad = (c >= 0) & ~(codes >= 0)
-                if bad.any():
-                    new = sorted(set(map(str, _as_labels(col)[bad])))
-                    raise ValueError(f"factor {name!r} has new levels {new}")
-                codes[codes < 0] = np.nan
-                out[:, j] = codes + 1.0
-            else:
-                codes = pd.Index(levels).get_indexer(_as_labels(col)).astype(float)
-                bad = (codes < 0) & col.notna().to_numpy()
-                if bad.any():
-                    new = sorted(set(map(str, _as_labels(col)[bad])))
-                    raise ValueError(f"factor {name!r} has new levels {new}")
-                codes[codes < 0] = np.nan
-                out[:, j] = codes + 1.0
+            out[:, j] = self.encode_column(name, col)
         return out
+
+    def encode_column(self, name: str, col: pd.Series) -> np.ndarray:
+        """Predictor ``name``'s values as the tree sees them.
+
+        Parameters
+        ----------
+        name : str
+            A predictor of the fitted tree.
+        col : pandas.Series
+            Its values (numeric, or labels of the levels seen when fitting).
+
+        Returns
+        -------
+        numpy.ndarray
+            Floats: the values of a numeric predictor, the level number (1..nc, in
+            the order of ``levels_[name]``) of a factor; NaN where missing.
+        """
+        levels = self.levels_[name]
+        if levels is None:
+            if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+                raise TypeError(f"column {name!r} was numeric when fitted, got {col.dtype}")
+            return col.to_numpy(dtype=float, na_value=np.nan)
+        if isinstance(col.dtype, pd.CategoricalDtype):  # look up categories, not rows
+            cats = list(col.cat.categories)
+            if cats == levels:  # the fitted levels in the same order
+                lookup = np.arange(len(levels), dtype=float)
+            else:
+                lookup = pd.Index(levels).get_indexer(cats).astype(float)
+            c = np.asarray(col.array.codes)
+            codes = np.full(len(c), np.nan)
+            if len(lookup):
+                codes = np.where(c >= 0, lookup[np.maximum(c, 0)], np.nan)
+            bad = (c >= 0) & ~(codes >= 0)
+            if bad.any():
+                new = sorted(set(map(str, _as_labels(col)[bad])))
+                raise ValueError(f"factor {name!r} has new levels {new}")
+            codes[codes < 0] = np.nan
+            return codes + 1.0
+        codes = pd.Index(levels).get_indexer(_as_labels(col)).astype(float)
+        bad = (codes < 0) & col.notna().to_numpy()
+        if bad.any():
+            new = sorted(set(map(str, _as_labels(col)[bad])))
+            raise ValueError(f"factor {name!r} has new levels {new}")
+        codes[codes < 0] = np.nan
+        return codes + 1.0
 
     # ----------------------------------------------------------------------- fit
     def fit(self, X: pd.DataFrame, y: pd.Series, rng=None) -> RpartTree:
@@ -713,13 +734,33 @@ class RpartTree:
         """
         self._check_fitted()
         xm = self._encode_X(X, fitting=False)
+        return pd.Series(self.apply_encoded(xm), index=X.index, name="node")
+
+    def apply_encoded(self, xm: np.ndarray) -> np.ndarray:
+        """:meth:`apply` for predictors already encoded with :meth:`encode_column`.
+
+        Parameters
+        ----------
+        xm : numpy.ndarray
+            Rows x predictors (in ``feature_names_`` order), floats.
+
+        Returns
+        -------
+        numpy.ndarray
+            The node number (int64) where each row stops.
+        """
+        self._check_fitted()
+        xm = np.asarray(xm, dtype=np.float64)
+        if xm.ndim != 2 or xm.shape[1] != len(self.feature_names_):
+            raise ValueError(f"xm must be rows x {len(self.feature_names_)} predictors, "
+                             f"got shape {xm.shape}")
         if _use_kernels():
-            node_of = np.empty(len(X), dtype=np.int64)
-            _kernels.route(np.ascontiguousarray(xm, dtype=np.float64), *self._flat_tree(),
-                           int(self.usesurrogate), node_of)
-            return pd.Series(node_of, index=X.index, name="node")
-        node_of = np.ones(len(X), dtype=np.int64)
-        stack = [(self.nodes_[1], np.arange(len(X), dtype=np.int64))]
+            node_of = np.empty(xm.shape[0], dtype=np.int64)
+            _kernels.route(np.ascontiguousarray(xm), *self._flat_tree(), int(self.usesurrogate),
+                           node_of)
+            return node_of
+        node_of = np.ones(xm.shape[0], dtype=np.int64)
+        stack = [(self.nodes_[1], np.arange(xm.shape[0], dtype=np.int64))]
         while stack:
             nd, idx = stack.pop()
             if nd.is_leaf or idx.size == 0:
@@ -737,7 +778,7 @@ class RpartTree:
             node_of[idx[d == 0]] = nd.number
             stack.append((nd.left, idx[d == LEFT]))
             stack.append((nd.right, idx[d == RIGHT]))
-        return pd.Series(node_of, index=X.index, name="node")
+        return node_of
 
     def _flat_tree(self) -> tuple:
         """The fitted tree as arrays for the compiled routing (built once per fit)."""

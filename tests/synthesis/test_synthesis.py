@@ -20,11 +20,14 @@ SCENARIOS = {
 }
 
 
+@pytest.mark.parametrize("engine", ["auto", "numpy"])
 @pytest.mark.parametrize("scenario", [1, 2, 3, 4])
-def test_reproduces_synthpop_fixtures(ce, scenario):
+def test_reproduces_synthpop_fixtures(ce, scenario, engine, monkeypatch):
+    """Both engines: compiled (numba) tree growing, routing and draws, and the fallback."""
     folder = fixtures_dir("synthpop") / f"scenario{scenario}"
     if not folder.is_dir():
         pytest.skip(f"fixtures not found at {folder}")
+    monkeypatch.setenv("IDRISK_ENGINE", engine)
     res = syn(ce, m=20, visit_sequence=SCENARIOS[scenario], seed=2021)
     assert len(res.synthetic) == 20
     for i, ours in enumerate(res.synthetic, start=1):
@@ -223,3 +226,40 @@ def test_compiled_and_python_draws_are_identical(ce, monkeypatch):
     assert a.n_used == b.n_used
     for x, y in zip(fast, slow):
         pd.testing.assert_frame_equal(x, y)
+
+
+def _reference_donor_draw(y, where, nodes, stream):
+    """syn.cart's donor draw, leaf by leaf: leaves in first-appearance order, each one
+    ``unif_index(donors, targets)`` call, targets in row order, donors in row order."""
+    out = np.empty(nodes.size, dtype=y.dtype)
+    seen: list[int] = []
+    for v in nodes.tolist():
+        if v not in seen:
+            seen.append(v)
+    for leaf in seen:
+        donors = np.flatnonzero(where == leaf)
+        targets = np.flatnonzero(nodes == leaf)
+        out[targets] = y[donors[stream.unif_index(donors.size, targets.size)]]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("rng", ["r", "numpy"])
+def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng):
+    from idrisk.synthesis.cart_synthesis import _LeafDonors
+    from idrisk.synthesis.rng import make_stream
+    from idrisk.synthesis.rpart_tree import RpartTree
+
+    g = np.random.default_rng(seed)
+    n = int(g.choice([30, 200, 3000]))
+    X = pd.DataFrame({"x": g.normal(size=n), "z": g.integers(0, 40, n).astype(float)})
+    y = pd.Series(np.round(X["x"] * 10 + X["z"] + g.normal(size=n), 1))
+    tree = RpartTree(minbucket=int(g.choice([1, 5]))).fit(X, y)
+    new = pd.DataFrame({"x": g.normal(size=n), "z": g.integers(0, 40, n).astype(float)})
+    nodes = tree.apply(new).to_numpy()
+    values = y.to_numpy()
+    a, b = make_stream(rng, seed), make_stream(rng, seed)
+    got = _LeafDonors(tree, values).draw(nodes, a)
+    want = _reference_donor_draw(values, tree.where_.to_numpy(), nodes, b)
+    np.testing.assert_array_equal(got, want)
+    assert a.unif_rand(3).tolist() == b.unif_rand(3).tolist()  # streams left at one place
