@@ -105,20 +105,36 @@ def _direction(x, s, split_cut, split_dir, split_cat, cat_dirs):
 
 
 @_jit
-def route(xm, is_leaf, primary, sur_start, sur_count, left, right, left_n, right_n, number,
-          split_var, split_cut, split_dir, split_cat, cat_dirs, usesurrogate, out):
+def route(xm, node_var, node_cut, node_lt, node_cat, child, sur_start, sur_count, left_n,
+          right_n, number, split_var, split_cut, split_dir, split_cat, cat_dirs, usesurrogate,
+          out):
     """rpart's ``predict`` routing of every row of ``xm`` through a flattened tree.
 
-    Node slot 0 is the root. A row whose primary direction is 0 tries the surrogates in order
-    (``usesurrogate >= 1``), then goes to the child with more training rows
-    (``usesurrogate == 2`` and unequal counts), else stops. ``out``: the node number reached.
+    Node slot 0 is the root; per node: the primary split's variable (-1: leaf), cut,
+    whether ``x < cut`` goes left, factor directions offset (-1: numeric) and the two
+    child slots. A row whose primary direction is 0 (missing value, level without a
+    direction) tries the surrogates in order (``usesurrogate >= 1``), then goes to the
+    child with more training rows (``usesurrogate == 2`` and unequal counts), else
+    stops. ``out``: the node number reached.
     """
     for r in range(xm.shape[0]):
         node = 0
-        while not is_leaf[node]:
-            s = primary[node]
-            d = _direction(xm[r, split_var[s]], s, split_cut, split_dir, split_cat, cat_dirs)
-            if d == 0 and usesurrogate > 0:
+        while True:
+            v = node_var[node]
+            if v < 0:
+                break
+            xv = xm[r, v]
+            if not np.isnan(xv):  # the primary split decides (the common case)
+                c = node_cat[node]
+                if c < 0:
+                    node = child[node, 0 if (xv < node_cut[node]) == node_lt[node] else 1]
+                    continue
+                d = cat_dirs[c + np.int64(xv) - 1]
+                if d != 0:
+                    node = child[node, (d + 1) >> 1]
+                    continue
+            d = 0
+            if usesurrogate > 0:
                 for k in range(sur_start[node], sur_start[node] + sur_count[node]):
                     d = _direction(xm[r, split_var[k]], k, split_cut, split_dir, split_cat,
                                    cat_dirs)
@@ -128,5 +144,5 @@ def route(xm, is_leaf, primary, sur_start, sur_count, left, right, left_n, right
                 d = -1 if left_n[node] > right_n[node] else 1
             if d == 0:
                 break
-            node = left[node] if d == -1 else right[node]
+            node = child[node, (d + 1) >> 1]
         out[r] = number[node]

@@ -793,12 +793,10 @@ class RpartTree:
                     slot[id(child)] = len(nodes)
                     nodes.append(child)
         k = len(nodes)
-        is_leaf = np.array([nd.is_leaf for nd in nodes], dtype=np.bool_)
         primary = np.full(k, -1, dtype=np.int64)
         sur_start = np.zeros(k, dtype=np.int64)
         sur_count = np.zeros(k, dtype=np.int64)
-        left = np.zeros(k, dtype=np.int64)
-        right = np.zeros(k, dtype=np.int64)
+        child = np.zeros((k, 2), dtype=np.int64)
         left_n = np.zeros(k, dtype=np.int64)
         right_n = np.zeros(k, dtype=np.int64)
         number = np.array([nd.number for nd in nodes], dtype=np.int64)
@@ -819,7 +817,7 @@ class RpartTree:
             if nd.is_leaf:
                 continue
             primary[i] = add(nd)
-            left[i], right[i] = slot[id(nd.left)], slot[id(nd.right)]
+            child[i] = slot[id(nd.left)], slot[id(nd.right)]
             left_n[i], right_n[i] = nd.left.n, nd.right.n
         for i, nd in enumerate(nodes):  # surrogates of a node are contiguous
             if nd.is_leaf:
@@ -828,10 +826,22 @@ class RpartTree:
             sur_count[i] = len(nd.surrogates)
             for sp in nd.surrogates:
                 add(sp)
+        var_a = np.array(var, dtype=np.int64)
+        cut_a = np.array(cut, dtype=np.float64)
+        dir_a = np.array(direction, dtype=np.int64)
+        cat_a = np.array(cat, dtype=np.int64)
+        split = primary >= 0  # the primary split's fields per node (leaf: var -1)
+        node_var = np.full(k, -1, dtype=np.int64)
+        node_cut = np.zeros(k)
+        node_lt = np.zeros(k, dtype=np.bool_)  # x < cut goes left
+        node_cat = np.full(k, -1, dtype=np.int64)
+        node_var[split] = var_a[primary[split]]
+        node_cut[split] = cut_a[primary[split]]
+        node_lt[split] = dir_a[primary[split]] == LEFT
+        node_cat[split] = cat_a[primary[split]]
         arrays = (
-            is_leaf, primary, sur_start, sur_count, left, right, left_n, right_n, number,
-            np.array(var, dtype=np.int64), np.array(cut, dtype=np.float64),
-            np.array(direction, dtype=np.int64), np.array(cat, dtype=np.int64),
+            node_var, node_cut, node_lt, node_cat, child, sur_start, sur_count, left_n,
+            right_n, number, var_a, cut_a, dir_a, cat_a,
             np.array(dirs if dirs else [0], dtype=np.int64),
         )  # fmt: skip
         self._flat = (self.nodes_, arrays)
