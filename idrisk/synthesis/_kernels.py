@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["HAVE_NUMBA", "permutation_draws", "unif_index_groups"]
+__all__ = [
+    "HAVE_NUMBA",
+    "first_appearance_groups",
+    "permutation_draws",
+    "route",
+    "sorted_lookup",
+    "unif_index_groups",
+]
 
 try:  # pragma: no cover - depends on the environment
     import numba
@@ -92,6 +99,65 @@ def permutation_draws(words, n, size, keep, out):
             out[i] = x[v]
             x[v] = x[m - 1]
     return p
+
+
+@_jit
+def sorted_lookup(keys, values, out):
+    """Position of every ``values[i]`` in the sorted ``keys`` (-1 if absent) into ``out``.
+
+    Returns the number of values not found.
+    """
+    n = keys.shape[0]
+    missing = 0
+    for i in range(values.shape[0]):
+        v = values[i]
+        lo = 0
+        hi = n
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if keys[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < n and keys[lo] == v:
+            out[i] = lo
+        else:
+            out[i] = -1
+            missing += 1
+    return missing
+
+
+@_jit
+def first_appearance_groups(group, ngroups):
+    """Rows grouped by ``group`` (values 0..ngroups-1), the groups in order of first appearance.
+
+    Returns ``(seq, sizes, rows)``: the groups in that order, their sizes, and the row
+    positions group after group (ascending within a group).
+    """
+    n = group.shape[0]
+    rank = np.full(ngroups, -1, dtype=np.int64)
+    seq = np.empty(ngroups, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        g = group[i]
+        if rank[g] < 0:
+            rank[g] = m
+            seq[m] = g
+            m += 1
+    sizes = np.zeros(m, dtype=np.int64)
+    for i in range(n):
+        sizes[rank[group[i]]] += 1
+    start = np.empty(m, dtype=np.int64)
+    acc = 0
+    for j in range(m):
+        start[j] = acc
+        acc += sizes[j]
+    rows = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        r = rank[group[i]]
+        rows[start[r]] = i
+        start[r] += 1
+    return seq[:m].copy(), sizes, rows
 
 
 @_jit

@@ -43,8 +43,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from . import _kernels
 from .rng import NumpyStream, RStream, make_stream
-from .rpart_tree import RpartTree
+from .rpart_tree import RpartTree, _use_kernels
 from .smoothing import bw_sj, smooth_density
 
 __all__ = ["SynthResult", "Synds", "bw_sj", "smooth_density", "syn", "syn_r"]
@@ -247,6 +248,8 @@ class _LeafDonors:
 
     def all_leaves(self, nodes: np.ndarray) -> bool:
         """Whether every entry of ``nodes`` is a leaf of the tree."""
+        if _use_kernels():
+            return _kernels.sorted_lookup(self.leaves, nodes, np.empty_like(nodes)) == 0
         pos = np.minimum(np.searchsorted(self.leaves, nodes), self.leaves.size - 1)
         return bool(np.all(self.leaves[pos] == nodes))
 
@@ -257,18 +260,7 @@ class _LeafDonors:
         ``unif_index(donors, targets)`` call picks the donors of that node's targets
         (in row order); returns the donors' values.
         """
-        k = np.minimum(np.searchsorted(self.nodes, nodes), self.nodes.size - 1)
-        found = self.nodes[k] == nodes
-        if not found.all():
-            raise RuntimeError(f"no donors in node {nodes[~found][0]}")
-        groups, first, inverse = np.unique(k, return_index=True, return_inverse=True)
-        by_first = np.argsort(first)
-        rank = np.empty(groups.size, dtype=np.int64)
-        rank[by_first] = np.arange(groups.size)
-        key = rank[inverse.ravel()]
-        targets = np.argsort(key, kind="stable")  # grouped in draw order, rows ascending
-        seq = groups[by_first]
-        sizes = np.bincount(key, minlength=groups.size)
+        seq, sizes, targets = self._groups(nodes)
         ns = self.counts[seq]
         batch = getattr(stream, "unif_index_groups", None)
         if batch is None:  # one call per node, in the same order
@@ -279,6 +271,26 @@ class _LeafDonors:
         out_pos = np.empty(nodes.size, dtype=np.int64)
         out_pos[targets] = self.order[np.repeat(self.starts[seq], sizes) + drawn]
         return self.values[out_pos]
+
+    def _groups(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(donor groups in first-appearance order, their target counts, target rows
+        group after group in row order)."""
+        if _use_kernels():
+            k = np.empty(nodes.size, dtype=np.int64)
+            if _kernels.sorted_lookup(self.nodes, nodes, k):
+                raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
+            return _kernels.first_appearance_groups(k, self.nodes.size)
+        k = np.minimum(np.searchsorted(self.nodes, nodes), self.nodes.size - 1)
+        found = self.nodes[k] == nodes
+        if not found.all():
+            raise RuntimeError(f"no donors in node {nodes[~found][0]}")
+        groups, first, inverse = np.unique(k, return_index=True, return_inverse=True)
+        by_first = np.argsort(first)
+        rank = np.empty(groups.size, dtype=np.int64)
+        rank[by_first] = np.arange(groups.size)
+        key = rank[inverse.ravel()]
+        targets = np.argsort(key, kind="stable")  # grouped in draw order, rows ascending
+        return groups[by_first], np.bincount(key, minlength=groups.size), targets
 
 
 def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:

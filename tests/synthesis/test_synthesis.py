@@ -245,7 +245,10 @@ def _reference_donor_draw(y, where, nodes, stream):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("rng", ["r", "numpy"])
-def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng):
+@pytest.mark.parametrize("engine", ["auto", "numpy"])
+def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng, engine, monkeypatch):
+    """Compiled grouping (numba) and the numpy fallback against a leaf-by-leaf loop."""
+    monkeypatch.setenv("IDRISK_ENGINE", engine)
     from idrisk.synthesis.cart_synthesis import _LeafDonors
     from idrisk.synthesis.rng import make_stream
     from idrisk.synthesis.rpart_tree import RpartTree
@@ -259,7 +262,9 @@ def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng):
     nodes = tree.apply(new).to_numpy()
     values = y.to_numpy()
     a, b = make_stream(rng, seed), make_stream(rng, seed)
-    got = _LeafDonors(tree, values).draw(nodes, a)
+    donors = _LeafDonors(tree, values)
+    assert donors.all_leaves(nodes) and not donors.all_leaves(np.array([1, *nodes]))
+    got = donors.draw(nodes, a)
     want = _reference_donor_draw(values, tree.where_.to_numpy(), nodes, b)
     np.testing.assert_array_equal(got, want)
     assert a.unif_rand(3).tolist() == b.unif_rand(3).tolist()  # streams left at one place
