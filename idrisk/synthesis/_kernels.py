@@ -13,9 +13,10 @@ import numpy as np
 __all__ = [
     "HAVE_NUMBA",
     "first_appearance_groups",
+    "hash_build",
+    "hash_lookup",
     "permutation_draws",
     "route",
-    "sorted_lookup",
     "unif_index_groups",
 ]
 
@@ -101,29 +102,53 @@ def permutation_draws(words, n, size, keep, out):
     return p
 
 
+_GOLDEN = np.uint64(11400714819323198485)  # 2**64 / golden ratio (Fibonacci hashing)
+
+
 @_jit
-def sorted_lookup(keys, values, out):
-    """Position of every ``values[i]`` in the sorted ``keys`` (-1 if absent) into ``out``.
+def hash_build(keys):
+    """Open-addressing hash table of ``keys`` (distinct, >= 0) -> their positions.
+
+    Returns ``(table_keys, table_positions, bits)`` for :func:`hash_lookup`.
+    """
+    bits = 1
+    while (1 << bits) < 2 * keys.shape[0]:
+        bits += 1
+    size = 1 << bits
+    table_keys = np.full(size, -1, dtype=np.int64)
+    table_pos = np.empty(size, dtype=np.int64)
+    shift = np.uint64(64 - bits)
+    for i in range(keys.shape[0]):
+        h = np.int64((np.uint64(keys[i]) * _GOLDEN) >> shift)
+        while table_keys[h] != -1:
+            h = (h + 1) & (size - 1)
+        table_keys[h] = keys[i]
+        table_pos[h] = i
+    return table_keys, table_pos, bits
+
+
+@_jit
+def hash_lookup(table_keys, table_pos, bits, values, out):
+    """Position of every ``values[i]`` among the hashed keys (-1 if absent) into ``out``.
 
     Returns the number of values not found.
     """
-    n = keys.shape[0]
+    shift = np.uint64(64 - bits)
+    mask = table_keys.shape[0] - 1
     missing = 0
     for i in range(values.shape[0]):
         v = values[i]
-        lo = 0
-        hi = n
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if keys[mid] < v:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < n and keys[lo] == v:
-            out[i] = lo
-        else:
-            out[i] = -1
-            missing += 1
+        h = np.int64((np.uint64(v) * _GOLDEN) >> shift)
+        while True:
+            k = table_keys[h]
+            if k == v:
+                out[i] = table_pos[h]
+                break
+            if k == -1:
+                out[i] = -1
+                missing += 1
+                break
+            h = (h + 1) & mask
     return missing
 
 

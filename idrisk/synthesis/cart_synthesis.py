@@ -245,11 +245,21 @@ class _LeafDonors:
         self.nodes, self.starts, self.counts = np.unique(
             where[self.order], return_index=True, return_counts=True)
         self.leaves = np.asarray(tree.leaves_, dtype=np.int64)
+        self._tables: tuple | None = None  # hash tables of leaves and nodes (compiled path)
+
+    def _lookup(self, which: int, nodes: np.ndarray) -> tuple[np.ndarray, int]:
+        """Positions of ``nodes`` among the leaves (0) or donor nodes (1), -1 if absent,
+        and the number absent (compiled hash look-up)."""
+        if self._tables is None:
+            self._tables = (_kernels.hash_build(self.leaves), _kernels.hash_build(self.nodes))
+        pos = np.empty(nodes.size, dtype=np.int64)
+        missing = _kernels.hash_lookup(*self._tables[which], nodes, pos)
+        return pos, missing
 
     def all_leaves(self, nodes: np.ndarray) -> bool:
         """Whether every entry of ``nodes`` is a leaf of the tree."""
         if _use_kernels():
-            return _kernels.sorted_lookup(self.leaves, nodes, np.empty_like(nodes)) == 0
+            return self._lookup(0, nodes)[1] == 0
         pos = np.minimum(np.searchsorted(self.leaves, nodes), self.leaves.size - 1)
         return bool(np.all(self.leaves[pos] == nodes))
 
@@ -276,8 +286,8 @@ class _LeafDonors:
         """(donor groups in first-appearance order, their target counts, target rows
         group after group in row order)."""
         if _use_kernels():
-            k = np.empty(nodes.size, dtype=np.int64)
-            if _kernels.sorted_lookup(self.nodes, nodes, k):
+            k, missing = self._lookup(1, nodes)
+            if missing:
                 raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
             return _kernels.first_appearance_groups(k, self.nodes.size)
         k = np.minimum(np.searchsorted(self.nodes, nodes), self.nodes.size - 1)

@@ -119,3 +119,18 @@ def test_compiled_mysort_equals_python(monkeypatch, seed):
     slow = rpart_sort_order(x)
     monkeypatch.setenv("IDRISK_ENGINE", "auto")
     np.testing.assert_array_equal(rpart_sort_order(x), slow)
+
+
+@pytest.mark.parametrize("nkeys", [0, 1, 2, 660])
+def test_hash_lookup_equals_searchsorted(nkeys):
+    rng = np.random.default_rng(nkeys)
+    keys = np.unique(rng.integers(1, 2**40, nkeys)).astype(np.int64)
+    values = np.concatenate([keys, rng.integers(0, 2**40, 500), [0, 1, 2**62]])
+    rng.shuffle(values)
+    pos = np.empty(values.size, dtype=np.int64)
+    missing = _kernels.hash_lookup(*_kernels.hash_build(keys), values, pos)
+    ref = np.searchsorted(keys, values)
+    found = (ref < keys.size) & (keys[np.minimum(ref, max(keys.size - 1, 0))] == values) \
+        if keys.size else np.zeros(values.size, dtype=bool)
+    np.testing.assert_array_equal(pos, np.where(found, ref, -1))
+    assert missing == int((~found).sum())
