@@ -506,6 +506,18 @@ class NumpyStream:
             raise ValueError(f"n must be positive, got {n}")
         return self._gen.integers(0, int(n), size=int(size), dtype=np.int64)
 
+    def unif_index_groups(self, ns, sizes) -> np.ndarray:
+        """``unif_index(ns[g], sizes[g])`` for every group g in turn, concatenated.
+
+        One vectorised call; numpy draws bounded integers element by element, so the
+        values equal those of the separate calls.
+        """
+        ns = np.asarray(ns, dtype=np.int64)
+        sizes = np.asarray(sizes, dtype=np.int64)
+        if ns.size and ns.min() <= 0:
+            raise ValueError(f"n must be positive, got {int(ns.min())}")
+        return self._gen.integers(0, np.repeat(ns, sizes), dtype=np.int64)
+
     def sample_without_replacement(self, n: int, size: int | None = None) -> np.ndarray:
         size = int(n) if size is None else int(size)
         return self._gen.choice(int(n), size=size, replace=False).astype(np.int64)

@@ -88,6 +88,19 @@ def test_numpy_stream_distribution():
         make_stream("python", 1)
 
 
+@pytest.mark.parametrize("kind", ["r", "numpy"])
+def test_grouped_index_draws_equal_separate_calls(kind):
+    ns, sizes = [3, 70_000, 1, 250, 2**40, 9], [4, 3, 2, 40, 5, 0]
+    a, b = make_stream(kind, 8), make_stream(kind, 8)
+    grouped = a.unif_index_groups(ns, sizes)
+    separate = np.concatenate([b.unif_index(n, k) for n, k in zip(ns, sizes)])
+    np.testing.assert_array_equal(grouped, separate)
+    np.testing.assert_array_equal(a.unif_rand(3), b.unif_rand(3))  # streams at one place
+    assert a.unif_index_groups([], []).size == 0
+    with pytest.raises(ValueError, match="positive"):
+        a.unif_index_groups([3, 0], [1, 1])
+
+
 def test_r_stream_uniform_index_distribution():
     draws = RStream(9).unif_index(5571, 55_710)
     assert draws.min() >= 0 and draws.max() < 5571
