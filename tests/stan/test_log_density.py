@@ -50,24 +50,43 @@ def _program(name: str, backend: str) -> StanProgram:
 # ----------------------------------------------------------------- mixture of normals
 
 
-def _mixture_case(seed: int, P: int, K: int = 3, N: int = 60):
+def _mixture_case(seed: int, P: int, K: int = 3, N: int = 60, shared: bool = False):
     rng = np.random.default_rng(seed)
-    Z = rng.normal(size=(N, P))
+    Z = rng.normal(size=(N, P)) + rng.normal(0, 2, P)  # columns not centred
     y = np.where(rng.random(N) < 0.6, -1.0, 1.2) + rng.normal(0, 0.4, N)
     data = {"N": N, "K": K, "P": P, "Z": Z, "y": y, "w": rng.uniform(0.02, 1.0, N),
             "a_pi": 1.7, "scale_mu": 2.0, "scale_beta": 0.8, "scale_sigma": 1.3,
-            "nu_sigma": 3.0}
-    params = {"pi": rng.dirichlet(np.ones(K)), "mu0": np.sort(rng.normal(0, 1, K)),
-              "beta_raw": rng.normal(size=(P, K)), "tau": rng.uniform(0.2, 1.5, P),
-              "sigma": rng.uniform(0.3, 1.2, K)}
+            "nu_sigma": 3.0, "shared_slopes": int(shared)}
+    PK, PS = (0, P) if shared else (P, 0)
+    params = {"pi": rng.dirichlet(np.ones(K)), "mu0c": np.sort(rng.normal(0, 1, K)),
+              "beta_raw": rng.normal(size=(PK, K)), "tau": rng.uniform(0.2, 1.5, PK),
+              "theta": rng.normal(size=PS), "sigma": rng.uniform(0.3, 1.2, K)}
     return data, params
 
 
+def _qr_scale_inverse(Zc: np.ndarray) -> np.ndarray:
+    """R*^-1 of the scaled thin QR Zc = Q* R*, R* = R / sqrt(N - 1) with R's diagonal made
+    positive (the unique thin QR of a full-rank matrix; Stan normalises it the same way)."""
+    r = np.linalg.qr(Zc, mode="r")
+    r = r * np.sign(np.diag(r))[:, None]
+    return np.linalg.inv(r / np.sqrt(len(Zc) - 1.0))
+
+
 def mixture_reference(data, params) -> float:
-    """Independent log density of weighted_mixture_normal.stan (no Jacobian)."""
+    """Independent log density of weighted_mixture_normal.stan (no Jacobian): both slope forms,
+    written on the original (uncentred) scale: mu_ik = mu0_k + Z_i beta_k."""
     Z, y, w = np.asarray(data["Z"]).reshape(data["N"], data["P"]), data["y"], data["w"]
-    pi, mu0, sigma = params["pi"], params["mu0"], params["sigma"]
-    beta = params["tau"][:, None] * params["beta_raw"]          # (P, K)
+    pi, mu0c, sigma = params["pi"], params["mu0c"], params["sigma"]
+    z_bar = Z.mean(axis=0)
+    if data["shared_slopes"]:
+        b = _qr_scale_inverse(Z - z_bar) @ params["theta"] if data["P"] else np.zeros(0)
+        beta = np.repeat(b[:, None], data["K"], axis=1)
+        slope_prior = stats.norm.logpdf(b, 0, data["scale_beta"]).sum()
+    else:
+        beta = params["tau"][:, None] * params["beta_raw"]      # (P, K)
+        slope_prior = (stats.norm.logpdf(params["beta_raw"]).sum()
+                       + stats.norm.logpdf(params["tau"], 0, data["scale_beta"]).sum())
+    mu0 = mu0c - z_bar @ beta                                   # intercepts at Z = 0
     mu = mu0[None, :] + Z @ beta                                # (N, K)
     comp = np.log(pi)[None, :] + stats.norm.logpdf(y[:, None], mu, sigma[None, :])
     loglik = logsumexp(comp, axis=1)                            # per record
@@ -77,18 +96,18 @@ def mixture_reference(data, params) -> float:
         lp_sigma = stats.norm.logpdf(sigma, 0, data["scale_sigma"]).sum()
     prior = (
         stats.dirichlet.logpdf(pi, np.full(data["K"], data["a_pi"]))
-        + stats.norm.logpdf(mu0, 0, data["scale_mu"]).sum()
-        + stats.norm.logpdf(params["beta_raw"]).sum()
-        + stats.norm.logpdf(params["tau"], 0, data["scale_beta"]).sum()
+        + stats.norm.logpdf(mu0c, 0, data["scale_mu"]).sum()
+        + slope_prior
         + lp_sigma
     )
     return float(np.dot(w, loglik) + prior), loglik
 
 
-def test_mixture_log_density_matches_weighted_reference(backend):
+@pytest.mark.parametrize("shared", [False, True], ids=["component_slopes", "shared_slopes"])
+def test_mixture_log_density_matches_weighted_reference(backend, shared):
     prog = _program("weighted_mixture_normal", backend)
-    for seed, P, nu in ((1, 2, 3.0), (2, 0, 0.0)):
-        data, params = _mixture_case(seed, P)
+    for seed, P, nu in ((1, 2, 3.0), (2, 0, 0.0), (4, 3, 0.0)):
+        data, params = _mixture_case(seed, P, shared=shared)
         data["nu_sigma"] = nu
         expected, loglik = mixture_reference(data, params)
         got = prog.log_prob(data, params)

@@ -62,6 +62,8 @@ def test_draw_indices_are_spread_and_errors():
         RiskWeightedSynthesizer("poisson")
     with pytest.raises(ValueError, match="weighting"):
         RiskWeightedSynthesizer("negbin", weighting="joint")
+    with pytest.raises(ValueError, match="slopes must be one of"):
+        RiskWeightedSynthesizer("mixture", slopes="pooled")
     df = pd.DataFrame({"y": [1.5, 2.0], "k": ["a", "b"]})
     with pytest.raises(ValueError, match="non-negative integer counts"):
         RiskWeightedSynthesizer("negbin", backend="pystan").fit(df, "y")
@@ -208,8 +210,9 @@ def test_pooled_ci_from_many_datasets_is_longer_than_from_one(nb_runs):
 
 
 @pytest.mark.stan
+@pytest.mark.parametrize("slopes", ["component", "shared"])
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_mixture_synthesizer_converges_and_recovers_the_regression(backend):
+def test_mixture_synthesizer_converges_and_recovers_the_regression(backend, slopes):
     _require(backend)
     # measured: 0 divergences, R-hat lp__ / mean_y / sd_y 1.003 / 1.003 / 1.003, bulk ESS
     # 523 / 1900 / 1146 (PyStan). With 300 + 300 iterations mean_y's R-hat was 1.011.
@@ -220,7 +223,7 @@ def test_mixture_synthesizer_converges_and_recovers_the_regression(backend):
     df = pd.DataFrame({"y": np.exp(logy), "x": x, "k": rng.choice(["p", "q"], n)})
     syn = RiskWeightedSynthesizer("mixture", weighting="pairwise", r=0.2, known=["k", "x"],
                                   K=3, chains=4, warmup=300, draws=600, seed=2, progress=False,
-                                  backend=backend)
+                                  backend=backend, slopes=slopes)
     sets = syn.fit(df, "y", predictors=["x"]).synthesize(L=3)
     fit = syn.fit_
     # convergence on label-invariant quantities (issue 11 item 6)
