@@ -172,6 +172,8 @@ def _numeric(series: pd.Series, column: str, where: str, parse: bool = False) ->
             + (f"; values that are not numbers: {bad}" if bad else "")
             + f"); convert it to numbers, or declare it categorical=[{column!r}]"
         )
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":  # no NA mask
+        return series.to_numpy(dtype=np.float64, copy=False)
     return series.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
@@ -361,6 +363,8 @@ def _as_name_list(value: str | Sequence[str] | None, argument: str) -> list[str]
 
 
 def _check_unique_columns(frame: pd.DataFrame, names: list[str], where: str) -> None:
+    if frame.columns.is_unique:
+        return
     duplicated = frame.columns[frame.columns.duplicated()]
     clash = sorted(set(duplicated) & set(names))
     if clash:
@@ -538,18 +542,15 @@ def prepare_inputs(
     parse = set(declared_cont)
 
     def stack_float(frame: pd.DataFrame, where: str) -> np.ndarray:
-        if not continuous_l:
-            return np.empty((n, 0), dtype=np.float64)
-        return np.column_stack(
-            [
-                _numeric(frame[c], c, where, True)
-                if c in parse and value_checks
-                else np.full(n, np.nan)  # Dask probes: values parsed per partition
-                if c in parse
-                else _numeric(frame[c], c, where)
-                for c in continuous_l
-            ]
-        )
+        out = np.empty((n, len(continuous_l)), dtype=np.float64)
+        for v, c in enumerate(continuous_l):
+            if c not in parse:
+                out[:, v] = _numeric(frame[c], c, where)
+            elif value_checks:
+                out[:, v] = _numeric(frame[c], c, where, True)
+            else:  # Dask probes: values parsed per partition
+                out[:, v] = np.nan
+        return out
 
     return PreparedInputs(
         index=origdata.index,
@@ -639,6 +640,8 @@ def input_checks(prep: PreparedInputs, d: np.ndarray | None, closed: bool) -> di
     by_col: dict[str, int] = {}
     for j, y in enumerate(prep.cont_syn):
         nay = np.isnan(y)
+        if not nay.any():  # the usual case: nothing to count
+            continue
         out["na_syndata"][j] = int(nay.any(axis=1).sum())
         for c, k in zip(cols, nay.sum(axis=0)):
             if k:
