@@ -298,7 +298,8 @@ class PreparedInputs:
     cat_orig, cat_syn
         ``(n, p_cat)`` integer level codes (:data:`CODE_DTYPE`; -1 = NA, never matches) of the
         confidential data and of each synthetic dataset; columns are the categorical known/syn
-        variables. A synthetic dataset's arrays are None once :meth:`release` d.
+        variables. :meth:`release` sets a synthetic dataset's arrays to None once it has been
+        counted.
     cont_orig, cont_syn
         ``(n, p_cont)`` float64 values of the continuous known/syn variables (NaN = NA).
     cont_known

@@ -209,7 +209,9 @@ class RiskWeightedSynthesizer:
         state = "fitted" if self.fit_ is not None else "not fitted"
         return (
             f"RiskWeightedSynthesizer(model={self.model!r}, weighting={self.weighting!r}, "
-            f"r={self.r}, known={self.known}, c={self.c}, g={self.g}, seed={self.seed_}, {state})"
+            f"r={self.r}, known={self.known}, c={self.c}, g={self.g}, "
+            + (f"K={self.K}, slopes={self.slopes!r}, " if self.model == "mixture" else "")
+            + f"seed={self.seed_}, {state})"
         )
 
     # ------------------------------------------------------------------ fit
