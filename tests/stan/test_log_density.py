@@ -58,7 +58,7 @@ def _mixture_case(seed: int, P: int, K: int = 3, N: int = 60, shared: bool = Fal
             "a_pi": 1.7, "scale_mu": 2.0, "scale_beta": 0.8, "scale_sigma": 1.3,
             "nu_sigma": 3.0, "shared_slopes": int(shared)}
     PK, PS = (0, P) if shared else (P, 0)
-    params = {"pi": rng.dirichlet(np.ones(K)), "mu0c": np.sort(rng.normal(0, 1, K)),
+    params = {"pi": rng.dirichlet(np.ones(K)), "mu0_ord": np.sort(rng.normal(0, 1, K)),
               "beta_raw": rng.normal(size=(PK, K)), "tau": rng.uniform(0.2, 1.5, PK),
               "theta": rng.normal(size=PS), "sigma": rng.uniform(0.3, 1.2, K)}
     return data, params
@@ -76,7 +76,7 @@ def mixture_reference(data, params) -> float:
     """Independent log density of weighted_mixture_normal.stan (no Jacobian): both slope forms,
     written on the original (uncentred) scale: mu_ik = mu0_k + Z_i beta_k."""
     Z, y, w = np.asarray(data["Z"]).reshape(data["N"], data["P"]), data["y"], data["w"]
-    pi, mu0c, sigma = params["pi"], params["mu0c"], params["sigma"]
+    pi, mu0_ord, sigma = params["pi"], params["mu0_ord"], params["sigma"]
     z_bar = Z.mean(axis=0)
     if data["shared_slopes"]:
         b = _qr_scale_inverse(Z - z_bar) @ params["theta"] if data["P"] else np.zeros(0)
@@ -86,7 +86,8 @@ def mixture_reference(data, params) -> float:
         beta = params["tau"][:, None] * params["beta_raw"]      # (P, K)
         slope_prior = (stats.norm.logpdf(params["beta_raw"]).sum()
                        + stats.norm.logpdf(params["tau"], 0, data["scale_beta"]).sum())
-    mu0 = mu0c - z_bar @ beta                                   # intercepts at Z = 0
+    # intercepts at Z = 0: the ordered ones are at the mean predictors for shared slopes
+    mu0 = mu0_ord - z_bar @ beta if data["shared_slopes"] else mu0_ord
     mu = mu0[None, :] + Z @ beta                                # (N, K)
     comp = np.log(pi)[None, :] + stats.norm.logpdf(y[:, None], mu, sigma[None, :])
     loglik = logsumexp(comp, axis=1)                            # per record
@@ -96,7 +97,7 @@ def mixture_reference(data, params) -> float:
         lp_sigma = stats.norm.logpdf(sigma, 0, data["scale_sigma"]).sum()
     prior = (
         stats.dirichlet.logpdf(pi, np.full(data["K"], data["a_pi"]))
-        + stats.norm.logpdf(mu0c, 0, data["scale_mu"]).sum()
+        + stats.norm.logpdf(mu0_ord, 0, data["scale_mu"]).sum()
         + slope_prior
         + lp_sigma
     )
