@@ -10,9 +10,9 @@ By default a seeded subsample of 1,000 of the 5,122 positive-income CUs is used 
 = all, far slower), with the settings in ``MCMC``, ``SLOPES`` and ``PRIORS``: K = 3
 components, one slope vector shared by the components, pi ~ Dirichlet(1, 1, 1), ordered
 component intercepts, half-normal(0, 1) prior on the component sds of standardised log
-income, 4 chains of 400 + 400 iterations, adapt_delta 0.99. The unweighted synthesizer is
+income, 4 chains of 400 + 400 iterations, adapt_delta 0.995. The unweighted synthesizer is
 fitted twice (seeds s and s + 1): the difference between those two fits is the noise
-baseline for every risk and utility effect. ``--quick`` is a smoke run. About 30 min on
+baseline for every risk and utility effect. ``--quick`` is a smoke run. About 30-35 min on
 2 cores.
 
 Run:  python vignettes/ce_risk_weighted.py [--quick] [--n N]
@@ -58,7 +58,7 @@ PRIORS = {"nu_sigma": 0.0, "scale_sigma": 1.0, "scale_beta": 1.0, "a_pi": 1.0}
 SLOPES = "shared"
 MCMC = dict(K=K, chains=4, warmup=400, draws=400)
 QUICK_MCMC = dict(K=K, chains=2, warmup=100, draws=100)
-ADAPT_DELTA = 0.99
+ADAPT_DELTA = 0.995
 N_DEFAULT = 1000  # seeded subsample, to keep the whole run near 30 min on 2 cores
 # Bottom-coding: positive incomes below this many dollars are set to it before synthesis
 # (and the risk and utility are judged on the bottom-coded data). Nine CUs report $1.
