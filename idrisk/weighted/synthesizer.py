@@ -123,7 +123,8 @@ class RiskWeightedSynthesizer:
         Override prior settings. Mixture (on standardised log values): ``a_pi`` (Dirichlet
         concentration of each component weight, default 1), ``scale_mu`` (sd of the normal
         prior on the ordered component intercepts, 2), ``scale_beta`` (half-normal scale of
-        the slope sds, 1), ``scale_sigma`` and ``nu_sigma`` (component sds ~ half-t(nu, 0,
+        the slope sds with component slopes, sd of the normal prior on the slopes with
+        shared slopes; 1), ``scale_sigma`` and ``nu_sigma`` (component sds ~ half-t(nu, 0,
         scale); defaults 1 and 0 = half-normal(0, 1)). Negbin: ``scale_beta``, ``scale_phi``
         (10, 10). See ``stan/weighted_mixture_normal.stan`` for why the papers' Dirichlet
         process hyperprior is not used.
