@@ -184,15 +184,18 @@ def _anova_factor(y, x, nc, edge, myrisk, csplit):
 
 
 @_jit
-def best_split_anova(xt, y, sorts, ncat, edge, myrisk, iscale, csplit):
-    """rpart's ``bsplit`` with the anova rule over every predictor.
+def _best_split(xt, y, sorts, ncat, edge, iscale, csplit, numeric_rule, factor_rule, myrisk,
+                numclass, aprior):
+    """rpart's ``bsplit``: the best split over every predictor under one splitting rule.
 
-    Returns ``(found, improve, var, cut, direction, iscale)``; a factor split's
-    directions are left in ``csplit[:ncat[var]]``.
+    ``numeric_rule(ys, xs, edge, myrisk, numclass, aprior)`` returns ``(improve, cut,
+    direction)``; ``factor_rule(ys, xs, nc, edge, myrisk, numclass, aprior, work)`` returns
+    ``(improve, has_csplit)`` with the directions in ``work``. Returns ``(found, improve, var,
+    cut, direction, iscale)``; a factor split's directions are left in ``csplit[:ncat[var]]``.
     """
     p, k = sorts.shape
     xs = np.empty(k)
-    ys = np.empty(k)
+    ys = np.empty(k, y.dtype)
     work = np.zeros(csplit.shape[0], dtype=np.int64)
     found = False
     best = 0.0
@@ -208,9 +211,11 @@ def best_split_anova(xt, y, sorts, ncat, edge, myrisk, iscale, csplit):
         direction = 0
         has_cs = False
         if nc == 0:
-            improve, cut, direction = _anova_numeric(ys[:m], xs[:m], edge, myrisk)
+            improve, cut, direction = numeric_rule(ys[:m], xs[:m], edge, myrisk, numclass,
+                                                   aprior)
         else:
-            improve, has_cs = _anova_factor(ys[:m], xs[:m], nc, edge, myrisk, work)
+            improve, has_cs = factor_rule(ys[:m], xs[:m], nc, edge, myrisk, numclass, aprior,
+                                          work)
         if improve > iscale:
             iscale = improve
         if improve > iscale * 1e-10 and (not found or improve > best):
@@ -219,6 +224,23 @@ def best_split_anova(xt, y, sorts, ncat, edge, myrisk, iscale, csplit):
             if nc > 0 and has_cs:
                 csplit[:nc] = work[:nc]
     return found, best, best_var, best_cut, best_dir, iscale
+
+
+@_jit
+def _anova_numeric_rule(y, x, edge, myrisk, numclass, aprior):
+    return _anova_numeric(y, x, edge, myrisk)
+
+
+@_jit
+def _anova_factor_rule(y, x, nc, edge, myrisk, numclass, aprior, csplit):
+    return _anova_factor(y, x, nc, edge, myrisk, csplit)
+
+
+@_jit
+def best_split_anova(xt, y, sorts, ncat, edge, myrisk, iscale, csplit):
+    """:func:`_best_split` with the anova rule (regression trees)."""
+    return _best_split(xt, y, sorts, ncat, edge, iscale, csplit, _anova_numeric_rule,
+                       _anova_factor_rule, myrisk, 0, np.empty(0))
 
 
 # ------------------------------------------------------------------------- gini split
@@ -375,37 +397,20 @@ def _gini_factor(y, x, nc, edge, numclass, aprior, csplit):
 
 
 @_jit
+def _gini_numeric_rule(y, x, edge, myrisk, numclass, aprior):
+    return _gini_numeric(y, x, edge, numclass, aprior)
+
+
+@_jit
+def _gini_factor_rule(y, x, nc, edge, myrisk, numclass, aprior, csplit):
+    return _gini_factor(y, x, nc, edge, numclass, aprior, csplit)
+
+
+@_jit
 def best_split_gini(xt, y, sorts, ncat, edge, numclass, aprior, iscale, csplit):
-    """rpart's ``bsplit`` with the Gini rule (class trees); as :func:`best_split_anova`."""
-    p, k = sorts.shape
-    xs = np.empty(k)
-    ys = np.empty(k, dtype=np.int64)
-    work = np.zeros(csplit.shape[0], dtype=np.int64)
-    found = False
-    best = 0.0
-    best_var = -1
-    best_cut = np.nan
-    best_dir = 0
-    for v in range(p):
-        m = _gather(xt, v, sorts[v], y, xs, ys)
-        nc = ncat[v]
-        if m == 0 or (nc == 0 and xs[0] == xs[m - 1]):
-            continue
-        cut = np.nan
-        direction = 0
-        has_cs = False
-        if nc == 0:
-            improve, cut, direction = _gini_numeric(ys[:m], xs[:m], edge, numclass, aprior)
-        else:
-            improve, has_cs = _gini_factor(ys[:m], xs[:m], nc, edge, numclass, aprior, work)
-        if improve > iscale:
-            iscale = improve
-        if improve > iscale * 1e-10 and (not found or improve > best):
-            found = True
-            best, best_var, best_cut, best_dir = improve, v, cut, direction
-            if nc > 0 and has_cs:
-                csplit[:nc] = work[:nc]
-    return found, best, best_var, best_cut, best_dir, iscale
+    """:func:`_best_split` with the Gini rule (class trees)."""
+    return _best_split(xt, y, sorts, ncat, edge, iscale, csplit, _gini_numeric_rule,
+                       _gini_factor_rule, 0.0, numclass, aprior)
 
 
 # ------------------------------------------------------------------ surrogates, divide
