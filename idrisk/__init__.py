@@ -34,6 +34,7 @@ _moved.install()
 #: public name -> module that defines it (imported on first access)
 _LAZY = {
     "SynthResult": ".synthesis",
+    "SyntheticData": "._synthetic",
     "syn": ".synthesis",
     "combine_partial": ".utility",
     "ecdf_utility": ".utility",
