@@ -1,0 +1,195 @@
+"""One reading of the user's data for every part of idrisk.
+
+The rules here are the only ones in the package (a test walks the source for second copies):
+
+* **What is categorical** (:func:`is_categorical`): a column declared in ``categorical=`` is,
+  one declared in ``continuous=`` is not; otherwise ``category``, ``object``, string and
+  **boolean** columns are categorical and numeric columns continuous. Risk, utility,
+  synthesis, bounds and the report all use this rule. (:mod:`idrisk.r` follows R instead,
+  where ``data.matrix`` turns a logical column into 0/1 numbers.)
+* **Column names** (:func:`as_names`): one name or a sequence of names, each a string.
+* **Columns present** (:func:`require_columns`): a missing name is a ``KeyError`` naming the
+  argument, the dataset and the closest existing names; a name that occurs twice in a frame
+  is a ``ValueError`` naming the dataset.
+* **Levels** (:func:`level_labels`): categorical values are compared by their label, never by
+  a dtype's identity or the position of a category.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "as_names",
+    "column_kinds",
+    "is_categorical",
+    "label",
+    "level_labels",
+    "require_columns",
+]
+
+
+def is_categorical(series: pd.Series) -> bool:
+    """The package's rule: category, object, string and boolean columns are categorical.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> [is_categorical(pd.Series(v)) for v in ([1.0], [1], [True], ["a"])]
+    [False, False, True, True]
+    >>> is_categorical(pd.Series(["a"], dtype="category"))
+    True
+    """
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+        return True
+    return not pd.api.types.is_numeric_dtype(dtype)
+
+
+def as_names(
+    value: str | Iterable[str] | None, argument: str, *, unique: bool = True
+) -> list[str]:
+    """A list of column names from ``None``, one name or a sequence of names.
+
+    Raises
+    ------
+    TypeError
+        An entry is not a string (the message names ``argument``).
+    ValueError
+        A name is listed twice and ``unique`` is true.
+
+    Examples
+    --------
+    >>> as_names("Age", "known"), as_names(["Age", "Sex"], "known"), as_names(None, "known")
+    (['Age'], ['Age', 'Sex'], [])
+    """
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (bytes, pd.DataFrame)) or not isinstance(value, Iterable):
+        raise TypeError(
+            f"{argument}: expected a column name or a list of column names, "
+            f"got {type(value).__name__}"
+        )
+    names = list(value)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{argument}: column names must be strings, got {name!r}")
+    if unique:
+        duplicated = sorted({x for x in names if names.count(x) > 1})
+        if duplicated:
+            raise ValueError(f"{argument}: column(s) {duplicated} listed more than once")
+    return names
+
+
+def require_columns(
+    frame: pd.DataFrame, names: Sequence[str], argument: str, where: str
+) -> None:
+    """Check that ``frame`` (called ``where`` in messages) has every column of ``names``.
+
+    Raises
+    ------
+    KeyError
+        A name is missing; the message names ``argument``, ``where`` and close matches.
+    ValueError
+        A name occurs more than once among ``frame``'s columns.
+    """
+    missing = [c for c in names if c not in frame.columns]
+    if missing:
+        hints = []
+        for c in missing:
+            close = difflib.get_close_matches(c, [str(x) for x in frame.columns], n=2)
+            if close:
+                hints.append(f"{c!r}: did you mean {' or '.join(map(repr, close))}?")
+        hint = f" ({'; '.join(hints)})" if hints else ""
+        raise KeyError(f"{argument}: column(s) {missing} not found in {where}{hint}")
+    if not frame.columns.is_unique:
+        duplicated = frame.columns[frame.columns.duplicated()]
+        clash = sorted({str(c) for c in duplicated} & set(names))
+        if clash:
+            raise ValueError(f"{where} has more than one column named {clash}")
+
+
+def column_kinds(
+    frame: pd.DataFrame,
+    columns: Sequence[str],
+    categorical: str | Iterable[str] | None = None,
+    continuous: str | Iterable[str] | None = None,
+    *,
+    where: str = "the data",
+) -> dict[str, str]:
+    """``{column: "categorical" | "continuous"}`` for ``columns``: declared types win, the rest
+    follow :func:`is_categorical`.
+
+    Raises
+    ------
+    KeyError
+        A declared column is not in ``frame``.
+    ValueError
+        A column is declared both categorical and continuous.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"Age": [30, 41], "Sex": ["F", "M"], "Urban": [1, 2]})
+    >>> column_kinds(df, ["Age", "Sex", "Urban"], categorical="Urban")
+    {'Age': 'continuous', 'Sex': 'categorical', 'Urban': 'categorical'}
+    """
+    cat = as_names(categorical, "categorical")
+    cont = as_names(continuous, "continuous")
+    both = sorted(set(cat) & set(cont))
+    if both:
+        raise ValueError(f"column(s) {both} declared both categorical and continuous")
+    for argument, names in (("categorical", cat), ("continuous", cont)):
+        require_columns(frame, names, argument, where)
+    kinds = {}
+    for c in columns:
+        if c in cat:
+            kinds[c] = "categorical"
+        elif c in cont:
+            kinds[c] = "continuous"
+        else:
+            kinds[c] = "categorical" if is_categorical(frame[c]) else "continuous"
+    return kinds
+
+
+def label(value: object) -> str:
+    """The label of a categorical value: whole floats without ``.0``, booleans as in R.
+
+    Examples
+    --------
+    >>> label(2.0), label(2), label(True), label("a")
+    ('2', '2', 'TRUE', 'a')
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(
+        value
+    ).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def level_labels(series: pd.Series) -> list[str]:
+    """Levels of a categorical column as labels: declared categories first (in their order),
+    otherwise the sorted labels of the values present.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> level_labels(pd.Series(["b", "a", None]))
+    ['a', 'b']
+    >>> level_labels(pd.Series(["b", "a"], dtype=pd.CategoricalDtype(["b", "a"])))
+    ['b', 'a']
+    """
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        values = list(series.cat.categories)
+    else:
+        values = sorted(pd.unique(series.dropna()), key=label)
+    return [label(v) for v in values]
