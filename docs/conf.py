@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
-import tomllib
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
@@ -14,10 +14,14 @@ sys.path.insert(0, str(DOCS / "_ext"))
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-import idrisk  # noqa: E402
 from apigen import names  # noqa: E402
 
-_meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+import idrisk  # noqa: E402
+
+#: the repository's address, from pyproject.toml's [project.urls] (one place to change it)
+_source = re.search(
+    r'^Source\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M
+)
 
 project = "idrisk"
 author = "idrisk developers"
@@ -121,5 +125,4 @@ html_title = f"idrisk {release}"
 html_static_path: list[str] = []
 html_show_sourcelink = False
 html_copy_source = False
-_urls = _meta.get("urls", {})
-html_theme_options = {"source_repository": _urls.get("Source", "")} if _urls.get("Source") else {}
+html_theme_options = {"source_repository": _source.group(1)} if _source else {}

@@ -42,9 +42,7 @@ def named_figures(text: str) -> list[str]:
 def render(text: str, figures_dir: Path) -> tuple[str, list[str]]:
     """The page's text with its named-but-not-shown figures appended; the figures it uses."""
     shown = EMBEDDED.findall(text)
-    missing = [
-        f for f in named_figures(text) if f not in shown and (figures_dir / f).is_file()
-    ]
+    missing = [f for f in named_figures(text) if f not in shown and (figures_dir / f).is_file()]
     if missing:
         text = text.rstrip("\n") + "\n\n## Figures of this run\n\n"
         text += "\n\n".join(f"![{Path(f).stem}](figures/{f})" for f in missing) + "\n"
@@ -62,9 +60,9 @@ def copy_examples(vignettes: Path, out: Path) -> list[str]:
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
         for fig in used:
-            dst = out / "figures" / fig
-            if not dst.exists() or dst.stat().st_mtime < (vignettes / "figures" / fig).stat().st_mtime:
-                shutil.copy2(vignettes / "figures" / fig, dst)
+            src_fig, dst = vignettes / "figures" / fig, out / "figures" / fig
+            if not dst.exists() or dst.stat().st_mtime < src_fig.stat().st_mtime:
+                shutil.copy2(src_fig, dst)
         names.append(src.stem)
     # a vignette removed from the repository leaves no stale page behind
     for old in out.glob("*.md"):
