@@ -16,6 +16,7 @@ from pathlib import Path
 FIGURE = re.compile(r"figures/([\w.{},-]+?\.(?:png|svg|jpg))")
 EMBEDDED = re.compile(r"!\[[^\]]*\]\(figures/([^)\s]+)\)")
 BRACES = re.compile(r"\{([^{}]*)\}")
+IMAGES = {".png", ".svg", ".jpg"}
 
 
 def expand_braces(name: str) -> list[str]:
@@ -51,19 +52,22 @@ def render(text: str, figures_dir: Path) -> tuple[str, list[str]]:
 
 
 def copy_examples(vignettes: Path, out: Path) -> list[str]:
-    """Copy the vignettes and their figures into ``out``; return the page names."""
+    """Copy the vignettes and the figures into ``out``; return the page names."""
     (out / "figures").mkdir(parents=True, exist_ok=True)
     names = []
     for src in sorted(vignettes.glob("*.md")):
-        text, used = render(src.read_text(encoding="utf-8"), vignettes / "figures")
+        text, _ = render(src.read_text(encoding="utf-8"), vignettes / "figures")
         target = out / src.name
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
-        for fig in used:
-            src_fig, dst = vignettes / "figures" / fig, out / "figures" / fig
-            if not dst.exists() or dst.stat().st_mtime < src_fig.stat().st_mtime:
-                shutil.copy2(src_fig, dst)
         names.append(src.stem)
+    # every figure, also those other pages show (the report's radius sweep in the guide)
+    for src_fig in sorted((vignettes / "figures").glob("*")):
+        dst = out / "figures" / src_fig.name
+        if src_fig.suffix in IMAGES and (
+            not dst.exists() or dst.stat().st_mtime < src_fig.stat().st_mtime
+        ):
+            shutil.copy2(src_fig, dst)
     # a vignette removed from the repository leaves no stale page behind
     for old in out.glob("*.md"):
         if old.stem not in names:
