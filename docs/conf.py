@@ -42,7 +42,9 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "README.md", "_intersphinx", "_ext", "_templates"]
+exclude_patterns = [
+    "_build", "README.md", "pypi-description.md", "_intersphinx", "_ext", "_templates"
+]
 templates_path = ["_templates"]
 
 # -- warnings: the build runs with -W --keep-going, every reference is checked ----------------

@@ -4,6 +4,7 @@
 #   bash scripts/dev.sh demo    # set up, then run the demo (synthesize, risk over radii, report)
 #   bash scripts/dev.sh test    # set up (R, synthpop, Chromium when run as root), run every test
 #   bash scripts/dev.sh bench   # run the benchmarks and write benchmarks/results/*.json
+#   bash scripts/dev.sh docs    # set up, then build the documentation site (docs/_build/html)
 #   bash scripts/dev.sh setup   # only create .venv and install idrisk with its extras
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +42,7 @@ setup() {
     python3 -m venv "$VENV"
   fi
   "$PY" -m pip install -q --disable-pip-version-check --upgrade pip
-  local extras="stan,dask,parquet,dp,fast,test"
+  local extras="stan,dask,parquet,dp,fast,test,docs"
   if command -v R >/dev/null 2>&1; then extras="$extras,r"; fi
   echo "== pip install -e .[$extras]"
   "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
@@ -57,6 +58,19 @@ run_r_tests() {
   fi
 }
 
+build_docs() {
+  # the documentation site from a fresh environment (-E), warnings as errors; conf.py sets
+  # nitpicky, so every cross-reference must resolve (docs/README.md)
+  echo "== sphinx: docs/_build/html"
+  "$PY" -m sphinx -b html -E -W --keep-going -q -d docs/_build/doctrees docs docs/_build/html
+  echo "   built docs/_build/html/index.html"
+}
+
+run_mypy() {
+  echo "== mypy idrisk (config in pyproject.toml)"
+  "$PY" -m mypy idrisk
+}
+
 case "${1:-test}" in
   setup) setup ;;
   demo)
@@ -69,8 +83,15 @@ case "${1:-test}" in
     setup
     shift || true
     run_r_tests
+    build_docs
+    run_mypy
     echo "== pytest"
-    "$PY" -m pytest "$@"
+    # tests/test_docs.py checks the site just built, and runs the docs' examples
+    IDRISK_DOCS_HTML="$PWD/docs/_build/html" "$PY" -m pytest "$@"
+    ;;
+  docs)
+    setup
+    build_docs
     ;;
   bench)
     setup
@@ -80,5 +101,5 @@ case "${1:-test}" in
       "$PY" -m pytest "$f" --benchmark-enable --benchmark-json "benchmarks/results/$name.json" -q
     done
     ;;
-  *) echo "usage: bash scripts/dev.sh {demo|test|bench|setup} [args]"; exit 2 ;;
+  *) echo "usage: bash scripts/dev.sh {demo|test|docs|bench|setup} [args]"; exit 2 ;;
 esac

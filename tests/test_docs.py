@@ -252,3 +252,28 @@ def test_chromium_renders_the_page(site, tmp_path, page, heading, min_images):
         assert im.size == (1280, 1000)
         colours = im.convert("RGB").resize((128, 100)).getcolors(maxcolors=100_000)
         assert colours is not None and len(colours) > 20, f"{page} renders blank"
+
+
+# ------------------------------------------------------------------ release hygiene
+def _pyproject() -> dict:
+    tomllib = pytest.importorskip("tomllib", reason="Python 3.11+ reads pyproject.toml")
+    return tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_wheel_metadata_has_licence_and_typing_marker():
+    project = _pyproject()["project"]
+    assert project["license"] == "MIT"
+    for name in project["license-files"]:
+        assert "MIT License" in (REPO_ROOT / name).read_text(encoding="utf-8")
+    assert (REPO_ROOT / "idrisk" / "py.typed").is_file()  # the wheel ships the whole package
+    assert _pyproject()["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["idrisk"]
+    assert {"Documentation", "Source", "Issues", "Changelog"} <= set(project["urls"])
+
+
+def test_package_description_links_only_to_the_web():
+    """The package page shows the readme outside the repository: no relative links or images."""
+    readme = REPO_ROOT / _pyproject()["project"]["readme"]
+    text = readme.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)\s]+)", text) + re.findall(r'src="([^"]+)"', text)
+    relative = [t for t in targets if not t.startswith(("http://", "https://", "mailto:", "#"))]
+    assert not relative, f"{readme.name} links into the repository: {relative}"
