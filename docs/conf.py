@@ -60,7 +60,11 @@ nitpick_ignore = [
     ("py:class", "file-like"),
     ("py:class", "path-like"),
 ]
-nitpick_ignore_regex = []
+nitpick_ignore_regex = [
+    # docstrings may name idrisk's private modules and helpers (``idrisk._align``); they have
+    # no page, so the name is shown as code without a link
+    (r"py:.*", r"idrisk\.(\w+\.)*_\w+(\.\w+)*"),
+]
 suppress_warnings = [
     # the vignettes use #### under ## for their table groups (Examples are copied unchanged)
     "myst.header",
