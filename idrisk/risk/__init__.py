@@ -6,8 +6,8 @@ IdentificationRiskCalculation's ``IdentificationRisk()`` (paper
 risk, true and false match rates, record-level c, T, K, F and risk matrices.
 
 * :func:`identification_risk` -- the single-machine engine (``identification.py``, with
-  its options in ``options.py`` (:class:`RiskOptions`), input rules in ``_prepare.py``, the counting engine in ``matching.py`` and the result in
-  ``result.py``);
+  its options in ``options.py`` (:class:`RiskOptions`), input rules in ``_prepare.py``,
+  the counting engine in ``matching.py`` and the result in ``result.py``);
 * :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``).
 
 This part imports nothing from the rest of idrisk: synthesizers depend on it, never the

@@ -11,8 +11,8 @@ Work is organised as follows (every step is a Dask task graph run with ``schedul
 
 1. one pass over the confidential data and the first synthetic dataset: row counts, the
    confidential index and the factor levels (R's rule: union of the levels of the
-   confidential data and of the *first* synthetic dataset, computed by :mod:`idrisk.risk._prepare`); row counts of the other
-   synthetic datasets;
+   confidential data and of the *first* synthetic dataset, computed by
+   :mod:`idrisk.risk._prepare`); row counts of the other synthetic datasets;
 2. the confidential records are encoded (level codes, continuous values, record id) and split
    into the buckets, which are persisted;
 3. for each synthetic dataset in turn: its partitions are encoded and split the same way, and
@@ -378,7 +378,8 @@ def identification_risk_dask(
     )
     factors = list(prep.levels)
 
-    # pass 1: row counts, the confidential index, factor levels of the confidential data and synthetic[0]
+    # pass 1: row counts, the confidential index, factor levels of the confidential data and
+    # of synthetic[0]
     scans: dict[str, Any] = {}
     if orig_src.frame is None:
         scans["orig"] = [dask.delayed(_scan)(p, factors) for p in orig_src.parts]

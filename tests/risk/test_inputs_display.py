@@ -39,8 +39,8 @@ def test_repr_marks_the_cut_rows(many):
     assert any(line.startswith("…") for line in lines)  # rows 6..9 are cut
     body = [ln.split()[0] for ln in lines[2:-1]]
     assert body == ["1", "2", "3", "4", "5", "…", "10", "11", "12", "13", "14", "mean"]
-    assert lines[-1] == ("records of 200 with NA in the confidential data / per synthetic dataset (match "
-                         "anything): 0 / 0–13; never matched (≤ 0 under a % radius): 10; "
+    assert lines[-1] == ("records of 200 with NA in the confidential data / per synthetic "
+                         "dataset (match anything): 0 / 0–13; never matched (≤ 0 under a % radius): 10; "
                          f"c = 0 (T = 1, risk 0): {res.checks.c_zero.min()}–"
                          f"{res.checks.c_zero.max()}")
 
