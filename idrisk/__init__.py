@@ -33,7 +33,7 @@ _moved.install()
 
 #: public name -> module that defines it (imported on first access)
 _LAZY = {
-    "SynthResult": ".synthesis",
+    "CARTSynthesizer": ".synthesis",
     "SyntheticData": "._synthetic",
     "syn": ".synthesis",
     "combine_partial": ".utility",

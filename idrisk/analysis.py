@@ -334,7 +334,7 @@ def m_experiment(
 
         def synthesize(data, m, visit_sequence, seed):
             return _syn(data, m=m, visit_sequence=visit_sequence, seed=seed,
-                        rng="numpy").synthetic
+                        rng="numpy").frames
 
     syn = [syn] if isinstance(syn, str) else list(syn)
     n = len(original)
