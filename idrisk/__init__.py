@@ -57,7 +57,6 @@ _LAZY = {
     "laplace_table": ".survey",
     "DPMPM": ".categorical",
     "DPAreal": ".categorical",
-    "CategoricalSynthesis": ".categorical",
     "dpmpm_synthesize": ".categorical",
     "dp_areal_synthesize": ".categorical",
     "attribute_risk": ".risk",

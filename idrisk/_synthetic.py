@@ -195,8 +195,9 @@ class Synthesizer:
                 same = False
             if not same:
                 parts.append(f"{name}={value!r}")
-        state = "" if self.is_fitted else ", not fitted"
-        return f"{type(self).__name__}({', '.join(parts)}{state})"
+        if not self.is_fitted:
+            parts.append("not fitted")
+        return f"{type(self).__name__}({', '.join(parts)})"
 
     @property
     def is_fitted(self) -> bool:

@@ -92,15 +92,15 @@ def run_simulation(
                           warmup=warmup, draws=draws, refits=refits, backend="auto")
                 syn.fit(sample, y="salary", weight="w", design=BY)
             fits.append({
-                "rep": r, "method": cls.method, "delta_max": float(syn.delta.max()),
-                "delta_alpha": syn.delta_alpha, "alpha_mean": float(syn.alpha.mean()),
-                "c": syn.c_used, "fits": 1 + len(syn.history), "seconds": time.time() - t0,
-                "max_rhat": float(syn.fit_weighted.diagnostics["rhat"].max()),
-                "divergent": syn.fit_weighted.n_divergent,
+                "rep": r, "method": cls.__name__.lower(), "delta_max": float(syn.delta_.max()),
+                "delta_alpha": syn.delta_alpha_, "alpha_mean": float(syn.alpha_.mean()),
+                "c": syn.c_used_, "fits": 1 + len(syn.history_), "seconds": time.time() - t0,
+                "max_rhat": float(syn.fit_weighted_.diagnostics["rhat"].max()),
+                "divergent": syn.fit_weighted_.n_divergent,
             })
             for m in m_values:
                 res = syn.synthesize(m, seed=s_seed + m)
-                results.append(_rows(res.tables(BY), cls.method, m, r))
+                results.append(_rows(res.tables(BY), res.method, m, r))
         if out is not None:
             pd.concat(results).to_csv(out / "survey_results.csv", index=False)
             pd.DataFrame(fits).to_csv(out / "survey_fits.csv", index=False)

@@ -1,6 +1,7 @@
 """synthpop-style CART partial synthesis (``synthpop::syn`` with ``method = "cart"``).
 
-:class:`CARTSynthesizer` (and :func:`syn`, synthpop's function shape) replaces the columns named in ``visit_sequence`` one after another:
+:class:`CARTSynthesizer` (and :func:`syn`, synthpop's function shape) replaces the columns
+named in ``visit_sequence`` one after another:
 the first with an i.i.d. bootstrap of its values (``"sample"``), every later one
 by donor sampling inside the leaves of an rpart-compatible tree
 (:class:`idrisk.synthesis.rpart_tree.RpartTree`) fitted on the original data with the earlier
