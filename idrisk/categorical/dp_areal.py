@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from .._result import Result
 from .._schema import as_names
 from .._synthetic import Synthesizer, SyntheticData
 from .dpmpm import _as_column, _categorical, _kept_positions, _progress
@@ -54,8 +55,8 @@ from .dpmpm import _as_column, _categorical, _kept_positions, _progress
 __all__ = ["ArealData", "DPAreal", "areal_data", "dp_areal_synthesize"]
 
 
-@dataclass
-class ArealData:
+@dataclass(frozen=True, repr=False)
+class ArealData(Result):
     """Counts of every (pattern, label) combination, pattern-major (``i = b * G + g``).
 
     Attributes
@@ -81,6 +82,23 @@ class ArealData:
     @property
     def N(self) -> int:
         return len(self.counts)
+
+    def summary(self) -> pd.DataFrame:
+        """One row: combinations, patterns, labels, records and design columns."""
+        return pd.DataFrame([{"combinations": self.N, "patterns": len(self.patterns),
+                              "labels": len(self.labels), "records": len(self.record_pattern),
+                              "design_columns": self.R,
+                              "empty_combinations": int((self.counts == 0).sum())}])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per combination: the pattern's kept values, ``label`` and ``count``."""
+        out = self.patterns.iloc[self.pattern].reset_index(drop=True)
+        out["label"] = np.asarray(self.labels)[self.label_code]
+        out["count"] = self.counts
+        return out
+
+    def _header(self) -> str:
+        return f"ArealData(N={self.N}, patterns={len(self.patterns)}, labels={len(self.labels)})"
 
     @property
     def R(self) -> int:

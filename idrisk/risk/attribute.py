@@ -11,18 +11,20 @@ Implements the attribute measure of the paper ``shared/papers/004_f9c1bf1dd057f7
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from .._result import Result
+from .._schema import as_names
+
 __all__ = ["AttributeRiskResult", "attribute_risk"]
 
 
-@dataclass
-class AttributeRiskResult:
+@dataclass(frozen=True, repr=False)
+class AttributeRiskResult(Result):
     """Exact attribute disclosures.
 
     Attributes
@@ -39,6 +41,10 @@ class AttributeRiskResult:
 
     A: pd.DataFrame
     syn: list[str]
+
+    def summary(self) -> pd.DataFrame:
+        """Count and share per dataset, and their ``mean`` over the datasets."""
+        return self.to_frame("dataset")
 
     @property
     def n(self) -> int:
@@ -74,14 +80,8 @@ class AttributeRiskResult:
         t.loc["mean"] = t.mean()
         return t
 
-    def __repr__(self) -> str:
-        t = self.to_frame()
-        body = t.to_string(formatters={"count": "{:.4g}".format, "share": "{:.4%}".format})
-        return f"AttributeRiskResult(n={self.n}, m={self.m}, syn={self.syn})\n{body}"
-
-    def _repr_html_(self) -> str:
-        return (f"<p>AttributeRiskResult(n={self.n}, m={self.m}, "
-                f"syn={html.escape(str(self.syn))})</p>{self.to_frame().to_html()}")
+    def _header(self) -> str:
+        return f"AttributeRiskResult(n={self.n}, m={self.m}, syn={self.syn})"
 
 
 def attribute_risk(origdata: pd.DataFrame,
@@ -110,7 +110,7 @@ def attribute_risk(origdata: pd.DataFrame,
     >>> res.A.to_numpy().T.tolist()
     [[1, 0, 1, 0], [0, 1, 0, 1]]
     """
-    syn = [syn] if isinstance(syn, str) else list(syn)
+    syn = as_names(syn, "syn")
     if not syn:
         raise ValueError("syn is empty")
     if not isinstance(origdata, pd.DataFrame):

@@ -14,7 +14,6 @@ Paper ``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorica
 
 from __future__ import annotations
 
-import html
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._result import Result
 from .combining import combine_partial
 
 __all__ = ["OrderedLogitFit", "OrderedLogitUtility", "fit_ordered_logit",
@@ -158,8 +158,8 @@ def _analytic_ordered_logit():
     return _MODEL_CLASS
 
 
-@dataclass
-class OrderedLogitFit:
+@dataclass(frozen=True, repr=False)
+class OrderedLogitFit(Result):
     """One proportional-odds fit in R's ``polr`` parameterisation.
 
     Attributes
@@ -171,6 +171,12 @@ class OrderedLogitFit:
         (delta method from statsmodels' increments parameterisation).
     outcome_levels : Index
         Ordered outcome categories.
+    loglik : float
+    result : statsmodels results
+        The underlying ``OrderedModel`` fit.
+    predictor_levels : dict
+        Levels each categorical predictor was encoded with (first = reference).
+    predictors : list of str
     """
 
     coef: pd.Series
@@ -206,13 +212,21 @@ class OrderedLogitFit:
         return pd.Series(p.to_numpy() @ np.arange(1, p.shape[1] + 1), index=data.index,
                          name="expected_category")
 
-    def to_frame(self) -> pd.DataFrame:
+    def summary(self) -> pd.DataFrame:
+        """Estimate and standard error of every coefficient and cut point."""
         return pd.DataFrame({"estimate": pd.concat([self.coef, self.zeta]),
                              "se": pd.concat([self.coef_se, self.zeta_se])})
 
-    def __repr__(self) -> str:
+    def to_frame(self) -> pd.DataFrame:
+        """One row per parameter: ``term``, ``kind`` (coefficient / cut point),
+        ``estimate``, ``se``."""
+        out = self.summary().rename_axis("term").reset_index()
+        out.insert(1, "kind", ["coefficient"] * len(self.coef) + ["cut point"] * len(self.zeta))
+        return out
+
+    def _header(self) -> str:
         return (f"OrderedLogitFit(J={len(self.outcome_levels)}, p={len(self.coef)}, "
-                f"loglik={self.loglik:.6g})\n{self.to_frame().to_string()}")
+                f"loglik={self.loglik:.6g})")
 
 
 def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequence[str],
@@ -326,8 +340,8 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
         predictor_levels=levels, predictors=predictors)
 
 
-@dataclass
-class OrderedLogitUtility:
+@dataclass(frozen=True, repr=False)
+class OrderedLogitUtility(Result):
     """Confidential vs combined-synthetic ordered logit, and hold-out predictions.
 
     Attributes
@@ -349,19 +363,21 @@ class OrderedLogitUtility:
     syn_fits: list
     level: float = 0.95
 
-    def to_frame(self) -> pd.DataFrame:
-        return self.coefficients.copy()
+    def summary(self) -> pd.DataFrame:
+        """Per coefficient: confidential and combined synthetic estimates and intervals,
+        CI overlap."""
+        return self.coefficients[["orig", "orig_low", "orig_high", "syn", "syn_low",
+                                  "syn_high", "overlap"]]
 
-    def __repr__(self) -> str:
+    def to_frame(self) -> pd.DataFrame:
+        """One row per coefficient (``term`` column) with every statistic."""
+        return self.coefficients.rename_axis("term").reset_index()
+
+    def _header(self) -> str:
         c = self.coefficients
         return (f"OrderedLogitUtility(terms={len(c)}, m={len(self.syn_fits)}, "
                 f"holdout={len(self.predictions)}, mean CI overlap="
-                f"{c['overlap'].mean():.4f})\n"
-                f"{c[['orig', 'orig_low', 'orig_high', 'syn', 'syn_low', 'syn_high']].head(10)}")
-
-    def _repr_html_(self) -> str:
-        head = html.escape(repr(self).splitlines()[0])
-        return f"<p>{head}</p>{self.coefficients.to_html()}"
+                f"{c['overlap'].mean():.4f})")
 
 
 def ordered_logit_utility(origdata: pd.DataFrame,

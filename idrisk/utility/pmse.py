@@ -20,6 +20,7 @@ import scipy.linalg
 import statsmodels.api as sm
 from scipy import stats
 
+from .._result import Result
 from ._common import _as_list, _is_categorical, _levels, _single_thread_blas
 
 __all__ = ["PMSEResult", "pmse", "propensity_utility"]
@@ -99,8 +100,8 @@ def _cart_scores(frame: pd.DataFrame, t: np.ndarray, cp: float, minbucket: int) 
 # ----------------------------------------------------------------------------------------------
 # pMSE
 # ----------------------------------------------------------------------------------------------
-@dataclass
-class PMSEResult:
+@dataclass(frozen=True, repr=False)
+class PMSEResult(Result):
     """pMSE utility of one or more synthetic datasets against the original.
 
     Attributes
@@ -132,12 +133,14 @@ class PMSEResult:
         )
         return df
 
-    def __repr__(self) -> str:
-        m = len(self.pMSE)
+    def summary(self) -> pd.DataFrame:
+        """pMSE, S_pMSE and SPECKS per dataset (index 1..m)."""
+        return pd.DataFrame({"pMSE": self.pMSE, "S_pMSE": self.S_pMSE, "SPECKS": self.SPECKS})
+
+    def _header(self) -> str:
         return (
-            f"PMSEResult(method={self.method!r}, resamp_method={self.resamp_method!r}, m={m}, "
-            f"mean pMSE={self.pMSE.mean():.6g}, mean S_pMSE={self.S_pMSE.mean():.6g}, "
-            f"mean SPECKS={self.SPECKS.mean():.6g})"
+            f"PMSEResult(method={self.method!r}, resamp_method={self.resamp_method!r}, "
+            f"m={len(self.pMSE)}, null_pMSE={self.null_pMSE:.6g})"
         )
 
 

@@ -13,13 +13,14 @@ Paper ``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorica
 
 from __future__ import annotations
 
-import html
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from .._result import Result
 
 __all__ = ["TableDeviations", "table_deviations", "within_pattern_distribution"]
 
@@ -53,8 +54,8 @@ def _counts(df: pd.DataFrame, cols: list[str], levels: dict[str, pd.Index]) -> p
     return counts.reindex(full, fill_value=0)
 
 
-@dataclass
-class TableDeviations:
+@dataclass(frozen=True, repr=False)
+class TableDeviations(Result):
     """Deviations of synthetic table counts from the confidential ones.
 
     Attributes
@@ -79,10 +80,11 @@ class TableDeviations:
             index="dataset", columns="way", values="absdiff", aggfunc="sum")
         return t.rename(columns=WAYS)
 
-    def summary(self) -> pd.Series:
-        """The m-averaged sums of absolute deviations per table order (the paper's Table 2,
-        before its division by 100)."""
-        return self.by_dataset().mean().rename("mean_abs_deviation")
+    def summary(self) -> pd.DataFrame:
+        """The m-averaged sums of absolute deviations per table order (rows ``one-way``,
+        ``two-way``, ``three-way``; the paper's Table 2, before its division by 100)."""
+        s = self.by_dataset().mean().rename("mean_abs_deviation")
+        return s.rename_axis("way").to_frame()
 
     def by_table(self) -> pd.DataFrame:
         """m-averaged sum of absolute deviations of every single table."""
@@ -91,17 +93,15 @@ class TableDeviations:
         return s.groupby(level=["way", "table"]).mean().to_frame("mean_abs_deviation")
 
     def to_frame(self) -> pd.DataFrame:
-        return self.by_dataset()
+        """One row per dataset, table and cell (``dataset, way, table, cell, orig, syn,
+        diff``)."""
+        return self.cells.copy()
 
-    def __repr__(self) -> str:
-        s = self.summary()
-        body = "\n".join(f"  {k}: {v:.6g}" for k, v in s.items())
-        return (f"TableDeviations(label={self.label!r}, kept={self.kept}, m={self.m})\n"
-                f"mean over datasets of the summed |syn - orig| counts:\n{body}")
+    def _header(self) -> str:
+        return f"TableDeviations(label={self.label!r}, kept={self.kept}, m={self.m})"
 
-    def _repr_html_(self) -> str:
-        head = html.escape(repr(self).splitlines()[0])
-        return f"<p>{head}</p>{self.summary().to_frame().to_html()}"
+    def _notes(self) -> list[str]:
+        return ["mean over datasets of the summed |syn - orig| counts"]
 
 
 def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataFrame],
@@ -127,8 +127,8 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
     >>> import pandas as pd
     >>> orig = pd.DataFrame({"sex": list("ffmm"), "county": list("abab")})
     >>> syn = pd.DataFrame({"sex": list("ffmm"), "county": list("aabb")})
-    >>> table_deviations(orig, [syn], "county", "sex", ways=(1, 2)).summary().tolist()
-    [0.0, 4.0]
+    >>> table_deviations(orig, [syn], "county", "sex", ways=(1, 2)).summary().to_dict()
+    {'mean_abs_deviation': {'one-way': 0.0, 'two-way': 4.0}}
     """
     kept = [kept] if isinstance(kept, str) else list(kept)
     datasets = _datasets(syndata)
