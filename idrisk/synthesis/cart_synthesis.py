@@ -45,6 +45,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._result import Result
 from .._schema import is_categorical
 from .._synthetic import Synthesizer, SyntheticData
 from . import _kernels
@@ -57,8 +58,8 @@ __all__ = ["CARTSynthesizer", "Synds", "bw_sj", "smooth_density", "syn", "syn_r"
 _METHODS = ("sample", "cart", "constant", "")
 
 
-@dataclass
-class Synds:
+@dataclass(frozen=True, repr=False)
+class Synds(Result):
     """synthpop's ``synds`` object (R's names and shapes), as returned by :func:`syn_r` and
     :func:`idrisk.r.syn`: the R-side view. ``result`` is the :class:`~idrisk.SyntheticData`
     the Python API returns."""
@@ -75,15 +76,23 @@ class Synds:
     smoothing: pd.Series
     result: SyntheticData = field(repr=False)
 
-    def __repr__(self) -> str:
-        return (
-            f"Synds(m={self.m}, n={self.n}, seed={self.seed}, proper={self.proper}, "
-            f"visit_sequence={list(self.visit_sequence.index)})"
-        )
+    def summary(self) -> pd.DataFrame:
+        """Per visited column: its 1-based position and method (R's ``visit.sequence``,
+        ``method``)."""
+        vs = self.visit_sequence
+        return pd.DataFrame({"position": vs.to_numpy(),
+                             "method": self.method.reindex(vs.index).to_numpy()},
+                            index=pd.Index(vs.index, name="variable"))
 
     def to_frame(self) -> pd.DataFrame:
         """All datasets stacked with a ``dataset`` column (1..m)."""
         return self.result.to_frame()
+
+    def _header(self) -> str:
+        return (
+            f"Synds(m={self.m}, n={self.n}, seed={self.seed}, proper={self.proper}, "
+            f"visit_sequence={list(self.visit_sequence.index)})"
+        )
 
 
 # ------------------------------------------------------------------------- set-up
