@@ -21,7 +21,8 @@ import statsmodels.api as sm
 from scipy import stats
 
 from .._result import Result
-from ._common import _as_list, _is_categorical, _levels, _single_thread_blas
+from .._schema import is_categorical
+from ._common import _as_list, _levels, _single_thread_blas
 
 __all__ = ["PMSEResult", "pmse", "propensity_utility"]
 
@@ -192,7 +193,7 @@ def pmse(
     ----------
     original : DataFrame
         The original (confidential) data.
-    synthetic : DataFrame, list of DataFrames, or a ``SynthResult``
+    synthetic : DataFrame, list of DataFrames, or a :class:`~idrisk.SyntheticData`
         One or more synthetic datasets with the columns in ``variables``.
     method : {"logit", "cart"}
         ``"logit"``: logistic regression (statsmodels) on all main effects and interactions
@@ -236,9 +237,6 @@ def pmse(
         missing = [v for v in variables if v not in s.columns]
         if missing:
             raise KeyError(f"{name} lacks the variables {missing}")
-        if s[variables].isna().any().any():
-            bad = s[variables].columns[s[variables].isna().any()].tolist()
-            raise ValueError(f"{name} has missing values in {bad}; pmse needs complete data")
     m = len(syns)
     if resamp_method is None:
         incomplete = any(
@@ -259,8 +257,7 @@ def pmse(
     if resamp_method == "theory" and method != "logit":
         raise ValueError("resamp_method='theory' is only defined for method='logit'")
 
-    cat_vars = [v for v in variables if _is_categorical(original[v])]
-    levels = {v: _levels([original[v], *[s[v] for s in syns]]) for v in cat_vars}
+    original, syns, variables, levels = _with_missing(original, syns, variables)
 
     n_pairs = m * (m - 1) // 2 if resamp_method == "pairs" else 0
     n_perm = nperms * m if resamp_method == "perm" else 0
@@ -270,6 +267,62 @@ def pmse(
     with _single_thread_blas():
         return _pmse_loop(original, syns, variables, levels, method, maxorder, cp, minbucket,
                           resamp_method, nperms, seed, total, show)
+
+
+NA_LEVEL = "<NA>"
+
+
+def _with_missing(original: pd.DataFrame, syns: list[pd.DataFrame], variables: list[str]):
+    """Missing values as synthpop's ``utility.gen`` treats them (Rosenbaum & Rubin 1984).
+
+    A categorical variable's ``NA`` is one more level (after the others); a numeric variable
+    with missing values in any dataset gets an indicator variable ``<name>_NA`` (a factor,
+    entered into the model with the variables and their interactions) and its missing values
+    are set to 0 -- the value does not matter to the logit model, whose column space with
+    the indicator and its interactions is the same for any filler.
+
+    Returns the frames restricted to the model's variables, the variables and the levels of
+    the categorical ones.
+    """
+    frames = [original, *syns]
+    cat_vars = [v for v in variables if is_categorical(original[v])]
+    levels = {v: _levels([f[v] for f in frames]) for v in cat_vars}
+    out_vars: list[str] = []
+    extra: dict[str, str] = {}
+    for v in variables:
+        out_vars.append(v)
+        if v in levels:
+            if any(f[v].isna().any() for f in frames):
+                if NA_LEVEL in levels[v]:
+                    raise ValueError(f"column {v!r} has a level {NA_LEVEL!r} and missing values")
+                levels[v] = [*levels[v], NA_LEVEL]
+        elif any(f[v].isna().any() for f in frames):
+            name = f"{v}_NA"
+            while name in original.columns or name in out_vars:
+                name += "_"
+            extra[v] = name
+            out_vars.append(name)
+            levels[name] = [0, 1]
+    if len(out_vars) == len(variables) and not any(NA_LEVEL in lv for lv in levels.values()):
+        return original, syns, variables, levels
+
+    def fill(frame: pd.DataFrame) -> pd.DataFrame:
+        cols = {}
+        for v in variables:
+            s = frame[v]
+            if v in levels:
+                if NA_LEVEL in levels[v]:
+                    s = s.astype(object).where(s.notna(), NA_LEVEL)
+                cols[v] = s
+            elif v in extra:
+                miss = s.isna()
+                cols[v] = s.astype(float).fillna(0.0)
+                cols[extra[v]] = miss.astype(np.int64)
+            else:
+                cols[v] = s
+        return pd.DataFrame(cols, index=frame.index)[out_vars]
+
+    return fill(original), [fill(s) for s in syns], out_vars, levels
 
 
 def _pmse_loop(original, syns, variables, levels, method, maxorder, cp, minbucket,

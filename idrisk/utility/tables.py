@@ -26,6 +26,21 @@ __all__ = ["TableDeviations", "table_deviations", "within_pattern_distribution"]
 
 WAYS = {1: "one-way", 2: "two-way", 3: "three-way"}
 
+#: the level of a missing value in the tables (synthpop's ``utility`` functions likewise keep
+#: ``NA`` as a category instead of dropping the record)
+NA_LEVEL = "<NA>"
+
+
+def _with_na_level(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
+    """``cols`` of ``df`` as objects with missing values replaced by :data:`NA_LEVEL`."""
+    out = {}
+    for c in cols:
+        s = df[c].astype(object)
+        if s.isna().any() and (s == NA_LEVEL).any():
+            raise ValueError(f"column {c!r} has a level {NA_LEVEL!r} and missing values")
+        out[c] = s.where(s.notna(), NA_LEVEL)
+    return pd.DataFrame(out, index=df.index)
+
 
 def _datasets(syndata) -> list[pd.DataFrame]:
     out = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
@@ -109,6 +124,9 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
                      ways: Sequence[int] = (1, 2, 3)) -> TableDeviations:
     """One-, two- and three-way table deviations of a synthesized label.
 
+    A missing value is one more level (labelled ``"<NA>"``), so a record with a missing
+    label or kept value is counted, not dropped.
+
     Parameters
     ----------
     origdata : DataFrame
@@ -143,10 +161,10 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
     for i, d in enumerate(datasets):
         _check_cols(d, [label, *kept], f"syndata[{i}]")
     cols = [label, *kept]
-    levels = {c: pd.Index(pd.unique(pd.concat([origdata[c].astype(object)]
-                                              + [d[c].astype(object) for d in datasets])))
+    origdata = _with_na_level(origdata, cols)
+    datasets = [_with_na_level(d, cols) for d in datasets]
+    levels = {c: pd.Index(pd.unique(pd.concat([origdata[c]] + [d[c] for d in datasets])))
               for c in cols}
-    levels = {c: v[~v.isna()] for c, v in levels.items()}
     tables = []
     for w in sorted(ways):
         for combo in itertools.combinations(kept, w - 1):
@@ -192,6 +210,8 @@ def within_pattern_distribution(origdata: pd.DataFrame,
     for i, d in enumerate(datasets):
         _check_cols(d, [label, *kept], f"syndata[{i}]")
     cols = [*kept, label]
+    origdata = _with_na_level(origdata, cols)
+    datasets = [_with_na_level(d, cols) for d in datasets]
 
     def shares(df):
         c = df.groupby(cols, observed=True).size()

@@ -90,8 +90,8 @@ def test_pmse_errors():
         pmse(d, d, method="forest")
     with pytest.raises(KeyError, match="lacks"):
         pmse(d, d.rename(columns={"x": "y"}))
-    with pytest.raises(ValueError, match="missing"):
-        pmse(d, d.assign(x=[1.0, np.nan, 2.0]))
+    # missing values are modelled as synthpop does (was: ValueError "missing"; issue 18)
+    assert np.isfinite(pmse(d, d.assign(x=[1.0, np.nan, 2.0]), resamp_method="none").pMSE).all()
     with pytest.raises(ValueError, match="pairs"):
         pmse(d, d, resamp_method="pairs")
 
