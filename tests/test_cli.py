@@ -124,7 +124,7 @@ def test_records_csv_numbers_from_one_with_k_and_f(tmp_path, capsys):
     np.testing.assert_array_equal(rec["record_risk"], want.record_risk)
     summary = pd.read_csv(out / "summary.csv")
     assert summary["file"].tolist() == paths[1:]
-    assert {"na_origdata", "never_match", "c_zero"} <= set(summary.columns)
+    assert {"na_confidential", "never_match", "c_zero"} <= set(summary.columns)
     # the printed result names the files and shows the checks
     assert f"1 = {paths[1]}" in printed.out and "never matched" in printed.out
     # warnings are printed once each, naming the file

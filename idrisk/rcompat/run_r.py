@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from ..risk._rcall import RMessage, RPrintedWarning
 from ..risk.result import IdentificationRiskResult
 from ._errors import RPackageNotInstalledError
 from ._session import PACKAGE_INSTALL_HINTS, call_r, require_r_package, robjects
@@ -22,15 +23,6 @@ __all__ = [
 ]
 
 IRC = "IdentificationRiskCalculation"
-
-
-class RPrintedWarning(UserWarning):
-    """A ``[1] "Warning: ..."`` line that the R package printed (it prints, it does not warn)."""
-
-
-class RMessage(UserWarning):
-    """A line that the R package emitted with ``message()`` (e.g. "Assuming all synthetic and
-    known vars to be categorical" when ``r`` is NULL)."""
 
 
 class RReturnedNull(ValueError):

@@ -22,9 +22,9 @@ from idrisk.rcompat import (
     run_check_r,
     synthpop_syn,
 )
-from idrisk.rcompat.bridge import r_printed_lines
 from idrisk.rcompat.cli import CE_FACTORS, CE_KNOWN, CE_SCENARIOS
 from idrisk.risk import identification_risk
+from idrisk.risk._rcall import r_printed_lines
 
 IRC = "IdentificationRiskCalculation"
 
