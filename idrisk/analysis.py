@@ -103,7 +103,7 @@ def radius_sweep(
     ----------
     original : DataFrame
         The confidential data.
-    synthetic : list of DataFrame, SynthResult, or dict ``{scenario: Scenario or list}``
+    synthetic : list of DataFrame, SyntheticData, or dict ``{scenario: Scenario or list}``
         Synthetic datasets of one scenario, or several scenarios by name.
     known : list of str
         Variables the intruder knows (not synthesised).

@@ -195,7 +195,7 @@ def report(
         The confidential data (n rows).
     synthetic
         The synthetic datasets of one scenario (a DataFrame, a list of m, or a
-        :class:`~idrisk.SynthResult`), or several scenarios as a dict ``{name: datasets or
+        :class:`~idrisk.SyntheticData`), or several scenarios as a dict ``{name: datasets or
         Scenario}``. Row i of each is the synthetic version of confidential record i.
     known
         Variables the intruder knows (not synthesized).
