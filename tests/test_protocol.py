@@ -169,3 +169,27 @@ def test_protocol(name):
     # the result is accepted wherever a list of frames is
     assert [f.shape for f in first[:1]] == [first[0].shape]
     assert first.to_frame()["dataset"].max() == 2
+
+
+def test_synthetic_data_is_accepted_wherever_a_list_of_frames_is():
+    """identification_risk, the utility measures and the bounds take a SyntheticData as is,
+    with the same answer as for the list of its frames."""
+    from idrisk import identification_risk
+    from idrisk.risk import attribute_risk, label_risk
+    from idrisk.utility import pmse, table_deviations
+
+    data = _mixed()
+    out = CARTSynthesizer(visit_sequence=["k", "c"]).fit(data).synthesize(3, seed=2)
+    frames = list(out)
+    a = identification_risk(data, out, known=["flag"], syn=["c", "k"])
+    b = identification_risk(data, frames, known=["flag"], syn=["c", "k"])
+    np.testing.assert_array_equal(np.asarray(a.exp_risk), np.asarray(b.exp_risk))
+    pd.testing.assert_series_equal(pmse(data, out, resamp_method="theory").pMSE,
+                                   pmse(data, frames, resamp_method="theory").pMSE)
+    pd.testing.assert_frame_equal(attribute_risk(data, out, "c").A,
+                                  attribute_risk(data, frames, "c").A)
+    pd.testing.assert_frame_equal(label_risk(data, out, "c", "flag"),
+                                  label_risk(data, frames, "c", "flag"))
+    pd.testing.assert_frame_equal(table_deviations(data, out, "c", ["flag"], ways=(1, 2)).cells,
+                                  table_deviations(data, frames, "c", ["flag"],
+                                                   ways=(1, 2)).cells)

@@ -68,7 +68,7 @@ def run_simulation(
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Run the simulation; returns (estimates, fit log, population truth)."""
     pop = simulate_population(N, seed=seed)
-    truth = population_truth(pop)
+    truth = population_truth(pop, "salary", BY)
     results, fits = [], []
     rng = np.random.SeedSequence(seed)
     rep_seeds = rng.spawn(reps)
@@ -328,7 +328,7 @@ def main(argv=None) -> int:
         fits = pd.read_csv(out / "survey_fits.csv")
         results = results[results["rep"].isin(fits.groupby("rep").size().pipe(
             lambda s: s[s == 2].index))]  # complete samples only
-        truth = population_truth(simulate_population(100_000, seed=args.seed))
+        truth = population_truth(simulate_population(100_000, seed=args.seed), "salary", BY)
     else:
         kw = {"chains": 2, "warmup": 150, "draws": 150, "refits": 0} if args.ci else {}
         results, fits, truth = run_simulation(args.reps, seed=args.seed, out=out, **kw)

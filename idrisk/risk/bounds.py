@@ -39,12 +39,12 @@ __all__ = ["InherentBounds", "bound_redraws", "inherent_bounds", "label_risk"]
 MEASURES = ["exp_risk", "true_rate", "false_rate", "attribute_count", "attribute_share"]
 
 
-def label_risk(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                label: str | Sequence[str], known: str | Sequence[str]) -> pd.DataFrame:
     """Identification and attribute risk of synthesized label(s), one row per dataset.
 
     Columns ``s, exp_risk, true_rate, false_rate`` come from
-    ``identification_risk(origdata, syndata, known, label, r=None)`` (every variable matched
+    ``identification_risk(confidential, synthetic, known, label, r=None)`` (every variable matched
     exactly); ``attribute_count, attribute_share`` from :func:`attribute_risk`. A record whose
     true label no synthetic record of its pattern carries (c = 0) contributes nothing, as in
     ``identification_risk`` (its RiskInputWarning is expected here and silenced).
@@ -62,12 +62,12 @@ def label_risk(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataF
     """
     label = as_names(label, "label")
     known = as_names(known, "known")
-    datasets = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*have no matching synthetic record.*")
-        ir = identification_risk(origdata, datasets, known=known, syn=label, r=None,
+        ir = identification_risk(confidential, datasets, known=known, syn=label, r=None,
                                  progress=False)
-    ar = attribute_risk(origdata, datasets, label)
+    ar = attribute_risk(confidential, datasets, label)
     out = pd.DataFrame({"s": np.asarray(ir.s), "exp_risk": np.asarray(ir.exp_risk),
                         "true_rate": np.asarray(ir.true_rate),
                         "false_rate": np.asarray(ir.false_rate, dtype=float),

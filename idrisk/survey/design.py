@@ -302,7 +302,7 @@ def design_table(
     y: str,
     weight: str,
     strata: str | None = None,
-    by: Sequence[str] | str = ("field", "gender"),
+    by: Sequence[str] | str | None = None,
     *,
     margins: bool = True,
     variance: str = "taylor",
@@ -324,8 +324,8 @@ def design_table(
         Survey weight column (positive; zero is allowed for units out of a replicate).
     strata : str, optional
         Stratum column; ``None`` for an unstratified design.
-    by : sequence of str
-        Grouping columns; cells are their observed combinations.
+    by : str or sequence of str, optional
+        Grouping columns; cells are their observed combinations (None: the total only).
     margins : bool
         Add the margins of every proper subset of ``by`` and the total (label ``"All"``).
     variance : {"taylor", "replicate"}

@@ -10,9 +10,9 @@ import pandas as pd
 __all__ = ["ecdf_utility"]
 
 
-def _ecdf_one(original: np.ndarray, synthetic: np.ndarray) -> tuple[float, float]:
-    pooled = np.concatenate([original, synthetic])
-    f_o = np.searchsorted(np.sort(original), pooled, side="right") / len(original)
+def _ecdf_one(confidential: np.ndarray, synthetic: np.ndarray) -> tuple[float, float]:
+    pooled = np.concatenate([confidential, synthetic])
+    f_o = np.searchsorted(np.sort(confidential), pooled, side="right") / len(confidential)
     f_s = np.searchsorted(np.sort(synthetic), pooled, side="right") / len(synthetic)
     diff = f_o - f_s
     return float(np.max(np.abs(diff))), float(np.mean(diff**2))
@@ -32,10 +32,10 @@ def _as_1d(x, name: str) -> np.ndarray:
     return np.where(np.isnan(arr), np.inf, arr)
 
 
-def ecdf_utility(original, synthetic) -> pd.DataFrame:
+def ecdf_utility(confidential, synthetic) -> pd.DataFrame:
     """ECDF utility (Woo et al. 2009) of one variable, per synthetic dataset.
 
-    The original and synthetic values are pooled; at every pooled point the two empirical
+    The confidential and synthetic values are pooled; at every pooled point the two empirical
     CDFs are compared: ``U_m = max |F_orig - F_syn|``, ``U_a = mean (F_orig - F_syn)^2``.
     Smaller is better. Missing values are not dropped: they form one category placed after
     every value (synthpop's ``utility.gen`` likewise keeps missingness in the comparison),
@@ -43,7 +43,7 @@ def ecdf_utility(original, synthetic) -> pd.DataFrame:
 
     Parameters
     ----------
-    original : 1-D array-like
+    confidential : 1-D array-like
     synthetic : 1-D array-like, or a list of them (one per synthetic dataset)
 
     Returns
@@ -61,7 +61,7 @@ def ecdf_utility(original, synthetic) -> pd.DataFrame:
     >>> ecdf_utility([1.0, None], [1.0, 1.0]).loc[1].tolist()    # the missing share differs
     [0.5, 0.1875]
     """
-    orig = _as_1d(original, "original")
+    orig = _as_1d(confidential, "confidential")
     is_list = isinstance(synthetic, Sequence | pd.Series | np.ndarray) and not isinstance(
         synthetic, str
     ) and len(synthetic) > 0 and np.ndim(synthetic[0] if not isinstance(

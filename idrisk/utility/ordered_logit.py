@@ -380,8 +380,8 @@ class OrderedLogitUtility(Result):
                 f"{c['overlap'].mean():.4f})")
 
 
-def ordered_logit_utility(origdata: pd.DataFrame,
-                          syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def ordered_logit_utility(confidential: pd.DataFrame,
+                          synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                           outcome: str, predictors: str | Sequence[str],
                           train: int | float | Sequence[bool] | None = None,
                           seed: int | None = None, level: float = 0.95,
@@ -390,8 +390,8 @@ def ordered_logit_utility(origdata: pd.DataFrame,
 
     Parameters
     ----------
-    origdata : DataFrame
-    syndata : DataFrame or list of DataFrame
+    confidential : DataFrame
+    synthetic : DataFrame or list of DataFrame
         Synthetic datasets, row i the synthetic version of record i.
     outcome, predictors : see :func:`fit_ordered_logit`.
     train : int, float, boolean mask or None
@@ -416,16 +416,16 @@ def ordered_logit_utility(origdata: pd.DataFrame,
     (['xb', 'xc'], (100, 4))
     """
     predictors = [predictors] if isinstance(predictors, str) else list(predictors)
-    datasets = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
     if not datasets:
-        raise ValueError("syndata is empty")
+        raise ValueError("synthetic is empty")
     if predict_with not in ("synthetic", "confidential"):
         raise ValueError(f"predict_with must be 'synthetic' or 'confidential', "
                          f"got {predict_with!r}")
-    n = len(origdata)
+    n = len(confidential)
     for i, d in enumerate(datasets):
         if len(d) != n:
-            raise ValueError(f"syndata[{i}] has {len(d)} rows, origdata has {n}")
+            raise ValueError(f"synthetic[{i}] has {len(d)} rows, confidential has {n}")
     if train is None:
         mask = np.ones(n, dtype=bool)
     elif isinstance(train, (int, np.integer, float)) and not isinstance(train, bool):
@@ -438,11 +438,11 @@ def ordered_logit_utility(origdata: pd.DataFrame,
         mask = np.asarray(train, dtype=bool)
         if mask.shape != (n,):
             raise ValueError(f"train mask must have length {n}")
-    y = origdata[outcome]
+    y = confidential[outcome]
     out_levels = (list(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype)
                   else list(np.sort(y.unique())))
-    levels = _levels(origdata, predictors)
-    orig_fit = fit_ordered_logit(origdata[mask], outcome, predictors, levels, out_levels)
+    levels = _levels(confidential, predictors)
+    orig_fit = fit_ordered_logit(confidential[mask], outcome, predictors, levels, out_levels)
     syn_fits = []
     for d in datasets:
         with warnings.catch_warnings():
@@ -474,11 +474,11 @@ def ordered_logit_utility(origdata: pd.DataFrame,
     coefs = coefs[["orig", "orig_low", "orig_high", "syn", "syn_T", "syn_low", "syn_high",
                    "m_used", "overlap"]]
     hold = ~mask
-    preds = pd.DataFrame(index=origdata.index[hold])
+    preds = pd.DataFrame(index=confidential.index[hold])
     if hold.any():
-        preds["confidential"] = orig_fit.predict_expected(origdata[hold]).to_numpy()
+        preds["confidential"] = orig_fit.predict_expected(confidential[hold]).to_numpy()
         for i, (f, d) in enumerate(zip(syn_fits, datasets), start=1):
-            src = d if predict_with == "synthetic" else origdata
+            src = d if predict_with == "synthetic" else confidential
             preds[f"syn_{i}"] = f.predict_expected(src[hold]).to_numpy()
     return OrderedLogitUtility(coefficients=coefs, predictions=preds, orig_fit=orig_fit,
                                syn_fits=syn_fits, level=level)

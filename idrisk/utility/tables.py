@@ -42,13 +42,13 @@ def _with_na_level(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(out, index=df.index)
 
 
-def _datasets(syndata) -> list[pd.DataFrame]:
-    out = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+def _datasets(synthetic) -> list[pd.DataFrame]:
+    out = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
     if not out:
-        raise ValueError("syndata is empty")
+        raise ValueError("synthetic is empty")
     for i, d in enumerate(out):
         if not isinstance(d, pd.DataFrame):
-            raise TypeError(f"syndata[{i}] must be a DataFrame, got {type(d).__name__}")
+            raise TypeError(f"synthetic[{i}] must be a DataFrame, got {type(d).__name__}")
     return out
 
 
@@ -119,7 +119,7 @@ class TableDeviations(Result):
         return ["mean over datasets of the summed |syn - orig| counts"]
 
 
-def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def table_deviations(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                      label: str, kept: str | Sequence[str],
                      ways: Sequence[int] = (1, 2, 3)) -> TableDeviations:
     """One-, two- and three-way table deviations of a synthesized label.
@@ -129,9 +129,9 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
 
     Parameters
     ----------
-    origdata : DataFrame
+    confidential : DataFrame
         Confidential data.
-    syndata : DataFrame or list of DataFrame
+    synthetic : DataFrame or list of DataFrame
         Synthetic datasets.
     label : str
         The synthesized variable.
@@ -149,8 +149,8 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
     {'mean_abs_deviation': {'one-way': 0.0, 'two-way': 4.0}}
     """
     kept = [kept] if isinstance(kept, str) else list(kept)
-    datasets = _datasets(syndata)
-    _check_cols(origdata, [label, *kept], "origdata")
+    datasets = _datasets(synthetic)
+    _check_cols(confidential, [label, *kept], "confidential")
     bad = [w for w in ways if w not in WAYS]
     if bad:
         raise ValueError(f"ways must be among 1, 2, 3, got {bad}")
@@ -159,11 +159,11 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
     if 2 in ways and len(kept) < 1:
         raise ValueError("two-way tables need at least one kept variable")
     for i, d in enumerate(datasets):
-        _check_cols(d, [label, *kept], f"syndata[{i}]")
+        _check_cols(d, [label, *kept], f"synthetic[{i}]")
     cols = [label, *kept]
-    origdata = _with_na_level(origdata, cols)
+    confidential = _with_na_level(confidential, cols)
     datasets = [_with_na_level(d, cols) for d in datasets]
-    levels = {c: pd.Index(pd.unique(pd.concat([origdata[c]] + [d[c] for d in datasets])))
+    levels = {c: pd.Index(pd.unique(pd.concat([confidential[c]] + [d[c] for d in datasets])))
               for c in cols}
     tables = []
     for w in sorted(ways):
@@ -171,7 +171,7 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
             tables.append((w, [label, *combo]))
     frames = []
     for w, tcols in tables:
-        o = _counts(origdata, tcols, levels)
+        o = _counts(confidential, tcols, levels)
         name = " x ".join(tcols)
         cell = [" | ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in o.index]
         for i, d in enumerate(datasets, start=1):
@@ -182,8 +182,8 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
     return TableDeviations(cells=pd.concat(frames, ignore_index=True), label=label, kept=kept)
 
 
-def within_pattern_distribution(origdata: pd.DataFrame,
-                                syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def within_pattern_distribution(confidential: pd.DataFrame,
+                                synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                                 label: str, kept: str | Sequence[str]) -> pd.DataFrame:
     """Label shares within each pattern, confidential vs synthetic (averaged over m).
 
@@ -205,19 +205,19 @@ def within_pattern_distribution(origdata: pd.DataFrame,
     3   m      b   0.5  1.0
     """
     kept = [kept] if isinstance(kept, str) else list(kept)
-    datasets = _datasets(syndata)
-    _check_cols(origdata, [label, *kept], "origdata")
+    datasets = _datasets(synthetic)
+    _check_cols(confidential, [label, *kept], "confidential")
     for i, d in enumerate(datasets):
-        _check_cols(d, [label, *kept], f"syndata[{i}]")
+        _check_cols(d, [label, *kept], f"synthetic[{i}]")
     cols = [*kept, label]
-    origdata = _with_na_level(origdata, cols)
+    confidential = _with_na_level(confidential, cols)
     datasets = [_with_na_level(d, cols) for d in datasets]
 
     def shares(df):
         c = df.groupby(cols, observed=True).size()
         return c / c.groupby(level=list(range(len(kept)))).transform("sum")
 
-    o = shares(origdata)
+    o = shares(confidential)
     syn = pd.concat([shares(d) for d in datasets], axis=1).fillna(0.0)
     idx = o.index.union(syn.index)
     syn = syn.reindex(idx, fill_value=0.0)
@@ -225,7 +225,7 @@ def within_pattern_distribution(origdata: pd.DataFrame,
                         "syn": syn.mean(axis=1),
                         "syn_sd": syn.std(axis=1, ddof=1) if len(datasets) > 1 else np.nan})
     out = out.reset_index()
-    sizes = origdata.groupby(kept, observed=True).size().rename("n_pattern").reset_index()
+    sizes = confidential.groupby(kept, observed=True).size().rename("n_pattern").reset_index()
     sizes["pattern"] = np.arange(1, len(sizes) + 1)
     out = out.merge(sizes, on=kept, how="left")
     return out[[*kept, "pattern", "n_pattern", label, "orig", "syn", "syn_sd"]]

@@ -269,3 +269,24 @@ def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng, engine, monkey
     want = _reference_donor_draw(values, tree.where_.to_numpy(), nodes, b)
     np.testing.assert_array_equal(got, want)
     assert a.unif_rand(3).tolist() == b.unif_rand(3).tolist()  # streams left at one place
+
+
+def test_booleans_are_categorical_in_synthesis():
+    """A bool column is a factor (the package's rule, idrisk._schema.is_categorical): a
+    classification tree synthesizes it and the output stays bool."""
+    from idrisk._schema import is_categorical
+
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=300)
+    df = pd.DataFrame({"x": x, "flag": x + rng.normal(scale=0.3, size=300) > 0})
+    assert is_categorical(df["flag"])
+    res = syn(df, m=2, visit_sequence=["x", "flag"], seed=4)
+    assert res.settings["method"] == {"x": "sample", "flag": "cart"}
+    assert res.fitted["trees"]["flag"].method == "class"
+    for frame in res:
+        assert frame["flag"].dtype == bool and frame["x"].dtype == float
+    # the same draws as the column given as text labels (a factor by construction)
+    text = syn(df.assign(flag=df["flag"].map({True: "TRUE", False: "FALSE"})), m=2,
+               visit_sequence=["x", "flag"], seed=4)
+    for a, b in zip(res, text, strict=True):
+        np.testing.assert_array_equal(a["flag"].map({True: "TRUE", False: "FALSE"}), b["flag"])
