@@ -50,7 +50,7 @@ from scipy import special
 from .._result import Result
 from .._schema import as_names
 from .._synthetic import Synthesizer, SyntheticData
-from .dpmpm import _as_column, _categorical, _kept_positions, _progress
+from .dpmpm import _as_column, _categorical, _check_chain, _draw_plan, _progress
 
 __all__ = ["ArealData", "DPAreal", "areal_data", "dp_areal_synthesize"]
 
@@ -498,18 +498,11 @@ class DPAreal(Synthesizer):
         if self.stan_program not in ("dp_areal", "dp_areal_nc"):
             raise ValueError(f"stan_program must be 'dp_areal' or 'dp_areal_nc', "
                              f"got {self.stan_program!r}")
-        K = self.K
-        if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 1:
-            raise ValueError(f"K must be a positive integer, got {K!r}")
+        _check_chain(self.K, self.n_iter, self.burn, self.keep)
         if self.sampler not in ("gibbs", "stan"):
             raise ValueError(f"sampler must be 'gibbs' or 'stan', got {self.sampler!r}")
         if self.lkj_eta <= 0:
             raise ValueError(f"lkj_eta must be positive, got {self.lkj_eta!r}")
-        n_iter, burn, keep = self.n_iter, self.burn, self.keep
-        if n_iter < 1 or burn < 0 or burn >= n_iter:
-            raise ValueError(f"need 0 <= burn < n_iter, got burn={burn}, n_iter={n_iter}")
-        if keep < 1 or keep > n_iter - burn:
-            raise ValueError(f"keep must be in 1..n_iter - burn ({n_iter - burn}), got {keep}")
 
     def fit(self, data: pd.DataFrame, label: str, kept: str | Sequence[str]) -> DPAreal:
         """Sample the posterior and keep ``keep`` well-separated draws of the log-rates.
@@ -601,19 +594,11 @@ class DPAreal(Synthesizer):
             ``diagnostics``: the sweep or draw (``iteration``) behind each dataset.
         """
         self._check_fitted()
-        keep = len(self._kept)
-        m = keep if m is None else self._check_m(m)
-        if m > keep:
-            raise ValueError(f"m={m} exceeds the {keep} kept posterior draws; fit with "
-                             f"keep >= {m}")
-        seed = self._check_seed(seed)
-        draw_seed = seed
-        if draw_seed is None:
-            draw_seed = None if self.seed is None else [int(self.seed), 20220318]
-        rng = np.random.default_rng(draw_seed)
+        m, seed, rng, positions = _draw_plan(len(self._kept), m, seed, self.seed, 20220318,
+                                             "posterior draws")
         ad = self.areal_
         B, G = len(ad.patterns), len(ad.labels)
-        chosen = [self._kept[k] for k in _kept_positions(keep, m)]
+        chosen = [self._kept[k] for k in positions]
         out = []
         for _, eta in chosen:
             e = eta.reshape(B, G)

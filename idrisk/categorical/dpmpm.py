@@ -115,9 +115,32 @@ def _z_step():
     return _kernels.z_step_numba if _kernels.HAVE_NUMBA else _kernels.z_step_numpy
 
 
+def _check_chain(K, n_iter, burn, keep) -> None:
+    """The settings every sampler here shares: truncation K, iterations, burn-in, kept states."""
+    if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 1:
+        raise ValueError(f"K must be a positive integer, got {K!r}")
+    if n_iter < 1 or burn < 0 or burn >= n_iter:
+        raise ValueError(f"need 0 <= burn < n_iter, got burn={burn}, n_iter={n_iter}")
+    if keep < 1 or keep > n_iter - burn:
+        raise ValueError(f"keep must be in 1..n_iter - burn ({n_iter - burn}), got {keep}")
+
+
 def _kept_positions(keep: int, m: int) -> list[int]:
     """Positions (0-based) of m of the ``keep`` kept states, evenly spread, the last last."""
     return [int(round(j * keep / m)) - 1 for j in range(1, m + 1)]
+
+
+def _draw_plan(keep: int, m, seed, own_seed, salt: int, what: str):
+    """(m, seed, generator, kept positions) of a ``synthesize(m, seed)`` call: m defaults to
+    all ``keep`` kept states; without a seed the draws derive from the sampler's seed."""
+    m = keep if m is None else Synthesizer._check_m(m)
+    if m > keep:
+        raise ValueError(f"m={m} exceeds the {keep} kept {what}; fit with keep >= {m}")
+    seed = Synthesizer._check_seed(seed)
+    draw_seed = seed
+    if draw_seed is None:
+        draw_seed = None if own_seed is None else [int(own_seed), salt]
+    return m, seed, np.random.default_rng(draw_seed), _kept_positions(keep, m)
 
 
 class DPMPM(Synthesizer):
@@ -189,18 +212,11 @@ class DPMPM(Synthesizer):
         self.progress = progress
 
     def _validate_params(self) -> None:
-        K = self.K
-        if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 1:
-            raise ValueError(f"K must be a positive integer, got {K!r}")
+        _check_chain(self.K, self.n_iter, self.burn, self.keep)
         for name in ("a_alpha", "b_alpha", "a_theta"):
             v = getattr(self, name)
             if not np.isfinite(v) or v <= 0:
                 raise ValueError(f"{name} must be positive, got {v!r}")
-        n_iter, burn, keep = self.n_iter, self.burn, self.keep
-        if n_iter < 1 or burn < 0 or burn >= n_iter:
-            raise ValueError(f"need 0 <= burn < n_iter, got burn={burn}, n_iter={n_iter}")
-        if keep < 1 or keep > n_iter - burn:
-            raise ValueError(f"keep must be in 1..n_iter - burn ({n_iter - burn}), got {keep}")
         if self.z not in Z_MODES:
             raise ValueError(f"z must be one of {Z_MODES}, got {self.z!r}")
 
@@ -318,23 +334,15 @@ class DPMPM(Synthesizer):
             ``kstar`` and ``alpha`` of that iteration.
         """
         self._check_fitted()
-        keep = len(self._snapshots)
-        m = keep if m is None else self._check_m(m)
-        if m > keep:
-            raise ValueError(f"m={m} exceeds the {keep} kept sampler states; fit with "
-                             f"keep >= {m}")
         if self.z not in Z_MODES:
             raise ValueError(f"z must be one of {Z_MODES}, got {self.z!r}")
-        seed = self._check_seed(seed)
-        draw_seed = seed
-        if draw_seed is None:
-            draw_seed = None if self.seed is None else [int(self.seed), 20220317]
-        rng = np.random.default_rng(draw_seed)
+        m, seed, rng, positions = _draw_plan(len(self._snapshots), m, seed, self.seed,
+                                             20220317, "sampler states")
         codes, _ = encode_categorical(self.data_, self.columns_)
         syn_idx = [self.columns_.index(v) for v in self.target_]
         kept_idx = [j for j in range(len(self.columns_)) if j not in syn_idx]
         n = len(self.data_)
-        snaps = [self._snapshots[k] for k in _kept_positions(keep, m)]
+        snaps = [self._snapshots[k] for k in positions]
         out = []
         for snap in snaps:
             K = snap.pi.shape[0]
