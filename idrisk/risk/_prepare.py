@@ -630,7 +630,7 @@ def _check_types(
             "rule they would be factors matched exactly, not within the radius. Convert them "
             "to numbers, declare them "
             f"{spell('continuous', cols)} after fixing those values (or mark such values as "
-            f"missing with {spell('na_values', bad_values(text))} when reading), or declare "
+            f"missing when loading the data: {spell('na_values', bad_values(text))}), or declare "
             f"{spell('categorical', cols)} to keep R's factor behaviour"
         )
     codes = {

@@ -332,7 +332,7 @@ def warn_about_checks(
                 "a value <= 0 under a percentage radius has an empty interval (R's rule)"
                 + (f" (most frequent: {shown})" if shown else "")
                 + ". Values like -8 or -9 are often missing-value codes: declare them "
-                f"missing ({spell('na_values', ['-8'])} when reading the data); if they are "
+                f"missing when loading the data ({spell('na_values', ['-8'])}); if they are "
                 f"real values, pass {spell('abs_radius', True)} (radius from |x|) or "
                 f"{spell('percentage', False)} (an absolute radius)"
             )
