@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from .._result import Result
+from .._schema import is_categorical
 
 __all__ = [
     "ALL",
@@ -139,7 +140,7 @@ def _column(data: pd.DataFrame, name: str, arg: str) -> pd.Series:
 
 def _numeric(data: pd.DataFrame, name: str, arg: str, positive: bool = False) -> np.ndarray:
     s = _column(data, name, arg)
-    if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+    if is_categorical(s):
         raise TypeError(f"{arg} column {name!r} must be numeric, got dtype {s.dtype}")
     x = s.to_numpy(dtype=float)
     if not np.all(np.isfinite(x)):

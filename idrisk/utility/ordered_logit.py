@@ -23,6 +23,7 @@ import pandas as pd
 from scipy import stats
 
 from .._result import Result
+from .._schema import is_categorical
 from .combining import combine_partial
 
 __all__ = ["OrderedLogitFit", "OrderedLogitUtility", "fit_ordered_logit",
@@ -49,7 +50,7 @@ def _levels(data: pd.DataFrame, predictors: list[str]) -> dict[str, pd.Index]:
         s = data[p]
         if isinstance(s.dtype, pd.CategoricalDtype):
             out[p] = pd.Index(s.cat.categories)
-        elif s.dtype == object or pd.api.types.is_string_dtype(s) or pd.api.types.is_bool_dtype(s):
+        elif is_categorical(s):
             out[p] = pd.Index(np.sort(s.dropna().unique()))
     return out
 

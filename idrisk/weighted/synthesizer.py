@@ -27,7 +27,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._align import align_series
-from .._schema import as_names
+from .._schema import as_names, is_categorical
 from .._synthetic import Synthesizer, SyntheticData
 from ..stan.backend import StanFit, StanProgram
 from .weights import pattern_codes, risk_weights
@@ -54,7 +54,8 @@ def design_matrix(
     predictors : sequence of str
         Columns to use.
     categorical : sequence of str
-        Numeric columns to treat as categorical (non-numeric columns always are).
+        Numeric columns to treat as categorical (category, text and bool columns always are:
+        :func:`idrisk._schema.is_categorical`).
     scaling : dict, optional
         Centre and scale per numeric column (returned by a previous call).
 
@@ -77,7 +78,7 @@ def design_matrix(
         s = data[col]
         if s.isna().any():
             raise ValueError(f"predictor {col!r} has missing values")
-        if col in categorical or not pd.api.types.is_numeric_dtype(s):
+        if col in categorical or is_categorical(s):
             levels = sorted(pd.unique(s), key=str)
             for lev in levels[1:]:
                 cols[f"{col}[{lev}]"] = (s == lev).to_numpy(dtype=float)
