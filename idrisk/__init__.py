@@ -33,7 +33,7 @@ __version__ = "0.1.0"
 
 #: public name -> module that defines it (imported on first access)
 _LAZY = {
-    "SynthResult": ".synthesis",
+    "CARTSynthesizer": ".synthesis",
     "SyntheticData": "._synthetic",
     "syn": ".synthesis",
     "combine_partial": ".utility",
@@ -57,7 +57,6 @@ _LAZY = {
     "laplace_table": ".survey",
     "DPMPM": ".categorical",
     "DPAreal": ".categorical",
-    "CategoricalSynthesis": ".categorical",
     "dpmpm_synthesize": ".categorical",
     "dp_areal_synthesize": ".categorical",
     "attribute_risk": ".risk",

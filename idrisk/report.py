@@ -195,7 +195,7 @@ def report(
         The confidential data (n rows).
     synthetic
         The synthetic datasets of one scenario (a DataFrame, a list of m, or a
-        :class:`~idrisk.SynthResult`), or several scenarios as a dict ``{name: datasets or
+        :class:`~idrisk.SyntheticData`), or several scenarios as a dict ``{name: datasets or
         Scenario}``. Row i of each is the synthetic version of confidential record i.
     known
         Variables the intruder knows (not synthesized).
@@ -237,7 +237,7 @@ def report(
     >>> from idrisk.datasets import load_demo
     >>> from idrisk import syn
     >>> d = load_demo(n=300, seed=1)
-    >>> s = syn(d, m=2, visit_sequence=["Income"], seed=1, rng="numpy").synthetic
+    >>> s = syn(d, m=2, visit_sequence=["Income"], seed=1, rng="numpy")
     >>> rep = report(d, s, ["Age", "Urban", "Marital"], ["Income"], r=0.1,
     ...              out_dir=tempfile.mkdtemp(), radii=[0.05, 0.1], maxorder=0)
     >>> rep.html.name, sorted(rep.results)
