@@ -51,9 +51,9 @@ t = time.perf_counter()
 syns = syn(conf, m=3, visit_sequence=["Income"], seed=2021).synthetic
 """
 
-QUICKSTART = SYN + """res = identification_risk(conf, syns, known=["Age", "Urban", "Marital"], syn=["Income"],
-                          r=0.1)
-""".replace("from idrisk import syn", "from idrisk import identification_risk, syn")
+QUICKSTART = (SYN + """res = identification_risk(conf, syns, known=["Age", "Urban", "Marital"],
+                          syn=["Income"], r=0.1)
+""").replace("from idrisk import syn", "from idrisk import identification_risk, syn")
 
 CART = """
 from idrisk import syn
