@@ -176,10 +176,9 @@ class DPMPM:
         NPBayesImputeCat).
     seed : int or None
         Seed of the sampler (numpy ``Generator(PCG64)``); the same seed gives the same
-        chain with either engine.
-    engine : {"auto", "numba", "numpy"}
-        The latent-class step; ``"auto"`` uses numba when installed. Both give identical
-        chains for the same seed.
+        chain.
+    engine : {"auto", "numba"}
+        The latent-class step: both name the one compiled (numba) kernel.
     progress : bool
         Show a tqdm progress bar.
 
@@ -198,17 +197,15 @@ class DPMPM:
         for name, v in (("a_alpha", a_alpha), ("b_alpha", b_alpha), ("a_theta", a_theta)):
             if not np.isfinite(v) or v <= 0:
                 raise ValueError(f"{name} must be positive, got {v!r}")
-        if engine not in ("auto", "numba", "numpy"):
-            raise ValueError(f"engine must be 'auto', 'numba' or 'numpy', got {engine!r}")
-        if engine == "numba" and not _kernels.HAVE_NUMBA:
-            raise ImportError("engine='numba' needs numba (pip install numba)")
+        if engine not in ("auto", "numba"):
+            raise ValueError(f"engine must be 'auto' or 'numba' (the compiled class step), "
+                             f"got {engine!r}")
         self.K = int(K)
         self.a_alpha = float(a_alpha)
         self.b_alpha = float(b_alpha)
         self.a_theta = float(a_theta)
         self.seed = seed
-        self.engine = ("numba" if _kernels.HAVE_NUMBA else "numpy") if engine == "auto" \
-            else engine
+        self.engine = "numba"
         self.progress = progress
         self._fitted = False
 
@@ -263,7 +260,6 @@ class DPMPM:
         order = np.argsort(d, kind="stable")
         parent, col, slices, leaf = _prefix_tree(codes[:, order], offsets[order])
         rec_cols = (codes + offsets[:-1]).astype(np.int64)
-        step = _kernels.z_step_numba if self.engine == "numba" else _kernels.z_step_numpy
 
         keep_at = {burn + int(round(j * (n_iter - burn) / m)) for j in range(1, m + 1)}
         rng = np.random.default_rng(self.seed)
@@ -281,8 +277,8 @@ class DPMPM:
         try:
             for it in range(1, n_iter + 1):
                 u = rng.random(self.n_)
-                step(pi, np.ascontiguousarray(theta_flat.T), parent, col, slices, leaf, u, z,
-                     counts, rec_cols)
+                _kernels.z_step(pi, np.ascontiguousarray(theta_flat.T), parent, col, leaf, u,
+                                z, counts, rec_cols)
                 nk = counts[:, 0]
                 kstar[it - 1] = np.count_nonzero(nk)
                 theta_flat = _draw_theta(rng, self.a_theta + counts[:, 1:], offsets)
