@@ -41,7 +41,7 @@ setup() {
     python3 -m venv "$VENV"
   fi
   "$PY" -m pip install -q --disable-pip-version-check --upgrade pip
-  local extras="stan,dask,parquet,dp,fast,test"
+  local extras="stan,dask,parquet,dp,test"
   if command -v R >/dev/null 2>&1; then extras="$extras,r"; fi
   echo "== pip install -e .[$extras]"
   "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
