@@ -1,16 +1,11 @@
-"""idrisk's cache directory and its one way to compile a kernel with numba.
+"""idrisk's one way to compile a kernel with numba, cached in idrisk's cache directory.
 
 Every compiled loop of idrisk (the counting kernels of :mod:`idrisk.risk`, rpart's split search
 and routing, R's index draws, the DPMPM class step) is decorated with :func:`jit`: numba's
 ``njit`` with ``cache=True`` and ``nogil=True``. Compiled code is kept in idrisk's cache
 directory, never next to the installed sources (site-packages may be read-only and is shared
-by every user of an environment):
-
-* ``IDRISK_CACHE_DIR`` when set (compiled kernels in its ``numba`` subfolder, Stan programs in
-  ``stan``);
-* else the platform's user cache directory: ``$XDG_CACHE_HOME/idrisk`` or ``~/.cache/idrisk``
-  (Linux), ``~/Library/Caches/idrisk`` (macOS), ``%LOCALAPPDATA%\\idrisk\\Cache`` (Windows);
-* a folder under the system's temporary directory if that one cannot be written.
+by every user of an environment): in the ``numba`` folder of :func:`idrisk._cache.cache_dir`
+(``IDRISK_CACHE_DIR``, else the platform's user cache directory).
 
 For numba this module sets ``NUMBA_CACHE_DIR`` before numba is imported (and numba's config if
 it was imported earlier); a ``NUMBA_CACHE_DIR`` the user set is kept unless
@@ -26,56 +21,15 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["cache_dir", "jit", "numba_cache_dir"]
+from ._cache import cache_dir
+
+__all__ = ["jit", "numba_cache_dir"]
 
 F = TypeVar("F", bound=Callable)
-
-
-def _platform_cache() -> Path:
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "idrisk" / "Cache"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "idrisk"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "idrisk"
-
-
-def _writable(path: Path) -> bool:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError:
-        return False
-    return True
-
-
-def cache_dir(sub: str | None = None) -> Path:
-    """idrisk's cache directory (created), or its subfolder ``sub``.
-
-    ``IDRISK_CACHE_DIR`` when set, else the platform's user cache directory, else (not
-    writable) ``<tempdir>/idrisk-cache-<user>``.
-
-    Examples
-    --------
-    >>> cache_dir("numba").name
-    'numba'
-    """
-    explicit = os.environ.get("IDRISK_CACHE_DIR")
-    root = Path(explicit).expanduser() if explicit else _platform_cache()
-    path = root / sub if sub else root
-    if not _writable(path):
-        user = os.environ.get("USER") or os.environ.get("USERNAME") or "user"
-        root = Path(tempfile.gettempdir()) / f"idrisk-cache-{user}"
-        path = root / sub if sub else root
-        path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def numba_cache_dir() -> Path:

@@ -89,6 +89,6 @@ def test_kernels_cache_outside_the_package_and_stay_silent(tmp_path):
                     "idrisk.categorical.dp_areal._sigma_logp"}
     assert entry_points <= set(second), entry_points - set(second)
     for name, (hits, misses, path) in second.items():
-        assert misses == 0, f"{name} was compiled again (not cached)"
+        assert misses == 0 and hits >= 1, f"{name} was compiled again (not cached)"
         assert Path(path).is_relative_to(cache / "numba"), (name, path)
     assert all(first[name][1] >= 1 for name in entry_points)  # the first run compiled them
