@@ -34,6 +34,21 @@ def _z_step_reference(pi, thetaT, parent, col, leaf_of_record, u, K):
     return np.minimum(z, K - 1)
 
 
+def test_z_step_never_draws_an_empty_class_at_the_boundary():
+    """u = 0 puts the threshold on the running sums of empty leading classes: z is the first
+    class with positive weight (z counts the running sums <= threshold, ties included)."""
+    pi = np.array([0.0, 0.5, 0.0, 0.5])
+    thetaT = np.ones((2, 4))
+    parent, col = np.array([0, 0, 0]), np.array([0, 0, 1])  # root and two leaves
+    leaf = np.array([1, 2, 1, 2])
+    u = np.array([0.0, 0.0, 0.5, 1.0])
+    z = np.empty(4, dtype=np.int64)
+    counts = np.zeros((4, 3), dtype=np.int64)
+    _kernels.z_step(pi, thetaT, parent, col, leaf, u, z, counts, np.zeros((4, 1), np.int64))
+    np.testing.assert_array_equal(z, _z_step_reference(pi, thetaT, parent, col, leaf, u, 4))
+    np.testing.assert_array_equal(z, [1, 1, 3, 3])
+
+
 def test_z_step_kernels_agree_with_a_direct_categorical_draw():
     """The prefix-tree kernel equals the textbook draw: first k with cdf_k > u * total."""
     rng = np.random.default_rng(1)

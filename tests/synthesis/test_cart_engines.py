@@ -115,6 +115,11 @@ def test_compiled_tree_equals_r_rpart(seed):
     new = X.sample(frac=1.0, random_state=seed).reset_index(drop=True)
     new.loc[: len(new) // 10, "b"] = np.nan  # routed by surrogates / majority
     ours = RpartTree(method, **options).fit(X, y)
+    # rows exactly at every numeric cut (primary and surrogate): x < cut goes one way
+    cuts = [(sp.var, sp.cut) for nd in ours.nodes_.values() if not nd.is_leaf
+            for sp in [nd, *nd.surrogates] if sp.csplit is None]
+    for i, (var, cut) in enumerate(cuts[: len(new) - len(new) // 10 - 1]):
+        new.loc[len(new) - 1 - i, ours.feature_names_[var]] = cut
     r = _r_tree(method, X, y, options, new)
     numbers = sorted(ours.nodes_)
     assert numbers == sorted(int(v) for v in r["nodes"])
