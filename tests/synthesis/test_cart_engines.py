@@ -24,32 +24,18 @@ from idrisk.synthesis.rpart_tree import RpartTree, rpart_sort_order
 needs_r = pytest.mark.skipif(not r_available(),
                              reason="needs rpy2==3.5.17, R and the R package rpart")
 
-_R_FIT = r"""
-function(df, method, minbucket, cp, maxdepth, maxsurrogate, usesurrogate, newdata) {
-  ctrl <- rpart::rpart.control(minbucket = minbucket, minsplit = 3 * minbucket, cp = cp,
-                               maxdepth = maxdepth, xval = 0, maxsurrogate = maxsurrogate,
-                               usesurrogate = usesurrogate)
-  fit <- rpart::rpart(.y ~ ., data = df, method = method, control = ctrl)
-  nodes <- as.numeric(rownames(fit$frame))
-  fr <- fit$frame
-  fit$frame$yval <- nodes
-  pred <- as.numeric(predict(fit, newdata = newdata, type = "vector"))
-  s_var <- character(0); s_agree <- numeric(0); s_adj <- numeric(0); s_node <- numeric(0)
-  if (!is.null(fit$splits)) {
-    inner <- fr$var != "<leaf>"
-    nsplit <- 1 + fr$ncompete[inner] + fr$nsurrogate[inner]
-    owner <- rep(nodes[inner], nsplit)
-    kind <- unlist(lapply(which(inner), function(i)
-      c("primary", rep("compete", fr$ncompete[i]), rep("surrogate", fr$nsurrogate[i]))))
-    sur <- kind == "surrogate"
-    s_node <- owner[sur]; s_var <- rownames(fit$splits)[sur]
-    s_agree <- fit$splits[sur, "improve"]; s_adj <- fit$splits[sur, "adj"]
-  }
-  list(where = nodes[fit$where], nodes = nodes, var = as.character(fr$var), n = fr$n,
-       dev = fr$dev, pred = pred, s_node = s_node, s_var = s_var, s_agree = s_agree,
-       s_adj = s_adj)
-}
-"""
+
+def _r_fit_code() -> str:
+    """idrisk.rcompat.rpart's R function, with rpart's surrogate controls as two more
+    arguments (rpart_fit keeps R's defaults, 5 and 2)."""
+    from idrisk.rcompat.rpart import _R_CODE
+
+    head = "function(df, method, minbucket, minsplit, cp, maxdepth, xval, seed, newdata)"
+    ctrl = "maxdepth = maxdepth, xval = xval)"
+    assert _R_CODE.count(head) == 1 and _R_CODE.count(ctrl) == 1
+    return (_R_CODE.replace(head, head[:-1] + ", maxsurrogate, usesurrogate)")
+            .replace(ctrl, ctrl[:-1] + ", maxsurrogate = maxsurrogate, "
+                                       "usesurrogate = usesurrogate)"))
 
 
 def _r_tree(method, X, y, options, new) -> dict:
@@ -62,10 +48,11 @@ def _r_tree(method, X, y, options, new) -> dict:
     df.insert(0, ".y", pd.Categorical(yy.astype(object)) if method == "class" else yy)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        out = ro.r(_R_FIT)(_to_r_frame(df, ro, pandas2ri, localconverter), method,
-                           options["minbucket"], options["cp"], options["maxdepth"],
-                           options["maxsurrogate"], options["usesurrogate"],
-                           _to_r_frame(new, ro, pandas2ri, localconverter))
+        out = ro.r(_r_fit_code())(
+            _to_r_frame(df, ro, pandas2ri, localconverter), method, options["minbucket"],
+            3 * options["minbucket"], options["cp"], options["maxdepth"], 0, ro.NULL,
+            _to_r_frame(new, ro, pandas2ri, localconverter), options["maxsurrogate"],
+            options["usesurrogate"])
     return {k: list(out.rx2(k)) for k in ("where", "nodes", "var", "n", "dev", "pred",
                                           "s_node", "s_var", "s_agree", "s_adj")}
 
