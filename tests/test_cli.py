@@ -72,7 +72,8 @@ def test_risk_command_reports_bad_column(tmp_path, capsys):
     )
     assert code == 2
     err = capsys.readouterr().err
-    assert f"syn: column(s) ['Nope'] not found in {tmp_path / 'o.csv'} (the confidential data)" in err
+    where = f"{tmp_path / 'o.csv'} (the confidential data)"
+    assert f"syn: column(s) ['Nope'] not found in {where}" in err
 
 
 def test_read_table_categories(tmp_path):
