@@ -103,7 +103,7 @@ def radius_sweep(
     ----------
     original : DataFrame
         The confidential data.
-    synthetic : list of DataFrame, SynthResult, or dict ``{scenario: Scenario or list}``
+    synthetic : list of DataFrame, SyntheticData, or dict ``{scenario: Scenario or list}``
         Synthetic datasets of one scenario, or several scenarios by name.
     known : list of str
         Variables the intruder knows (not synthesised).
@@ -334,7 +334,7 @@ def m_experiment(
 
         def synthesize(data, m, visit_sequence, seed):
             return _syn(data, m=m, visit_sequence=visit_sequence, seed=seed,
-                        rng="numpy").synthetic
+                        rng="numpy").frames
 
     syn = [syn] if isinstance(syn, str) else list(syn)
     n = len(original)
