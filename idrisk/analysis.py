@@ -119,8 +119,9 @@ def radius_sweep(
 
     Returns
     -------
-    DataFrame with columns ``scenario, r, dataset, exp_risk, true_rate, false_rate,
-    record_mean_risk`` (``exp_risk / n``), ``s``, ``c_zero`` and ``never_match`` (records with
+    DataFrame
+        Columns ``scenario``, ``r``, ``dataset``, ``exp_risk``, ``true_rate``, ``false_rate``,
+        ``record_mean_risk`` (``exp_risk / n``), ``s``, ``c_zero`` and ``never_match`` (records with
     no match, and never matchable: see ``IdentificationRiskResult.checks``), one row per
     scenario, radius and dataset. exp_risk is the expected number of records identified, out
     of n. The per-call ``RiskInputWarning`` of :func:`~idrisk.identification_risk` is not

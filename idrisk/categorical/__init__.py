@@ -1,8 +1,7 @@
 """Categorical label synthesis with inherent risk bounds: DPMPM and DP-areal.
 
 Implements Hu & Savitsky, *Bayesian Data Synthesis and Disclosure Risk Quantification: An
-Application to the Consumer Expenditure Surveys* (paper
-``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorical-synthesis.md``):
+Application to the Consumer Expenditure Surveys*:
 
 * :class:`DPMPM`, :func:`dpmpm_synthesize` -- truncated Dirichlet process mixture of products of
   multinomials, blocked Gibbs sampler, partial synthesis with ``z="kept"|"prior"|"gibbs"``

@@ -9,7 +9,7 @@ synthetic label for a record of pattern b is drawn with probabilities
 ``lambda_i^(b) / sum_i lambda_i^(b)``.
 
 Two engines target the same posterior -- that of the corrected Stan program
-``stan/dp_areal.stan`` (priors as in the supplement's listing: ``pi ~ Dirichlet(alpha/K)``,
+``dp_areal`` (priors as in the supplement's listing: ``pi ~ Dirichlet(alpha/K)``,
 ``alpha ~ Gamma(1, 1)``, ``theta ~ N(0, 1/tau_theta)``, ``phi_k ~ MVN(mu_phi, diag(sigma)
 Omega diag(sigma))``, ``mu_phi ~ N(0, 1/tau_phi)``, ``Omega ~ LKJ(4)``, ``sigma ~ half-t(3, 0,
 1)``, ``mu ~ N(0, 1/tau_mu)``, all precisions ``Gamma(1, 1)``):
@@ -106,7 +106,7 @@ class ArealData(Result):
         return self.X.shape[1]
 
     def stan_data(self, K: int, lkj_eta: float = 4.0) -> dict:
-        """The data block of ``stan/dp_areal.stan``."""
+        """The data block of the Stan program ``dp_areal``."""
         return {"N": self.N, "K": int(K), "p": len(self.dj), "dj": np.asarray(self.dj, float),
                 "R": self.R, "X": self.X, "c": self.counts.astype(int),
                 "lkj_eta": float(lkj_eta)}

@@ -88,7 +88,7 @@ def read_case(path: str | Path) -> RiskCase:
 
     Examples
     --------
-    >>> case = read_case("../shared/fixtures/identification_risk/T0_c0_hand")  # doctest: +SKIP
+    >>> case = read_case("cases/T0_c0_hand")  # doctest: +SKIP
     >>> case.known, len(case.syn)  # doctest: +SKIP
     (['K'], 2)
     """

@@ -92,7 +92,7 @@ def add_check_r_arguments(parser: argparse.ArgumentParser) -> None:
         "--ce-syn-dir",
         type=Path,
         help="read CE synthetic data from <dir>/scenario<k>/syn_<NN>.csv instead "
-        "of running synthpop (the layout of shared/fixtures/synthpop)",
+        "of running synthpop",
     )
     opts.add_argument("--atol", type=float, default=0.0, help="tolerance (default exact)")
     opts.add_argument("-q", "--quiet", action="store_true", help="print only differing checks")

@@ -258,7 +258,7 @@ def check_case(case: RiskCase, *, atol: float = 0.0) -> CrossCheckReport:
     Examples
     --------
     >>> from idrisk.rcompat import read_case
-    >>> case = read_case("../shared/fixtures/identification_risk/T0_c0_hand")  # doctest: +SKIP
+    >>> case = read_case("cases/T0_c0_hand")  # doctest: +SKIP
     >>> bool(check_case(case))  # doctest: +SKIP
     True
     """

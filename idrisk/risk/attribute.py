@@ -5,8 +5,8 @@ equals its confidential value (for one synthesized label: the synthetic label is
 label). File-level summaries: the count ``sum_i A_il`` and its share of n, per dataset and
 averaged over the m datasets.
 
-Implements the attribute measure of the paper ``shared/papers/004_f9c1bf1dd057f747.txt``
-(spec ``shared/specs/categorical-synthesis.md``).
+Implements the attribute measure of Hu & Savitsky, *Bayesian data synthesis and disclosure
+risk quantification: an application to the Consumer Expenditure Surveys*.
 """
 
 from __future__ import annotations

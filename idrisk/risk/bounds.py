@@ -1,7 +1,7 @@
 """Inherent Min and Max disclosure-risk bounds for a synthesized categorical variable.
 
-Hu & Savitsky (§4.1; paper ``shared/papers/004_f9c1bf1dd057f747.txt``, spec
-``shared/specs/categorical-synthesis.md``) judge a synthesizer of a categorical label against
+Hu & Savitsky (*Bayesian data synthesis and disclosure risk quantification: an application to
+the Consumer Expenditure Surveys*, §4.1) judge a synthesizer of a categorical label against
 two synthesizer-free scenarios computed on the confidential data. A *pattern* is a
 combination of the kept (unsynthesized) variables.
 

@@ -258,7 +258,7 @@ class IdentificationRiskResult(Result):
 
     def summary(self) -> pd.DataFrame:
         """Mean, sd, min and max over the m datasets of s, exp_risk, true_rate, false_rate and
-        of the :attr:`checks` counts (records with NA, never matched, with c = 0).
+        of the ``checks`` counts (records with NA, never matched, with c = 0).
 
         Examples
         --------
@@ -313,7 +313,7 @@ class IdentificationRiskResult(Result):
         return pd.concat([table, mean]), cut
 
     def checks_text(self) -> str:
-        """One line on the records whose risk R's rules change (see :attr:`checks`)."""
+        """One line on the records whose risk R's rules change (see ``checks``)."""
         if self.checks is None or self.checks.isna().all().all():
             return ""
         ch = self.checks

@@ -1,10 +1,8 @@
 """Stan programs run through cmdstanpy (when CmdStan is installed) or PyStan 3.
 
-The programs themselves live in the repository's top-level ``stan/`` folder and ship in the
-wheel as ``idrisk/stan_programs``; :class:`StanProgram` finds them by name. Used by the
-risk-weighted (``shared/specs/risk-weighted-synthesis.md``), survey
-(``shared/specs/survey-tables.md``) and categorical (``shared/specs/categorical-synthesis.md``)
-synthesizers.
+The programs ship inside the package (``idrisk/stan_programs``; :func:`program_path` gives a
+program's file) and :class:`StanProgram` finds them by name. Used by the risk-weighted, survey
+and categorical synthesizers.
 """
 
 from .backend import (

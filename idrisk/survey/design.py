@@ -105,7 +105,7 @@ class SurveyTable(Result):
         return self.table.loc[mask].iloc[0]
 
     def additivity(self, stat: str = "count") -> float:
-        """Largest |sum over cells - margin| of ``stat`` relative to the margin.
+        """Largest ``|sum over cells - margin|`` of ``stat`` relative to the margin.
 
         Each margin or total row is compared with the sum of the finest cells that make
         it up.  Zero (to rounding) for design-based and synthetic tables; not for Laplace.

@@ -1,6 +1,7 @@
 """The pseudo posterior mechanism: Lipschitz bounds, privacy weights alpha and epsilon.
 
-Following the spec (``shared/specs/survey-tables.md``, after Savitsky, Williams & Hu):
+Following Hu, Savitsky & Williams, *Private tabular survey data products through synthetic
+microdata generation* (after Savitsky, Williams & Hu's pseudo posterior mechanism):
 
 1. from S posterior draws of an unweighted fit, record i's Lipschitz bound is
    ``Delta_i = max_s |log p(y_i | theta_s)|``;

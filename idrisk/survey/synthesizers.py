@@ -5,10 +5,10 @@ Stan fit gives record-level Lipschitz bounds ``Delta_i``, privacy weights ``alph
 each record's log-likelihood, and m synthetic datasets drawn from the alpha-weighted fit
 carry ``epsilon = 2 Delta_alpha m``.
 
-* **FBS** (sample model, ``stan/fbs.stan``): ``(log y, log w) | x ~ MVN2``.  Synthetic
+* **FBS** (sample model, Stan program ``fbs``): ``(log y, log w) | x ~ MVN2``.  Synthetic
   ``y*`` and the *smoothed* weight ``w* = exp(x'beta_w + rho sigma_w / sigma_y (log y* -
   x'beta_y))``; tables are design-based estimates from ``(y*, w*)``.
-* **FBP** (population model with informative-sampling correction, ``stan/fbp.stan``):
+* **FBP** (population model with informative-sampling correction, Stan program ``fbp``):
   ``log y* ~ N(x'beta, sigma_y)`` (bias already corrected); smoothed ``pi* ∝ exp(kappa_y
   log y*)`` scaled so that the weights ``w* = 1/pi*`` of stratum h add up to the stratum's
   weighted total ``sum_{i in h} w_i``.  Counts use ``w*``; cell means are unweighted; means
@@ -410,7 +410,7 @@ class FBS(_PseudoPosterior):
         Coefficients ~ normal(0, coef_scale) (default 10).  The appendix's hierarchical
         MVN prior (a t(3, 0, 10) scale per coefficient, LKJ(6) correlation) is not used:
         with one coefficient per design cell it makes a funnel NUTS cannot sample well
-        (see ``stan/fbs.stan``).
+        (see the Stan program ``fbs``, :func:`idrisk.stan.program_path`).
 
     Attributes
     ----------

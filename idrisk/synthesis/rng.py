@@ -364,7 +364,7 @@ class RStream:
     def weighted_choice(self, probs: np.ndarray) -> np.ndarray:
         """One R ``sample(k, 1, prob = p)`` per row of ``probs`` (0-based columns).
 
-        Each row is normalised (R's ``FixupProb``), sorted with :func:`revsort`,
+        Each row is normalised (R's ``FixupProb``), sorted with R's ``revsort``,
         and one ``unif_rand()`` picks the first class whose cumulative
         probability reaches it.
         """

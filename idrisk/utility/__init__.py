@@ -1,7 +1,7 @@
 """Utility measures for synthetic data, usable on any synthetic data (not only idrisk's).
 
-From Hornby & Hu (2021) (paper ``shared/papers/002_*``) and the risk-weighted papers
-(``shared/papers/000_*``, ``003_*``):
+From Hornby & Hu (2021, Transactions on Data Privacy 14) and Hu, Savitsky & Williams
+(*Risk-efficient Bayesian data synthesis for privacy protection*, 2022):
 
 * :func:`pmse`, :func:`propensity_utility` -- pMSE / S_pMSE / SPECKS as synthpop's
   ``utility.gen``, and the article's U_p (``pmse.py``);
@@ -10,7 +10,7 @@ From Hornby & Hu (2021) (paper ``shared/papers/002_*``) and the risk-weighted pa
 * :func:`combine_partial`, :class:`CombinedEstimate` -- partial-synthesis combining rules
   (``combining.py``);
 * :func:`table_deviations`, :func:`within_pattern_distribution` -- one-, two- and three-way
-  table deviations of a synthesized label (``tables.py``; paper ``shared/papers/004_*``);
+  table deviations of a synthesized label (``tables.py``; Hu & Savitsky);
 * :func:`ordered_logit_utility`, :func:`fit_ordered_logit` -- ordered logit (statsmodels
   ``OrderedModel``) on confidential and synthetic data, combined over m (``ordered_logit.py``).
 """

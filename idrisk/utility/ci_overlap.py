@@ -40,8 +40,9 @@ def coefficient_ci_overlap(
 
     Returns
     -------
-    pandas.Series with ``estimate_orig, ci_low_orig, ci_high_orig, estimate_syn, ci_low_syn,
-    ci_high_syn, overlap``.
+    pandas.Series
+        ``estimate_orig``, ``ci_low_orig``, ``ci_high_orig``, ``estimate_syn``, ``ci_low_syn``,
+        ``ci_high_syn`` and ``overlap``.
 
     Examples
     --------

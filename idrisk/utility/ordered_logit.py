@@ -9,7 +9,8 @@ partial-synthesis rules (:func:`idrisk.utility.combine_partial`); the confidenti
 Wald interval is R's ``confint.default``. Out-of-sample: the expected outcome category
 ``sum_k k P(Y = k | x)`` (categories numbered 1..J) on a hold-out.
 
-Paper ``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorical-synthesis.md``.
+Hu & Savitsky, *Bayesian data synthesis and disclosure risk quantification: an application to
+the Consumer Expenditure Surveys*.
 """
 
 from __future__ import annotations

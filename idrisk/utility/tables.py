@@ -8,7 +8,8 @@
 * :func:`within_pattern_distribution` -- the label distribution within each pattern (a
   combination of the kept variables) in the confidential and the synthetic data (Figure 3).
 
-Paper ``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorical-synthesis.md``.
+Hu & Savitsky, *Bayesian data synthesis and disclosure risk quantification: an application to
+the Consumer Expenditure Surveys*.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
 """Risk-weighted Bayesian synthesizers.
 
-Implements Hu, Savitsky & Williams, risk-efficient Bayesian data synthesis (papers
-``shared/papers/000_*`` (preprint) and ``003_*`` (published); spec
-``shared/specs/risk-weighted-synthesis.md``):
+Implements Hu, Savitsky & Williams, *Risk-efficient Bayesian data synthesis for privacy
+protection* (Journal of Survey Statistics and Methodology, 2022; and its preprint):
 
 * ``weights.py`` -- identification risk probabilities (IR_i, IR_i^c, IR_ij^c), the
   marginal and pairwise weights α^m, α^pw and the c/g adjustment (:func:`risk_weights`);
 * ``synthesizer.py`` -- :class:`RiskWeightedSynthesizer` (finite mixture of normals,
-  negative binomial) on the Stan programs in ``stan/``;
+  negative binomial) on the Stan programs shipped with the package;
 * ``diagnostics.py`` -- utility tables, bootstrap CIs, whack-a-mole records;
 * ``plots.py`` -- violin, whack-a-mole and weight plots.
 """

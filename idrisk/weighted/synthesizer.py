@@ -118,8 +118,8 @@ class RiskWeightedSynthesizer(Synthesizer):
         Mixture only. ``"component"``: one slope vector per component (the papers' mixture of
         regressions); ``"shared"``: one slope vector for all components, i.e. a regression
         whose error is a mixture of normals (component intercepts and sds still differ).
-        The shared form mixes far better on real data (CE income, n = 1,500: lp__ R-hat
-        1.15-1.17 with component slopes, see ``vignettes/ce_risk_weighted.md``).
+        The shared form mixes far better on real data (CE income, n = 1,500: ``lp__`` R-hat
+        1.15-1.17 with component slopes; see the CE income example in the documentation).
     log : bool
         Model log values (mixture only).
     priors : dict, optional
@@ -129,8 +129,9 @@ class RiskWeightedSynthesizer(Synthesizer):
         the slope sds with component slopes, sd of the normal prior on the slopes with
         shared slopes; 1), ``scale_sigma`` and ``nu_sigma`` (component sds ~ half-t(nu, 0,
         scale); defaults 1 and 0 = half-normal(0, 1)). Negbin: ``scale_beta``, ``scale_phi``
-        (10, 10). See ``stan/weighted_mixture_normal.stan`` for why the papers' Dirichlet
-        process hyperprior is not used.
+        (10, 10). The Stan program ``weighted_mixture_normal``
+        (:func:`idrisk.stan.program_path`) says why the papers' Dirichlet process hyperprior
+        is not used.
     backend : {"auto", "cmdstanpy", "pystan"}
     chains, warmup, draws : int
         MCMC settings.

@@ -252,7 +252,7 @@ def pairwise_weights(
 
 
 def pairwise_risk_matrix(y, r: float, abs_radius: bool = False) -> np.ndarray:
-    """``IR_ij^c`` for all pairs of ONE pattern (an |M| x |M| matrix, O(|M|^3)).
+    """``IR_ij^c`` for all pairs of ONE pattern (an ``|M| x |M|`` matrix, ``O(|M|^3)``).
 
     Entry (i, j) is the share of the pattern's records outside both balls; the
     diagonal holds ``IR_i^c``.
