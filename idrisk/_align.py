@@ -217,7 +217,7 @@ def align_series(
             f"{bad} has {lengths[bad]} entries but {first} has {lengths[first]}: they must "
             "describe the same records"
         )
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, Any] = {}  # None entries pass through
     ref_obj = named[reference] if reference is not None else None
     ref_is_pandas = isinstance(ref_obj, (pd.Series, pd.DataFrame))
     for key, value in named.items():

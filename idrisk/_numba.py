@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ._cache import cache_dir
 
@@ -42,7 +42,7 @@ def numba_cache_dir() -> Path:
 def _configure() -> None:
     path = str(numba_cache_dir())
     os.environ["NUMBA_CACHE_DIR"] = path
-    config = sys.modules.get("numba.core.config")
+    config: Any = sys.modules.get("numba.core.config")
     if config is not None:  # numba was imported before idrisk: its config is already read
         config.CACHE_DIR = path
 

@@ -46,7 +46,7 @@ class Scenario:
     """
 
     syn: list[str]
-    synthetic: list[pd.DataFrame]
+    synthetic: Sequence[pd.DataFrame]
 
     def __post_init__(self) -> None:
         self.syn = [self.syn] if isinstance(self.syn, str) else list(self.syn)
@@ -166,6 +166,7 @@ def radius_sweep(
                 )
                 df["record_mean_risk"] = df["exp_risk"] / n
                 df["s"] = res.s.to_numpy()
+                assert res.checks is not None  # identification_risk always counts them
                 df["c_zero"] = res.checks["c_zero"].to_numpy()
                 df["never_match"] = res.checks["never_match"].to_numpy()
                 rows.append(df)

@@ -27,6 +27,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -412,7 +413,7 @@ def _add_check_r_parser(sub) -> None:
         return
     add_check_r_arguments(p)
     # the shared vocabulary as aliases of check-r's own option names
-    aliases = [
+    aliases: list[tuple[list[str], dict[str, Any]]] = [
         (["--confidential"], {"dest": "orig", "type": Path, "help": "alias of --orig"}),
         (["--synthetic"], {"dest": "syndata", "nargs": "+", "type": Path,
                            "help": "alias of --syndata"}),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 
@@ -59,7 +60,7 @@ def run_demo(
     m: int = 5,
     radii: Sequence[float] = (0.01, 0.025, 0.05, 0.1, 0.2, 0.3),
     progress: bool | None = None,
-    rng: str = "numpy",
+    rng: Literal["r", "numpy"] = "numpy",
     n: int = 5571,
     data: pd.DataFrame | None = None,
     r: float = 0.1,

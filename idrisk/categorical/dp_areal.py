@@ -309,7 +309,7 @@ def _gibbs(ad: ArealData, K: int, n_iter: int, burn: int, keep: set[int], lkj_et
     trace = {k: np.empty(n_iter) for k in ("tau_lambda", "alpha", "mu", "kstar", "tau_theta")}
     eta_sum = np.zeros(N)
     eta_sq = np.zeros(N)
-    eta_draws = [] if store_eta else None
+    eta_draws: list[np.ndarray] | None = [] if store_eta else None
     kept_eta: list[tuple[int, np.ndarray]] = []
     acc_eta = 0.0
     bar = _progress(n_iter, progress, "DP-areal (Gibbs)")
@@ -395,7 +395,7 @@ def _gibbs(ad: ArealData, K: int, n_iter: int, burn: int, keep: set[int], lkj_et
             if it > burn:
                 eta_sum += eta
                 eta_sq += eta ** 2
-                if store_eta:
+                if eta_draws is not None:  # store_eta
                     eta_draws.append(eta.copy())
             if it in keep:
                 kept_eta.append((it, eta.copy()))

@@ -82,8 +82,8 @@ def identification_risk_for_r(
         column-major order); ``n``, ``m``; ``printed``: texts R shows via ``print()``;
         ``messages``: R ``message()`` texts; ``warnings``: other warnings.
     """
-    r_arg = None if r is None else [float(v) for v in _as_list(r)]
-    if r_arg is not None and len(r_arg) == 1:
+    r_arg: float | list[float] | None = None if r is None else [float(v) for v in _as_list(r)]
+    if isinstance(r_arg, list) and len(r_arg) == 1:
         r_arg = r_arg[0]
     known_l = [str(k) for k in _as_list(known)]
     syn_l = [str(s) for s in _as_list(syn)]

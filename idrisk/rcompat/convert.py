@@ -116,7 +116,7 @@ def _sexp(cls, arr: np.ndarray):
     """An R vector from a numpy array, bit for bit (NaN payloads included)."""
     if arr.size == 0:
         return cls([])
-    return cls.from_memoryview(memoryview(np.ascontiguousarray(arr)))
+    return cls.from_memoryview(np.ascontiguousarray(arr).data)
 
 
 # ----------------------------------------------------------------------------- pandas -> R

@@ -324,7 +324,7 @@ def cross_check(
     require_r_package(IRC)
     args = (origdata, syndata, known, syn, r, percentage, euclidean_dist)
     errors: dict[str, str | None] = {"idrisk": None, "R": None}
-    results = {}
+    results: dict[str, IdentificationRiskResult | None] = {}
     for side, fun in (("idrisk", _idrisk_r_rules), ("R", identification_risk_r)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

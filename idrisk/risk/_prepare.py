@@ -678,7 +678,7 @@ def check_counts(
             empty = ~na & ((d < 0) | ((d == 0) & (not closed)) | (np.isnan(d) & np.isnan(x)))
         out["never"] = int(empty.any(axis=1).sum())
         for v in np.flatnonzero(empty.any(axis=0)):
-            c = cols[v]
+            c = cols[int(v)]
             if c in out["never_by"]:  # a column listed twice (R's rules)
                 continue
             out["never_by"][c] = int(empty[:, v].sum())

@@ -85,7 +85,8 @@ def _patterns(data: pd.DataFrame, kept: list[str]) -> np.ndarray:
 
 
 def bound_redraws(data: pd.DataFrame, label: str, kept: str | Sequence[str],
-                  scenario: str = "max", S: int = 100, seed: int | None = None,
+                  scenario: str = "max", S: int = 100,
+                  seed: int | np.random.Generator | None = None,
                   min_support: str = "pattern") -> list[pd.DataFrame]:
     """The S redrawn datasets of one scenario (``"max"`` or ``"min"``).
 

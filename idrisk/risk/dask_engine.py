@@ -246,9 +246,9 @@ def _count_bucket(
     u, p_key = nt + int((~paired).sum()), len(spec.categorical)
     tcodes = np.full((u, p_key), -1, dtype=np.int64)
     scodes = np.full((u, p_key), -1, dtype=np.int64)
-    for i, c in enumerate(spec.categorical):
+    for i, col in enumerate(spec.categorical):
         tv, sv = targets[f"k{i}"].to_numpy(), syn[f"k{i}"].to_numpy()
-        if c not in spec.levels:  # numeric column matched exactly: codes of equal values
+        if col not in spec.levels:  # numeric column matched exactly: codes of equal values
             tv, sv = exact_codes([tv, sv])
         tcodes[ti, i], scodes[si, i] = tv, sv
     encoder = KeyEncoder(tcodes)
@@ -392,6 +392,7 @@ def identification_risk_dask(
 
     def levels_and_lengths(src: _Source, key: str) -> tuple[dict[str, list[str]], list[int]]:
         if src.frame is not None:
+            assert src.lengths is not None  # known for in-memory frames
             return {c: column_levels(src.frame[c]) for c in factors}, src.lengths
         rows = scanned[key]
         levels = {
@@ -430,10 +431,10 @@ def identification_risk_dask(
         raise ValueError("the confidential data has no rows")
 
     levels = {}
-    for c in factors:
-        lv = orig_levels[c]
-        lv = lv + [x for x in syn1_levels[c] if x not in set(lv)]
-        levels[c] = pd.Index(lv)
+    for col in factors:
+        lv = orig_levels[col]
+        lv = lv + [x for x in syn1_levels[col] if x not in set(lv)]
+        levels[col] = pd.Index(lv)
     spec = _Spec(
         categorical=tuple(prep.categorical),
         levels=levels,
@@ -500,13 +501,14 @@ def identification_risk_dask(
 
 def _aligned(confidential: Any, frames: list[Any], align: str | None) -> list[Any]:
     """idrisk._align's row rule for pandas inputs (dask frames are taken by position)."""
-    from .._align import check_frame_alignment
+    from .._align import check_align, check_frame_alignment
 
+    rule = check_align(align)
     if not isinstance(confidential, pd.DataFrame):
         return frames
     return [
         check_frame_alignment(
-            confidential, f, f"synthetic dataset {j} (synthetic[{j - 1}])", align
+            confidential, f, f"synthetic dataset {j} (synthetic[{j - 1}])", rule
         )
         if isinstance(f, pd.DataFrame)
         else f

@@ -10,7 +10,7 @@ import os
 import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -48,7 +48,7 @@ def identification_risk(
     na_matches: bool = True,
     categorical: str | Sequence[str] | None = None,
     continuous: str | Sequence[str] | None = None,
-    align: str | None = None,
+    align: Literal["position", "index"] | None = None,
     progress: bool | None = None,
     n_jobs: int | None = None,
 ) -> IdentificationRiskResult:
@@ -299,7 +299,7 @@ def warn_about_checks(
         return ", ".join(f"{c}: {k}" for c, k in d.items())
 
     def datasets(mask: np.ndarray) -> str:
-        many = [names[j] for j in np.flatnonzero(mask)]
+        many = [names[int(j)] for j in np.flatnonzero(mask)]
         if len(many) == len(names) and len(names) > 1:
             return f"all {len(names)} synthetic datasets"
         return ", ".join(many[:3]) + (f" and {len(many) - 3} more" if len(many) > 3 else "")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -184,7 +184,9 @@ _SORT_NEEDLES = 1 << 15  # from this size on, binary searches are made in sorted
 _CACHED_ORDERS = 1 << 10  # from this many targets on, their sort orders are kept for all datasets
 
 
-def _search(a: np.ndarray, v: np.ndarray, side: str, order: np.ndarray | None = None):
+def _search(
+    a: np.ndarray, v: np.ndarray, side: Literal["left", "right"], order: np.ndarray | None = None
+):
     """``np.searchsorted(a, v, side)``, searching in the order ``order`` of the needles.
 
     numpy's binary search is an order of magnitude faster on sorted needles (each search starts
@@ -337,7 +339,8 @@ def _count_by_candidates(tkey, lo, hi, x, d, y, rule, v, dim, nan_rows, orders=N
     shift = len(dim.rows)
     starts = np.ascontiguousarray(np.column_stack([a, na_a + shift]), dtype=np.int64)
     stops = np.ascontiguousarray(np.column_stack([b, na_b + shift]), dtype=np.int64)
-    _kernels.count_candidates(starts, stops, pool, *_float64(lo, hi, x, d, y), rule.closed,
+    lo, hi, x, d, y = _float64(lo, hi, x, d, y)
+    _kernels.count_candidates(starts, stops, pool, lo, hi, x, d, y, rule.closed,
                               rule.na_matches, rule.ellipsoid, out)
     return out
 
@@ -352,7 +355,8 @@ def _own_rows_match(lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
     n = len(lo)
     rows = np.arange(n, dtype=np.int64)
     out = np.zeros(n, dtype=np.int64)
-    _kernels.count_candidates(rows[:, None], rows[:, None] + 1, rows, *_float64(lo, hi, x, d, y),
+    lo, hi, x, d, y = _float64(lo, hi, x, d, y)
+    _kernels.count_candidates(rows[:, None], rows[:, None] + 1, rows, lo, hi, x, d, y,
                               rule.closed, rule.na_matches, rule.ellipsoid, out)
     return out.astype(bool)
 

@@ -90,8 +90,8 @@ class RiskOptions:
     0.2
     """
 
-    known: tuple[str, ...] = ()
-    syn: tuple[str, ...] = ()
+    known: Sequence[str] = ()  # stored as a tuple (__post_init__)
+    syn: Sequence[str] = ()
     r: Any = None
     percentage: bool = True
     euclidean_dist: bool = False
@@ -99,8 +99,8 @@ class RiskOptions:
     abs_radius: bool = False
     ellipsoid: bool = False
     na_matches: bool = True
-    categorical: tuple[str, ...] = ()
-    continuous: tuple[str, ...] = ()
+    categorical: Sequence[str] = ()
+    continuous: Sequence[str] = ()
     align: Literal["position", "index"] | None = None
     rules: Literal["python", "r"] = field(default="python", repr=False)
 
@@ -161,7 +161,7 @@ class RiskOptions:
     @property
     def variables(self) -> tuple[str, ...]:
         """``known`` then ``syn`` (each name once)."""
-        return tuple(dict.fromkeys(self.known + self.syn))
+        return tuple(dict.fromkeys([*self.known, *self.syn]))
 
     def replace(self, **changes: Any) -> RiskOptions:
         """A copy with ``changes`` applied (e.g. another radius)."""

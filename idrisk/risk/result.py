@@ -151,7 +151,7 @@ class IdentificationRiskResult(Result):
             true_rate[js] = k[:, js].sum(axis=0) / n if n else np.nan
             with np.errstate(divide="ignore", invalid="ignore"):
                 false_rate[js] = f[:, js].sum(axis=0) / s[js]
-        counts = {key: np.nan for key in _CHECKS}
+        counts: dict[str, Any] = {key: np.nan for key in _CHECKS}
         if checks is not None:
             counts.update({key: checks[key] for key in _CHECKS if key in checks})
         counts["c_zero"] = c_zero
@@ -211,9 +211,9 @@ class IdentificationRiskResult(Result):
             return np.atleast_1d(np.asarray(d[key], dtype=np.float64))
 
         c, t, k, f = (matrix(x) for x in ("c_vector", "T_vector", "K_vector", "F_vector"))
-        ints = [a.astype(np.int64) for a in (c, t, k, f)]
+        c, t, k, f = (a.astype(np.int64) for a in (c, t, k, f))
         return cls._wrap(
-            *ints,
+            c, t, k, f,
             matrix("Risk_vector"),
             vector("s_vector").astype(np.int64),
             vector("exp.risk_vector"),

@@ -138,7 +138,7 @@ def program_path(name: str) -> Path:
     if override:  # a directory of programs that wins (e.g. mutated copies in a mutation run)
         candidates.append(Path(override).expanduser() / fname)
     with contextlib.suppress(ModuleNotFoundError, FileNotFoundError, TypeError):
-        res = importlib.resources.files("idrisk").joinpath("stan_programs", fname)
+        res = importlib.resources.files("idrisk").joinpath("stan_programs").joinpath(fname)
         candidates.append(Path(str(res)))
     candidates.append(Path(__file__).resolve().parents[2] / "stan" / fname)
     for cand in candidates:
@@ -261,6 +261,7 @@ def select_backend(backend: str = "auto") -> str:
             )
         if avail[0] == "cmdstanpy":
             home = cmdstan_path()
+            assert home is not None  # cmdstanpy is available only with a CmdStan install
             where = "CMDSTAN" if os.environ.get("CMDSTAN") else "cmdstanpy's default location"
             why = f"CmdStan {cmdstan_version(home)} found at {home} ({where})"
         else:
@@ -541,7 +542,7 @@ def _flatten_variable(name: str, arr: np.ndarray):
         return
     for idx in np.ndindex(*dims):
         label = f"{name}[{','.join(str(i + 1) for i in idx)}]"
-        yield label, arr[(slice(None), slice(None), *idx)]
+        yield label, arr[(slice(None), slice(None)) + tuple(idx)]
 
 
 def convergence_table(
@@ -592,7 +593,7 @@ class StanProgram:
         self.name = self.path.stem
         self.code = self.path.read_text()
         self.backend = select_backend(backend)
-        self._cmdstan_model = None
+        self._cmdstan_model: Any = None  # a cmdstanpy.CmdStanModel once compiled
         self._compiled = False
 
     def __repr__(self) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -119,7 +120,7 @@ def laplace_noise(
         out = np.empty(scale.shape)
         flat_scale = scale.ravel()
         flat = out.ravel()
-        cache: dict[float, object] = {}
+        cache: dict[float, Any] = {}  # OpenDP measurements (callables)
         for k, s in enumerate(flat_scale):
             if s == 0:
                 flat[k] = 0.0

@@ -225,6 +225,21 @@ class _PseudoPosterior(Synthesizer):
     """Shared fitting and synthesis of :class:`FBS` and :class:`FBP` (parameters: theirs)."""
 
     program = ""
+    # the subclasses' parameters (set in their __init__)
+    target_delta: float | None
+    c: float
+    g: float
+    alpha: Sequence[float] | None
+    refits: int
+    tolerance: float
+    chains: int
+    warmup: int
+    draws: int
+    seed: int
+    backend: str
+    progress: bool
+    adapt_delta: float
+    coding: str
 
     # -- hooks
     def _stan_data(self, alpha: np.ndarray) -> dict:
@@ -373,7 +388,7 @@ class _PseudoPosterior(Synthesizer):
             {"draw": idx}, index=pd.RangeIndex(1, m + 1, name="dataset")
         )
         return SurveySynthesis(
-            frames, method=self._method, seed=seed, settings=self.get_params(),
+            tuple(frames), method=self._method, seed=seed, settings=self.get_params(),
             diagnostics=diagnostics, records=self.records_.copy(),
             delta_alpha=self.delta_alpha_, epsilon=epsilon(self.delta_alpha_, m),
             y=self.y_, weight=self.weight_, design=tuple(self.design_),

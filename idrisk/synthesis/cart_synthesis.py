@@ -218,7 +218,8 @@ class _LeafDonors:
         if self._tables is None:
             self._tables = (_kernels.hash_build(self.leaves), _kernels.hash_build(self.nodes))
         pos = np.empty(nodes.size, dtype=np.int64)
-        missing = _kernels.hash_lookup(*self._tables[which], nodes, pos)
+        keys, positions, bits = self._tables[which]
+        missing = _kernels.hash_lookup(keys, positions, bits, nodes, pos)
         return pos, missing
 
     def all_leaves(self, nodes: np.ndarray) -> bool:
@@ -627,7 +628,7 @@ class CARTSynthesizer(Synthesizer):
             "proper": bool(self.proper),
             "rng": self.rng,
         }
-        return SyntheticData(out, method=self._method, seed=seed, settings=settings,
+        return SyntheticData(tuple(out), method=self._method, seed=seed, settings=settings,
                              fitted={"trees": dict(synth.trees)})
 
 

@@ -470,7 +470,7 @@ class NumpyStream:
             raise ValueError("probs must be a 2-d array (rows x classes)")
         p = probs / probs.sum(axis=1, keepdims=True)
         cum = np.cumsum(p, axis=1)
-        u = self._gen.random(probs.shape[0])[:, None]
+        u = np.asarray(self._gen.random(probs.shape[0]))[:, None]
         idx = (u > cum).sum(axis=1)
         return np.minimum(idx, probs.shape[1] - 1).astype(np.int64)
 

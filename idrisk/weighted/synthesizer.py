@@ -21,12 +21,13 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .._align import align_series
+from .._align import align_series, check_align
 from .._schema import as_names, is_categorical
 from .._synthetic import Synthesizer, SyntheticData
 from ..stan.backend import StanFit, StanProgram
@@ -279,14 +280,15 @@ class RiskWeightedSynthesizer(Synthesizer):
                 raise ValueError(
                     f"weights has {len(weights)} values but data has {len(data)} records"
                 )
-            w = align_series({"data": data, "weights": weights}, align, reference="data")
+            w = align_series({"data": data, "weights": weights}, check_align(align),
+                             reference="data")
             alpha = pd.Series(w["weights"].astype(float), index=data.index, name="alpha")
             if not np.all(np.isfinite(alpha)) or alpha.lt(0).any() or alpha.gt(1).any():
                 raise ValueError("weights must have one value in [0, 1] per record")
         X, scaling = design_matrix(data, predictors, categorical)
         seed = self.seed
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (2**31 - 1))
+            seed = int(cast(int, np.random.SeedSequence().entropy) % (2**31 - 1))
         priors = dict(self.priors or {})
         if self.model == "mixture":
             if self.log and np.any(y <= 0):

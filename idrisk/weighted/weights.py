@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -127,9 +128,10 @@ def ball_bounds(y, r: float, abs_radius: bool = False) -> tuple[np.ndarray, np.n
     [[80.0, -12.0], [120.0, -8.0]]
     """
     arr = np.asarray(y, dtype=float)
-    if not np.isscalar(r) or not np.isfinite(r) or r < 0:
+    r_value = r  # not narrowed by np.isscalar below
+    if not np.isscalar(r) or not np.isfinite(r_value) or r_value < 0:
         raise ValueError(f"r must be a non-negative number, got {r!r}")
-    d = np.full_like(arr, float(r)) if abs_radius else float(r) * np.abs(arr)
+    d = np.full_like(arr, float(r_value)) if abs_radius else float(r_value) * np.abs(arr)
     return arr - d, arr + d
 
 
@@ -157,7 +159,7 @@ class _Grouped:
 
     def count_below(self, rank_t: np.ndarray, strict: bool = True) -> np.ndarray:
         """#{h in own group: value_h < t} (strict) or <= t; positions in sorted order."""
-        side = "left" if strict else "right"
+        side: Literal["left", "right"] = "left" if strict else "right"
         return np.searchsorted(self.sorted_keys, self.codes * self.u + rank_t, side=side)
 
 
