@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -303,7 +303,7 @@ class RpartTree:
             raise ValueError(f"X has {len(X)} rows but y has {len(y)}")
         xm = self._encode_X(X, fitting=True)
         self.ncat_ = np.array(
-            [0 if self.levels_[c] is None else len(self.levels_[c]) for c in self.feature_names_],
+            [0 if (lv := self.levels_[c]) is None else len(lv) for c in self.feature_names_],
             dtype=np.int64,
         )
         # na.rpart: drop missing y and rows with every predictor missing
@@ -349,7 +349,7 @@ class RpartTree:
 
     # ----------------------------------------------------------- class helpers
     def _class_init(self) -> None:
-        k = len(self.classes_)
+        k = len(self.classes_ or ())
         counts = np.bincount(self.y_, minlength=k).astype(float)
         self.root_counts_ = counts
         total = _seqsum(counts)
@@ -371,22 +371,22 @@ class RpartTree:
         if self.method == "anova":
             mean, risk = _rpart_kernels.eval_anova(self.y_, rows)
             return mean, risk, None
-        return _rpart_kernels.eval_class(self.y_, rows, len(self.classes_), self._loss,
+        return _rpart_kernels.eval_class(self.y_, rows, len(self.classes_ or ()), self._loss,
                                          self._prior)
 
     # --------------------------------------------------------------------- grow
     def _grow(self) -> None:
         n = self.y_.size
         p = self.x_.shape[1]
-        sorts = []
+        orders: list[np.ndarray] = []
         for v in range(p):
             x = self.x_[:, v]
             if self.ncat_[v] == 0:
                 xx = np.where(np.isnan(x), 0.0, x)  # rpart puts 0 for sorting
-                sorts.append(rpart_sort_order(xx))
+                orders.append(rpart_sort_order(xx))
             else:
-                sorts.append(np.arange(n, dtype=np.int64))
-        sorts = self._compiled_setup(sorts)
+                orders.append(np.arange(n, dtype=np.int64))
+        sorts = self._compiled_setup(orders)
         self.nodes_: dict[int, TreeNode] = {}
         self._iscale = 0.0
         self._maxnode = 2**self.maxdepth - 1
@@ -424,6 +424,7 @@ class RpartTree:
         """rpart's ``partition``: returns (number of splits, subtree risk)."""
         if not first:
             order0 = sorts[0] if len(sorts) else me.rows
+            assert order0 is not None  # a node's rows are kept while it is partitioned
             me.yval, me.risk, me.counts = self._eval(order0)
             tempcp = min(me.risk, me.complexity)
         else:
@@ -498,7 +499,7 @@ class RpartTree:
                                                   self._csplit)
         else:
             res = _rpart_kernels.best_split_gini(self._xt, self.y_, sorts, self.ncat_,
-                                                 self.minbucket, len(self.classes_),
+                                                 self.minbucket, len(self.classes_ or ()),
                                                  self._aprior, self._iscale, self._csplit)
         found, improve, var, cut, direction, self._iscale = res
         if not found:
@@ -565,8 +566,8 @@ class RpartTree:
             raise ValueError(f"xm must be rows x {len(self.feature_names_)} predictors, "
                              f"got shape {xm.shape}")
         node_of = np.empty(xm.shape[0], dtype=np.int64)
-        _kernels.route(np.ascontiguousarray(xm), *self._flat_tree(), int(self.usesurrogate),
-                       node_of)
+        args = (np.ascontiguousarray(xm), *self._flat_tree(), int(self.usesurrogate), node_of)
+        _kernels.route(*args)
         return node_of
 
     def _flat_tree(self) -> tuple:
@@ -577,10 +578,10 @@ class RpartTree:
         nodes = [self.nodes_[1]]
         slot = {id(nodes[0]): 0}
         for nd in nodes:  # breadth first; children get slots as they are met
-            for child in (nd.left, nd.right):
-                if child is not None and id(child) not in slot:
-                    slot[id(child)] = len(nodes)
-                    nodes.append(child)
+            for kid in (nd.left, nd.right):
+                if kid is not None and id(kid) not in slot:
+                    slot[id(kid)] = len(nodes)
+                    nodes.append(kid)
         k = len(nodes)
         primary = np.full(k, -1, dtype=np.int64)
         sur_start = np.zeros(k, dtype=np.int64)
@@ -589,7 +590,11 @@ class RpartTree:
         left_n = np.zeros(k, dtype=np.int64)
         right_n = np.zeros(k, dtype=np.int64)
         number = np.array([nd.number for nd in nodes], dtype=np.int64)
-        var, cut, direction, cat, dirs = [], [], [], [], []
+        var: list[int] = []
+        cut: list[float] = []
+        direction: list[int] = []
+        cat: list[int] = []
+        dirs: list[int] = []
 
         def add(split) -> int:
             var.append(int(split.var))
@@ -606,6 +611,7 @@ class RpartTree:
             if nd.is_leaf:
                 continue
             primary[i] = add(nd)
+            assert nd.left is not None and nd.right is not None  # not a leaf
             child[i] = slot[id(nd.left)], slot[id(nd.right)]
             left_n[i], right_n[i] = nd.left.n, nd.right.n
         for i, nd in enumerate(nodes):  # surrogates of a node are contiguous
@@ -652,7 +658,7 @@ class RpartTree:
         if self.method != "class":
             raise ValueError("node_probabilities needs method='class'")
         numbers = sorted(self.nodes_)
-        cnt = np.vstack([self.nodes_[k].counts for k in numbers])
+        cnt = np.vstack([cast(np.ndarray, self.nodes_[k].counts) for k in numbers])
         scale = self._parms_prior / np.maximum(1.0, self.root_counts_)
         temp = cnt * scale
         # R's rowSums accumulates in long double
@@ -677,7 +683,7 @@ class RpartTree:
         rows = []
         for k in sorted(self.nodes_):
             nd = self.nodes_[k]
-            var = None if nd.is_leaf else self.feature_names_[nd.var]
+            var = None if nd.is_leaf or nd.var is None else self.feature_names_[nd.var]
             rows.append({"node": k, "var": var or "<leaf>", "n": nd.n, "dev": nd.risk,
                          "yval": nd.yval, "complexity": nd.complexity,
                          "cut": np.nan if nd.is_leaf else nd.cut})
