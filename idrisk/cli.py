@@ -300,7 +300,7 @@ def _add_report_parser(sub) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from .report import report
+    from .reporting import report
 
     conf_path, syn_paths = _inputs(args)
     scenarios: dict[str, tuple[list[str], list[str]]] = {}
@@ -348,12 +348,12 @@ def _run_report(args: argparse.Namespace) -> int:
         maxorder=args.maxorder,
         top=args.top,
         title=args.title,
-        sources={"origdata": conf_path,
+        sources={"confidential": conf_path,
                  "synthetic": {name: files for name, (_, files) in scenarios.items()}},
         progress=show,
     )
     print(rep.tables["summary"].to_string(float_format=lambda v: f"{v:.6g}"))
-    print(f"\nwrote {rep.html} and {rep.markdown}")
+    print(f"\nwrote {rep.files.html} and {rep.files.markdown}")
     return 0
 
 

@@ -71,21 +71,21 @@ def test_report_numbers_are_the_engines(small):
 
 def test_report_files_are_self_contained(small):
     *_, rep = small
-    html = rep.html.read_text()
-    md = rep.markdown.read_text()
+    html = rep.files.html.read_text()
+    md = rep.files.markdown.read_text()
     # no network: every image is inline data, no external script, style or link
     srcs = re.findall(r"<img[^>]*src='([^']*)'", html)
-    assert len(srcs) == len(rep.figures) >= 5
+    assert len(srcs) == len(rep.files.figures) >= 5
     assert all(s.startswith("data:image/png;base64,") for s in srcs)
     assert not re.search(r"(src|href)=['\"]?(https?:|//)", html)
     # Markdown: the same figures as files
-    for path in rep.figures.values():
+    for path in rep.files.figures.values():
         assert path.name in md and path.stat().st_size > 1000
     for heading in ("Risk per scenario", "Checks on the data", "Record-level risk",
                     "Radius sweep", "Utility"):
         assert heading in html and f"## {heading}" in md
     assert "expected risk (records identified, of n)" in html
-    assert (rep.html.parent / "summary.csv").exists()
+    assert (rep.files.folder / "summary.csv").exists()
 
 
 def _chromium(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
@@ -109,15 +109,15 @@ def test_browser_renders_report_with_every_image(small, tmp_path):
         "document.body.setAttribute('data-images',im.length);"
         "document.body.setAttribute('data-loaded',ok);});</script>"
     )
-    probe.write_text(rep.html.read_text().replace("</body>", script + "</body>"))
+    probe.write_text(rep.files.html.read_text().replace("</body>", script + "</body>"))
     done = _chromium(["--virtual-time-budget=10000", "--dump-dom", probe.as_uri()], tmp_path)
     found = re.search(r'data-images="(\d+)" data-loaded="(\d+)"', done.stdout)
     assert found, done.stderr[-2000:]
     images, loaded = map(int, found.groups())
-    assert images == len(rep.figures) and loaded == images
+    assert images == len(rep.files.figures) and loaded == images
     # 2. the page itself renders to a PNG that is not blank
     png = tmp_path / "report.png"
-    _chromium([f"--screenshot={png}", "--window-size=1200,3000", rep.html.as_uri()], tmp_path)
+    _chromium([f"--screenshot={png}", "--window-size=1200,3000", rep.files.html.as_uri()], tmp_path)
     assert png.exists() and png.stat().st_size > 50_000
     from PIL import Image
 
