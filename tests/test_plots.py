@@ -13,13 +13,13 @@ import pytest  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from idrisk.plots import (  # noqa: E402
+    colors_for,
     plot_2d_boxplot,
     plot_ecdf,
     plot_record_risk,
     plot_risk_at_max,
     plot_risk_by_radius,
     plot_utility_risk,
-    colors_for,
 )
 
 RADII = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3]

@@ -190,8 +190,9 @@ def _figures(df, risks, alphas, quick, suffix=""):
     fig.tight_layout()
     fig.savefig(FIG / f"rw_ce_whackamole{sfx}.png", dpi=110)
     plt.close(fig)
-    ax = plot_weights_vs_value(np.log(df["Income"]), {k: alphas[k] for k in ("Marginal", "Pairwise")},
-                          xlabel="log income")
+    ax = plot_weights_vs_value(np.log(df["Income"]),
+                               {k: alphas[k] for k in ("Marginal", "Pairwise")},
+                               xlabel="log income")
     ax.figure.savefig(FIG / f"rw_ce_weights{sfx}.png", dpi=110)
     plt.close(ax.figure)
 
