@@ -14,18 +14,12 @@ exact signature and result names). The toolkit's parts are subpackages:
 * :mod:`idrisk.stan` -- the Stan backend (:class:`StanProgram`);
 * :mod:`idrisk.rcompat` -- R through rpy2.
 
-Everything but the core is imported on first use, so ``import idrisk`` stays quick.
+Everything is imported on first use, so ``import idrisk`` (and ``idrisk --help``) stays
+quick.
 """
 
 from . import _moved
 from ._lazy import lazy_attributes
-from .risk import (
-    ContinuousCodesWarning,
-    IdentificationRiskResult,
-    RadiusWarning,
-    RiskInputWarning,
-    identification_risk,
-)
 
 __version__ = "0.1.0"
 
@@ -33,6 +27,11 @@ _moved.install()
 
 #: public name -> module that defines it (imported on first access)
 _LAZY = {
+    "ContinuousCodesWarning": ".risk",
+    "IdentificationRiskResult": ".risk",
+    "RadiusWarning": ".risk",
+    "RiskInputWarning": ".risk",
+    "identification_risk": ".risk",
     "SynthResult": ".synthesis",
     "SyntheticData": "._synthetic",
     "syn": ".synthesis",
@@ -68,14 +67,6 @@ _LAZY = {
     "ordered_logit_utility": ".utility",
 }
 
-__all__ = [
-    "ContinuousCodesWarning",
-    "IdentificationRiskResult",
-    "RadiusWarning",
-    "RiskInputWarning",
-    "identification_risk",
-    "__version__",
-    *_LAZY,
-]
+__all__ = ["__version__", *_LAZY]
 
 __getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ._plotting import CONFIDENTIAL_COLOR, colors_for, new_axes, wrap_label
+from ._read import natural_key
 from ._schema import label
 
 __all__ = [
@@ -488,13 +489,6 @@ def plot_ecdf(confidential: pd.Series, synthetic: Mapping[object, Sequence], var
     return ax
 
 
-def _natural(text: str) -> tuple:
-    try:
-        return (0, float(text), text)
-    except ValueError:
-        return (1, 0.0, text)
-
-
 def _levels(confidential: pd.Series, others: Sequence[pd.Series]) -> list[str]:
     """Factor order: declared categories in their order, else numbers by value, then text;
     levels only the synthetic data hold come last."""
@@ -502,9 +496,9 @@ def _levels(confidential: pd.Series, others: Sequence[pd.Series]) -> list[str]:
     if isinstance(series.dtype, pd.CategoricalDtype):
         levels = [label(v) for v in series.cat.categories]
     else:
-        levels = sorted({label(v) for v in series.dropna()}, key=_natural)
+        levels = sorted({label(v) for v in series.dropna()}, key=natural_key)
     extra = {label(v) for o in others for v in pd.Series(o).dropna()} - set(levels)
-    return levels + sorted(extra, key=_natural)
+    return levels + sorted(extra, key=natural_key)
 
 
 def plot_category_shares(confidential: pd.Series, synthetic: Mapping[object, Sequence],

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from fixture_io import load_case
 
+from idrisk._errors import InputError
 from idrisk.cli import main, read_table
 from idrisk.risk._prepare import is_categorical_dtype_like
 
@@ -67,7 +68,7 @@ def test_risk_command_reports_bad_column(tmp_path, capsys):
             "-r",
             "0.1",
             "--out-dir",
-            str(tmp_path),
+            str(tmp_path / "out"),
         ]
     )
     assert code == 2
@@ -85,7 +86,7 @@ def test_read_table_categories(tmp_path):
     assert is_categorical_dtype_like(frame["T"]) and frame["T"].isna().sum() == 1  # a factor
     assert frame.attrs["source"] == str(tmp_path / "d.csv")
     assert frame["X"].dtype == np.float64
-    with pytest.raises(KeyError, match="--categorical"):
+    with pytest.raises(InputError, match="categorical"):
         read_table(tmp_path / "d.csv", categorical=["Nope"])
 
 
@@ -163,7 +164,7 @@ def test_parse_radius():
     assert parse_radius(["c(0.05,", "0.1,", "0.2)"]) == [0.05, 0.1, 0.2]
     assert parse_radius(["0.05", "0.1"]) == [0.05, 0.1]
     assert parse_radius(["5%"]) == 0.05 and parse_radius(None) is None
-    with pytest.raises(ValueError, match=r"R's -r 'c\(0.1, 0.2\)'"):
+    with pytest.raises(InputError, match=r"R's -r 'c\(0.1, 0.2\)'"):
         parse_radius(["(0.1"])
 
 

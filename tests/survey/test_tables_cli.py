@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from idrisk.cli import main
 from idrisk.survey import (
     SurveyTable,
     combine_tables,
@@ -16,7 +16,6 @@ from idrisk.survey import (
     pps_sample,
     simulate_population,
 )
-from idrisk.survey.cli import add_arguments, run
 from idrisk.utility.combining import combine_partial
 
 
@@ -106,33 +105,26 @@ def test_pps_sample_has_exact_inclusion_probabilities():
     assert np.mean(np.abs(z) < 3) > 0.97
 
 
-def _args(argv):
-    p = argparse.ArgumentParser()
-    add_arguments(p)
-    return p.parse_args(argv)
-
-
 def test_cli_direct_and_laplace(tmp_path, capsys):
     df = sample(6)
     path = tmp_path / "s.csv"
     df.to_csv(path, index=False)
     out = tmp_path / "t.csv"
-    assert run(_args([str(path), "--y", "salary", "--weight", "w", "--strata", "field",
-                      "--by", "field", "gender", "--out", str(out)])) == 0
+    base = ["survey-table", str(path), "--y", "salary", "--weight", "w"]
+    assert main([*base, "--strata", "field", "--by", "field", "gender", "--out", str(out)]) == 0
     got = pd.read_csv(out, keep_default_na=False)
     want = design_table(df, "salary", "w", "field", ["field", "gender"]).to_frame()
     np.testing.assert_allclose(got["count_se"], want["count_se"], rtol=1e-12)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert run(_args([str(path), "--y", "salary", "--weight", "w", "--strata", "field",
-                          "--by", "gender", "--method", "laplace", "--epsilon", "5",
-                          "--seed", "3", "--out", str(out)])) == 0
+        assert main([*base, "--strata", "field", "--by", "gender", "--method", "laplace",
+                     "--epsilon", "5", "--seed", "3", "--out", str(out), "--overwrite"]) == 0
     lap = pd.read_csv(out)
     assert "count_scale" in lap
-    assert run(_args([str(path), "--y", "salary", "--weight", "w", "--by", "gender",
-                      "--method", "laplace"])) == 2
+    assert main([*base, "--by", "gender", "--method", "laplace"]) == 2
     assert "needs --epsilon" in capsys.readouterr().err
-    assert run(_args([str(path), "--y", "pay", "--weight", "w", "--by", "gender"])) == 2
+    assert main(["survey-table", str(path), "--y", "pay", "--weight", "w", "--by",
+                 "gender"]) == 2
     assert "column 'pay'" in capsys.readouterr().err
 
 
