@@ -16,7 +16,7 @@ matplotlib is imported when a figure is made, not when this module is imported.
 
 from __future__ import annotations
 
-import textwrap
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -78,8 +78,19 @@ def wrap_label(text: Any, width: int = 14) -> str:
     --------
     >>> wrap_label("SECONDARY SCHOOL OR EQUIVALENT", 14)
     'SECONDARY\\nSCHOOL OR\\nEQUIVALENT'
+    >>> wrap_label("VOCATIONAL/GRAMMAR", 12)
+    'VOCATIONAL/\\nGRAMMAR'
     """
     text = str(text)
     if len(text) <= width:
         return text
-    return "\n".join(textwrap.wrap(text, width, break_long_words=True)) or text
+    # break after spaces, slashes and hyphens; never inside a word
+    pieces = [p for p in re.split(r"(?<=[\s/-])", text) if p]
+    lines, line = [], ""
+    for piece in pieces:
+        if line and len(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    lines.append(line.rstrip())
+    return "\n".join(lines)

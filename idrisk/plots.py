@@ -409,22 +409,33 @@ def plot_record_risk(record_risk: pd.DataFrame, *, colors: Mapping | None = None
 
 
 def point_masses(values: Any, share: float = 0.02, top: int = 3) -> pd.Series:
-    """Values that hold at least ``share`` of the non-missing records (a code like −8),
-    largest share first, at most ``top``.
+    """Values that look like codes: each holds at least ``share`` of the non-missing records
+    and lies apart from the other values (below their 1st or above their 99th percentile, or
+    negative where the rest are not), such as a missing-value code −8. Largest share first,
+    at most ``top``.
 
     Examples
     --------
-    >>> point_masses(pd.Series([-8.0] * 3 + list(range(20)))).to_dict()
-    {-8.0: 0.13043478260869565}
+    >>> point_masses(pd.Series([-8.0] * 5 + list(range(1, 21)))).to_dict()
+    {-8.0: 0.2}
+    >>> point_masses(pd.Series([1000.0] * 5 + list(range(990, 1010)))).empty  # a heap, no code
+    True
     """
     v = pd.to_numeric(pd.Series(values), errors="coerce").dropna()
     if v.empty:
         return pd.Series(dtype=float)
     shares = v.value_counts(normalize=True)
-    # a point mass stands out from a discrete variable's ordinary values
-    typical = 1 / max(v.nunique(), 1)
-    big = shares[(shares >= share) & (shares >= 3 * typical)]
-    return big.head(top)
+    typical = 1 / len(shares)  # a code stands out from a discrete variable's ordinary values
+    keep = []
+    for value, frac in shares[(shares >= share) & (shares >= 3 * typical)].items():
+        rest = v[v != value]
+        if rest.empty:
+            continue
+        low, high = rest.quantile([0.01, 0.99])
+        negative_code = value < 0 and (rest >= 0).mean() > 0.9
+        if value < low or value > high or negative_code:
+            keep.append((value, frac))
+    return pd.Series(dict(keep[:top]), dtype=float)
 
 
 def plot_ecdf(confidential: pd.Series, synthetic: Mapping[object, Sequence], variable: str, *,
@@ -550,7 +561,8 @@ def plot_category_shares(confidential: pd.Series, synthetic: Mapping[object, Seq
         for t in ax.get_xticklabels():
             t.set_horizontalalignment("right")
             t.set_rotation_mode("anchor")
-    ax.set_xlabel(f"{variable} (level, in the factor's order)")
+    declared = isinstance(pd.Series(confidential).dtype, pd.CategoricalDtype)
+    ax.set_xlabel(f"{variable} (level{', in the order of its categories' if declared else ''})")
     ax.set_ylabel("share of records")
     ax.set_title(title or f"{variable}: share of records per level,\nconfidential against "
                  "synthetic", fontsize=10)

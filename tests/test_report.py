@@ -4,14 +4,12 @@ page that a real browser renders with every figure loaded."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from _browser import chromium, images_loaded, needs_chromium
 from _shared import cedata_path, fixtures_dir
 
 import idrisk
@@ -21,8 +19,6 @@ from idrisk.cli import main
 from idrisk.datasets import load_demo
 
 KNOWN = ["Age", "Urban", "Marital"]
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             "/usr/bin/chromium") if p and Path(p).exists()), None)
 
 
 @pytest.fixture(scope="module")
@@ -88,36 +84,16 @@ def test_report_files_are_self_contained(small):
     assert (rep.files.folder / "summary.csv").exists()
 
 
-def _chromium(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
-    profile = tmp_path / "profile"
-    profile.mkdir(exist_ok=True)
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking", "--disable-component-update",
-           "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
-
-
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (CI installs it: "
-                    "apt-get install chromium)")
+@needs_chromium
 def test_browser_renders_report_with_every_image(small, tmp_path):
     *_, rep = small
     # 1. every <img> decoded: a probe copy of the page records it in the DOM after 'load'
-    probe = tmp_path / "probe.html"
-    script = (
-        "<script>window.addEventListener('load',function(){var im=document.images,ok=0;"
-        "for(var i=0;i<im.length;i++){if(im[i].complete&&im[i].naturalWidth>0)ok++;}"
-        "document.body.setAttribute('data-images',im.length);"
-        "document.body.setAttribute('data-loaded',ok);});</script>"
-    )
-    probe.write_text(rep.files.html.read_text().replace("</body>", script + "</body>"))
-    done = _chromium(["--virtual-time-budget=10000", "--dump-dom", probe.as_uri()], tmp_path)
-    found = re.search(r'data-images="(\d+)" data-loaded="(\d+)"', done.stdout)
-    assert found, done.stderr[-2000:]
-    images, loaded = map(int, found.groups())
+    images, loaded = images_loaded(rep.files.html.read_text(), tmp_path)
     assert images == len(rep.files.figures) and loaded == images
     # 2. the page itself renders to a PNG that is not blank
     png = tmp_path / "report.png"
-    _chromium([f"--screenshot={png}", "--window-size=1200,3000", rep.files.html.as_uri()], tmp_path)
+    chromium([f"--screenshot={png}", "--window-size=1200,3000", rep.files.html.as_uri()],
+             tmp_path)
     assert png.exists() and png.stat().st_size > 50_000
     from PIL import Image
 
