@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._interface import spell
 from .._result import Result
 from .._schema import as_names, column_kinds, is_categorical
 
@@ -272,7 +273,8 @@ def compute_report(
                 notes.append(
                     f"scenario ({k}): the risk is highest at the {edge} radius of the sweep "
                     f"({_radius_text(best.loc[k, 'r'])}); it may be higher {direction} it: "
-                    f"extend the grid (radii) {direction} {_radius_text(best.loc[k, 'r'])}")
+                    f"extend the grid ({spell('radii')}) {direction} "
+                    f"{_radius_text(best.loc[k, 'r'])}")
         summary["max_risk_radius"] = [best.loc[nm, "r"] for nm in summary.index]
         summary["max_median_risk"] = [best.loc[nm, "risk"] for nm in summary.index]
         tables["sweep"] = sweep
@@ -374,7 +376,9 @@ def _top_records(confidential: pd.DataFrame, scen: Mapping, results: Mapping,
             with_na += int((part["missing_matched_values"] > 0).sum())
         listed += len(part)
         if show_values:
+            # as text, exactly as stored (the report rounds numbers for reading)
             values = confidential.iloc[order][used].reset_index(drop=True)
+            values = values.astype(object).map(lambda v: "NA" if pd.isna(v) else str(v))
             part = pd.concat([part, values], axis=1)
         parts.append(part)
     table = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
