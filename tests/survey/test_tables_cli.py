@@ -133,3 +133,33 @@ def test_survey_table_repr_is_readable():
                                   "mean": [2.0, 2.0], "mean_se": [0.1, 0.1]}), by=["g"],
                     info={"epsilon": 10.8})
     assert "epsilon=10.8" in repr(t)
+
+
+def test_laplace_table_releases_no_exact_count(tmp_path, capsys):
+    """The released Laplace table holds noised statistics and scales, never the exact cell
+    sizes; they come only on request, labelled as not private."""
+    from idrisk.survey import laplace_table
+
+    df = sample(7, n=300)
+    path = tmp_path / "s.csv"
+    df.to_csv(path, index=False)
+    exact = design_table(df, "salary", "w", "field", ["field", "gender"]).to_frame()["n"]
+    assert exact.nunique() > 3
+    out = tmp_path / "lap.csv"
+    base = ["survey-table", str(path), "--y", "salary", "--weight", "w", "--strata", "field",
+            "--by", "field", "gender", "--method", "laplace", "--epsilon", "5", "--seed", "2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main([*base, "--out", str(out)]) == 0
+        released = pd.read_csv(out, keep_default_na=False)
+        assert list(released.columns) == ["field", "gender", "count", "count_se", "mean",
+                                           "mean_se", "count_scale", "mean_scale"]
+        numbers = released.drop(columns=["field", "gender"])
+        for column in numbers:  # no column is (or contains) the exact sizes
+            assert not np.isin(exact.to_numpy(), numbers[column].to_numpy()).all(), column
+        tab = laplace_table(df, "salary", "w", "field", ["field", "gender"], epsilon=5, seed=2)
+        assert "n" not in tab.to_frame().columns
+        assert main([*base, "--out", str(out), "--overwrite", "--show-exact-counts"]) == 0
+    assert "not protected" in capsys.readouterr().err
+    shown = pd.read_csv(out, keep_default_na=False)
+    np.testing.assert_array_equal(shown["n_exact_not_private"], exact)
