@@ -208,3 +208,44 @@ def test_python_m_idrisk_is_the_command_and_shows_no_traceback(files):
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("idrisk risk: error: --synthetic:")
     assert not (folder / "out").exists()
+
+
+def test_a_failure_while_writing_leaves_nothing(tmp_path, monkeypatch):
+    """A report that fails half-way through writing: no new folder, no temporary folder, and an
+    existing report untouched."""
+    import warnings
+
+    from idrisk.datasets import load_demo
+    from idrisk.reporting import _render, compute_report, write_report
+
+    d = load_demo(n=150, seed=2)
+    s = d.assign(Income=d.Income.sample(frac=1, random_state=2).to_numpy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = compute_report(d, [s], ["Age"], ["Income"], radii=[0.1], utility=False)
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(_render, "_document", broken)  # after the figures and CSVs are written
+    with pytest.raises(OSError, match="disk full"):
+        write_report(rep, tmp_path / "new")
+    assert list(tmp_path.iterdir()) == []
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "report.html").write_text("the old report")
+    with pytest.raises(OSError, match="disk full"):
+        write_report(rep, old, overwrite=True)
+    assert _tree(tmp_path) == {"old/report.html": b"the old report"}
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["risk", "--bogus"],
+                                  ["report", "--help"], ["survey-table", "--help"]])
+def test_help_version_and_argument_errors_import_no_numerics(argv):
+    code = ("import sys\nfrom idrisk.cli import main\n"
+            f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib') "
+            "if m in sys.modules), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr[-2000:]
