@@ -130,6 +130,13 @@ def _add_input_arguments(p: argparse.ArgumentParser, *, synthetic_required: bool
                    help="absolute radius (R's percentage = FALSE)")
     p.add_argument("--euclidean", "--euclidean-dist", dest="euclidean", action="store_true",
                    help="R's euclideanDist = TRUE")
+    p.add_argument("--abs-radius", action="store_true",
+                   help="percentage radius from |x|, so that values <= 0 can be matched "
+                   "(R: never matched)")
+    p.add_argument("--closed", action="store_true",
+                   help="match on the boundary of the radius too (R: strictly inside)")
+    p.add_argument("--na-never-matches", action="store_true",
+                   help="a missing value never matches (R: NA matches anything)")
     p.add_argument("--categorical", "--factors", dest="categorical", nargs="*", default=[],
                    help="columns that are categories even if they hold numbers (e.g. codes)")
     p.add_argument("--continuous", nargs="*", default=[],
@@ -196,6 +203,14 @@ def _write_csv(frame: pd.DataFrame, path: Path, show: bool, index: bool = False)
             frame.iloc[k : k + chunk].to_csv(handle, header=k == 0, index=index)
 
 
+def _risk_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The matching rules of :func:`idrisk.identification_risk` from the flags."""
+    return {"percentage": not args.absolute, "euclidean_dist": args.euclidean,
+            "abs_radius": args.abs_radius, "closed": args.closed,
+            "na_matches": not args.na_never_matches, "categorical": args.categorical or None,
+            "continuous": args.continuous or None, "align": args.align}
+
+
 def _library_input_error(err: Exception) -> InputError:
     """The library's check of the user's columns/arguments, as the CLI's one-line error."""
     message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
@@ -258,10 +273,8 @@ def _run_risk(args: argparse.Namespace) -> int:
 
     try:
         result = identification_risk(
-            confidential, synthetic, args.known, args.syn, r=radius,
-            percentage=not args.absolute, euclidean_dist=args.euclidean,
-            categorical=args.categorical or None, continuous=args.continuous or None,
-            align=args.align, progress=_engine_progress(args),
+            confidential, synthetic, args.known, args.syn, r=radius, **_risk_options(args),
+            progress=_engine_progress(args),
         )
     except (KeyError, ValueError) as err:  # the engine's checks of columns and arguments
         raise _library_input_error(err) from None
@@ -360,9 +373,7 @@ def _run_report(args: argparse.Namespace) -> int:
     try:
         rep = compute_report(
             confidential, synthetic, args.known, syn_vars, r=radius,
-            radii=None if args.no_sweep else args.radii, percentage=not args.absolute,
-            euclidean_dist=args.euclidean, categorical=args.categorical or None,
-            continuous=args.continuous or None, align=args.align,
+            radii=None if args.no_sweep else args.radii, **_risk_options(args),
             utility=not args.no_utility, maxorder=args.maxorder, top=args.top,
             show_confidential_values=args.show_confidential_values, title=args.title,
             sources={"confidential": conf_path,
@@ -423,8 +434,9 @@ def _add_survey_parser(sub: Any) -> None:
         help="private survey tables (FBS, FBP, Laplace)",
         description="A survey table (direct, FBS, FBP or Laplace) written as CSV. The direct "
         "table is not private (design-based estimates of the confidential sample); the "
-        "Laplace table's released columns hold only noised statistics and their noise scales "
-        "(--show-exact-counts adds the exact cell sizes, labelled not private).",
+        "Laplace, FBS and FBP tables hold no exact cell size (--show-exact-counts adds it, "
+        "labelled not private); the Laplace table's columns are the noised statistics and "
+        "their noise scales.",
     )
     p.add_argument("data", help="CSV file of the confidential sample")
     p.add_argument("--y", required=True, help="outcome column")
@@ -446,7 +458,7 @@ def _add_survey_parser(sub: Any) -> None:
                    choices=("fail", "remove", "certainty", "adjust", "average"),
                    help="rule for a stratum with one unit (R's survey.lonely.psu)")
     p.add_argument("--show-exact-counts", action="store_true",
-                   help="laplace: add the exact number of sample units per cell "
+                   help="laplace, fbs, fbp: add the exact number of sample units per cell "
                         "(n_exact_not_private); not protected by the mechanism")
     _add_reading_arguments(p)
     p.add_argument("--out", default=None,

@@ -127,6 +127,9 @@ def compute_report(
     radii: Sequence[float] | None = DEFAULT_RADII,
     percentage: bool = True,
     euclidean_dist: bool = False,
+    abs_radius: bool = False,
+    closed: bool = False,
+    na_matches: bool = True,
     categorical: Sequence[str] | None = None,
     continuous: Sequence[str] | None = None,
     align: str | None = None,
@@ -158,7 +161,7 @@ def compute_report(
         Radius of the risk tables (as in :func:`idrisk.identification_risk`).
     radii
         Percentage radii of the sweep (:func:`idrisk.analysis.radius_sweep`); None skips it.
-    percentage, euclidean_dist, categorical, continuous, align
+    percentage, euclidean_dist, abs_radius, closed, na_matches, categorical, continuous, align
         As in :func:`idrisk.identification_risk`.
     utility
         Compute U_p (:func:`idrisk.analysis.risk_utility`, ``maxorder`` as there) and the
@@ -201,8 +204,9 @@ def compute_report(
     known = as_names(known, "known")
     n = len(confidential)
     names = list(scen)
-    options = dict(percentage=percentage, euclidean_dist=euclidean_dist,
-                   categorical=categorical, continuous=continuous, align=align)
+    options = dict(percentage=percentage, euclidean_dist=euclidean_dist, abs_radius=abs_radius,
+                   closed=closed, na_matches=na_matches, categorical=categorical,
+                   continuous=continuous, align=align)
     show = progress if progress is not None else (n * sum(len(s.synthetic) for s in
                                                           scen.values()) > 2_000_000)
 

@@ -13,7 +13,8 @@ What each method's CSV may be shared with:
   budget ``--epsilon``. ``--show-exact-counts`` adds the exact cell sizes
   (``n_exact_not_private``), which are not protected: that file is not for release.
 * ``fbs``, ``fbp`` -- estimates combined over m synthetic datasets: released under the
-  synthesizer's budget (printed).
+  synthesizer's budget (printed). The exact number of sample units per cell is left out
+  (``--show-exact-counts`` adds it as ``n_exact_not_private``, not for release).
 
 Examples
 --------
@@ -96,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
     if args.method == "laplace" and args.epsilon is None:
         raise InputError("--method laplace needs --epsilon (the privacy budget)",
                          flag="--epsilon")
-    if args.show_exact_counts and args.method != "laplace":
-        raise InputError("--show-exact-counts applies to --method laplace", flag="--method")
+    if args.show_exact_counts and args.method == "direct":
+        raise InputError("--show-exact-counts applies to --method laplace, fbs and fbp (the "
+                         "direct table is not private and shows n)", flag="--method")
     from . import FBP, FBS, design_table, half_sample_replicates, laplace_table
 
     try:  # the library's checks of the columns (numeric y, finite weights, ...)
@@ -128,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
     frame = table.to_frame()
     if args.method in RELEASED and not args.show_exact_counts:
         frame = frame[[*args.by, *RELEASED[args.method]]]
+    elif args.method in ("fbs", "fbp") and "n" in frame:
+        exact = frame.pop("n")
+        if args.show_exact_counts:
+            frame["n_exact_not_private"] = exact.to_numpy()
     if args.out:
         with atomic_file(args.out, overwrite=args.overwrite, argument="out") as tmp:
             frame.to_csv(tmp, index=False)
