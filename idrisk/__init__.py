@@ -18,19 +18,19 @@ Everything is imported on first use, so ``import idrisk`` (and ``idrisk --help``
 quick.
 """
 
-from . import _moved
 from ._lazy import lazy_attributes
 
 __version__ = "0.1.0"
 
-_moved.install()
-
 #: public name -> module that defines it (imported on first access)
 _LAZY = {
     "ContinuousCodesWarning": ".risk",
+    "ExactMatchWarning": ".risk",
     "IdentificationRiskResult": ".risk",
+    "RParityWarning": ".risk",
     "RadiusWarning": ".risk",
     "RiskInputWarning": ".risk",
+    "RiskOptions": ".risk",
     "identification_risk": ".risk",
     "SynthResult": ".synthesis",
     "SyntheticData": "._synthetic",

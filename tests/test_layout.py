@@ -1,4 +1,4 @@
-"""The package layout: one subpackage per part, imports that run one way, old paths kept."""
+"""The package layout: one subpackage per part, imports that run one way, no cycles."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import ast
 import importlib
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -98,19 +97,6 @@ def test_public_names_from_the_top_level():
         assert getattr(idrisk, name) is not None, name
     assert idrisk.syn is importlib.import_module("idrisk.synthesis").syn
     assert idrisk.StanProgram is importlib.import_module("idrisk.stan").StanProgram
-
-
-@pytest.mark.parametrize(
-    "old,new",
-    sorted(importlib.import_module("idrisk._moved").MOVED.items()),
-)
-def test_old_module_paths_still_import(old, new):
-    sys.modules.pop(old, None)
-    with warnings.catch_warnings(record=True) as rec:
-        warnings.simplefilter("always")
-        mod = importlib.import_module(old)
-    assert mod is importlib.import_module(new)
-    assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message) for w in rec)
 
 
 def test_import_idrisk_stays_light():

@@ -5,11 +5,14 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..risk._rcall import run_identification_risk
 from ..risk.result import IdentificationRiskResult
+from .cases import RiskCase
 from .results import R_RESULT_ORDER
 
 __all__ = ["ComponentDiff", "CrossCheckReport", "compare_results", "cross_check"]
@@ -231,6 +234,46 @@ def _decode(res):
     return {k: fix(v) if isinstance(v, list) else v for k, v in dict(res).items()}
 
 
+def _idrisk_r_rules(*args: Any) -> IdentificationRiskResult:
+    """idrisk under R's rules (:func:`idrisk.r.IdentificationRisk`'s reading of the data)."""
+    outcome = run_identification_risk(*args)
+    if outcome.result is None:
+        raise ValueError(outcome.error or "R returns NULL")
+    return outcome.result
+
+
+def check_case(case: RiskCase, *, atol: float = 0.0) -> CrossCheckReport:
+    """Compare idrisk (under R's rules) with a case's stored R answer (``expected.json``).
+
+    Examples
+    --------
+    >>> from idrisk.rcompat import read_case
+    >>> case = read_case("../shared/fixtures/identification_risk/T0_c0_hand")  # doctest: +SKIP
+    >>> bool(check_case(case))  # doctest: +SKIP
+    True
+    """
+    if case.expected is None:
+        raise ValueError(f"{case.name}: no expected.json (R's answer) to compare with")
+    names = ("idrisk", "R (stored)")
+    errors: dict[str, str | None] = {names[0]: None, names[1]: None}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ours: IdentificationRiskResult | None = _idrisk_r_rules(
+                case.orig, case.syn, case.known, case.syn_vars, case.r, case.percentage,
+                case.euclidean_dist,
+            )  # fmt: skip
+        except ValueError as exc:
+            ours, errors[names[0]] = None, str(exc)
+    theirs = None if case.expected.get("returned_null") else case.expected
+    if theirs is None:
+        errors[names[1]] = "R returned NULL"
+    return compare_results(
+        ours, theirs, atol=atol, names=names, index=case.orig.index, errors=errors,
+        label=case.name,
+    )  # fmt: skip
+
+
 def cross_check(
     origdata: pd.DataFrame,
     syndata: pd.DataFrame | Sequence[pd.DataFrame],
@@ -264,7 +307,6 @@ def cross_check(
     >>> bool(report)  # doctest: +SKIP
     True
     """
-    from ..risk import identification_risk
     from ._errors import RCallError
     from ._session import require_r_package
     from .run_r import IRC, identification_risk_r
@@ -273,7 +315,7 @@ def cross_check(
     args = (origdata, syndata, known, syn, r, percentage, euclidean_dist)
     errors: dict[str, str | None] = {"idrisk": None, "R": None}
     results = {}
-    for side, fun in (("idrisk", identification_risk), ("R", identification_risk_r)):
+    for side, fun in (("idrisk", _idrisk_r_rules), ("R", identification_risk_r)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:

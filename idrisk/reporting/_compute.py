@@ -245,7 +245,7 @@ def compute_report(
         })
         dataset_tables.append(t.reset_index().assign(scenario=name))
         check_rows[name] = {key: _span(res.checks[key]) for key in
-                            ("na_origdata", "na_syndata", "never_match", "c_zero")
+                            ("na_confidential", "na_synthetic", "never_match", "c_zero")
                             if key in res.checks}
     summary = pd.DataFrame(rows).set_index("scenario")
     datasets = pd.concat(dataset_tables, ignore_index=True)
@@ -334,7 +334,7 @@ def compute_report(
 
     settings = dict(options, radii=None if radii is None else list(radii), utility=utility,
                     maxorder=maxorder, top=top, intro=list(intro),
-                    na_matches=results[names[0]].settings.get("na_matches", True))
+                    na_matches=results[names[0]].na_matches)
     return RiskReport(
         title=title, n=n, known=tuple(known), r=r, results=results, tables=tables,
         notes=tuple(dict.fromkeys(notes)), show_confidential_values=show_confidential_values,
@@ -364,7 +364,7 @@ def _top_records(confidential: pd.DataFrame, scen: Mapping, results: Mapping,
                              [c for c in categorical or [] if c in used],
                              [c for c in continuous or [] if c in used])
         cont = [c for c in used if kinds[c] == "continuous"]
-        na_matches = res.settings.get("na_matches", True)
+        na_matches = res.na_matches
         rr = res.record_risk.to_numpy()
         order = np.argsort(-rr, kind="stable")[:top]
         missing = confidential.iloc[order][cont].isna()
@@ -387,7 +387,7 @@ def _top_records(confidential: pd.DataFrame, scen: Mapping, results: Mapping,
         parts.append(part)
     table = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
     note = ""
-    if with_na and results and next(iter(results.values())).settings.get("na_matches", True):
+    if with_na and next(iter(results.values())).na_matches:
         note = (f"{with_na} of the {listed} highest-risk records listed lack a value of a "
                 "known or synthesized variable: a missing value matches every synthetic value "
                 "(R's rule), so such a record's matches depend on its other variables only "

@@ -266,8 +266,8 @@ _SUMMARY_NAMES = {
 }
 
 _CHECK_NAMES = {
-    "na_origdata": "NA in confidential data (continuous var.)",
-    "na_syndata": "NA per synthetic dataset",
+    "na_confidential": "NA in confidential data (continuous var.)",
+    "na_synthetic": "NA per synthetic dataset",
     "never_match": "never matched (value ≤ 0 under a % radius)",
     "c_zero": "c = 0 per dataset (T = 1, risk 0)",
 }
