@@ -521,7 +521,15 @@ def _run_check_r(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``idrisk`` parser (plain argparse; builds without importing numpy or pandas)."""
-    parser = argparse.ArgumentParser(prog="idrisk", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="idrisk",
+        description="Disclosure risk of synthetic microdata, as the R package "
+        "IdentificationRiskCalculation measures it: risk tables, a report, a demo, private "
+        "survey tables and a cross-check against R.",
+        epilog="Run 'idrisk COMMAND --help' for a command's options. 'python -m idrisk' is the "
+        "same command. Bad input ends with one line naming the flag, the file and the column "
+        "(exit status 2); outputs are written whole or not at all.",
+    )
     parser.add_argument("--version", action="version", version=f"idrisk {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_risk_parser(sub)
