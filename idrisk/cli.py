@@ -383,7 +383,7 @@ def _run_report(args: argparse.Namespace) -> int:
     except (KeyError, ValueError) as err:  # the engine's checks of columns and arguments
         raise _library_input_error(err) from None
     rep = write_report(rep, args.out_dir, overwrite=args.overwrite, progress=show)
-    print(rep.tables["summary"].to_string(float_format=lambda v: f"{v:.6g}"))
+    print(rep.summary().to_string(float_format=lambda v: f"{v:.6g}", na_rep="–"))
     print(f"\nwrote {rep.files.html} and {rep.files.markdown}"
           + (" (they hold confidential values)" if args.show_confidential_values else ""))
     return 0
