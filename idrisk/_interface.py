@@ -36,7 +36,7 @@ CLI_FLAGS: dict[str, str | dict[Any, str]] = {
     "out": "--out",
     "overwrite": {True: "--overwrite"},
     "show_confidential_values": {True: "--show-confidential-values"},
-    "show_exact_counts": {True: "--show-exact-counts"},
+    "sample_counts": {True: "--sample-counts"},
     "radii": "--radii",
     "top": "--top",
     "weight": "--weight",

@@ -434,7 +434,7 @@ def _add_survey_parser(sub: Any) -> None:
         help="private survey tables (FBS, FBP, Laplace)",
         description="A survey table (direct, FBS, FBP or Laplace) written as CSV. The direct "
         "table is not private (design-based estimates of the confidential sample); the "
-        "Laplace, FBS and FBP tables hold no exact cell size (--show-exact-counts adds it, "
+        "Laplace, FBS and FBP tables hold no exact cell size (--sample-counts adds it, "
         "labelled not private); the Laplace table's columns are the noised statistics and "
         "their noise scales.",
     )
@@ -457,9 +457,9 @@ def _add_survey_parser(sub: Any) -> None:
     p.add_argument("--lonely-psu", default="fail",
                    choices=("fail", "remove", "certainty", "adjust", "average"),
                    help="rule for a stratum with one unit (R's survey.lonely.psu)")
-    p.add_argument("--show-exact-counts", action="store_true",
+    p.add_argument("--sample-counts", action="store_true",
                    help="laplace, fbs, fbp: add the exact number of sample units per cell "
-                        "(n_exact_not_private); not protected by the mechanism")
+                        "(n_not_private); not protected by the mechanism")
     _add_reading_arguments(p)
     p.add_argument("--out", default=None,
                    help="output CSV, written whole or not at all (default: standard output)")

@@ -10,11 +10,11 @@ What each method's CSV may be shared with:
 * ``direct`` -- design-based estimates of the confidential sample: not private; as the
   confidential data.
 * ``laplace`` -- noised counts and means with their noise scales: released under the
-  budget ``--epsilon``. ``--show-exact-counts`` adds the exact cell sizes
-  (``n_exact_not_private``), which are not protected: that file is not for release.
+  budget ``--epsilon``. ``--sample-counts`` adds the exact cell sizes
+  (``n_not_private``), which are not protected: that file is not for release.
 * ``fbs``, ``fbp`` -- estimates combined over m synthetic datasets: released under the
   synthesizer's budget (printed). The exact number of sample units per cell is left out
-  (``--show-exact-counts`` adds it as ``n_exact_not_private``, not for release).
+  (``--sample-counts`` adds it as ``n_not_private``, not for release).
 
 Examples
 --------
@@ -97,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
     if args.method == "laplace" and args.epsilon is None:
         raise InputError("--method laplace needs --epsilon (the privacy budget)",
                          flag="--epsilon")
-    if args.show_exact_counts and args.method == "direct":
-        raise InputError("--show-exact-counts applies to --method laplace, fbs and fbp (the "
+    if args.sample_counts and args.method == "direct":
+        raise InputError("--sample-counts applies to --method laplace, fbs and fbp (the "
                          "direct table is not private and shows n)", flag="--method")
     from . import FBP, FBS, design_table, half_sample_replicates, laplace_table
 
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.method == "laplace":
             table = laplace_table(data, args.y, args.weight, args.strata, args.by,
                                   epsilon=args.epsilon, replicates=args.replicates,
-                                  seed=args.seed, show_exact_counts=args.show_exact_counts)
+                                  seed=args.seed, sample_counts=args.sample_counts)
         else:
             cls = FBS if args.method == "fbs" else FBP
             target = None if args.epsilon is None else args.epsilon / (2 * args.m)
@@ -128,17 +128,17 @@ def run(args: argparse.Namespace) -> int:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         raise InputError(f"{path}: {message}", file=path) from None
     frame = table.to_frame()
-    if args.method in RELEASED and not args.show_exact_counts:
+    if args.method in RELEASED and not args.sample_counts:
         frame = frame[[*args.by, *RELEASED[args.method]]]
     elif args.method in ("fbs", "fbp") and "n" in frame:
         exact = frame.pop("n")
-        if args.show_exact_counts:
-            frame["n_exact_not_private"] = exact.to_numpy()
+        if args.sample_counts:
+            frame["n_not_private"] = exact.to_numpy()
     if args.out:
         with atomic_file(args.out, overwrite=args.overwrite, argument="out") as tmp:
             frame.to_csv(tmp, index=False)
-        note = (" (n_exact_not_private is not protected: not for release)"
-                if args.show_exact_counts else "")
+        note = (" (n_not_private is not protected: not for release)"
+                if args.sample_counts else "")
         print(f"idrisk survey-table: wrote {len(frame)} rows to {args.out}{note}",
               file=sys.stderr)
     else:

@@ -159,7 +159,7 @@ def laplace_table(
     seed: int | None = None,
     backend: str = "numpy",
     margins: bool = True,
-    show_exact_counts: bool = False,
+    sample_counts: bool = False,
 ) -> SurveyTable:
     """A table of counts and means protected by the Laplace mechanism.
 
@@ -177,8 +177,8 @@ def laplace_table(
     backend : {"numpy", "opendp"}
         Noise sampler.  OpenDP's is floating-point safe but cannot be seeded, so a table
         made with it is not reproducible (the replicates still are).
-    show_exact_counts : bool
-        Add ``n_exact_not_private``, the exact number of sample units in each row. It is
+    sample_counts : bool
+        Add ``n_not_private``, the exact number of sample units in each row. It is
         **not** protected by the mechanism: do not release it with the table.
 
     Returns
@@ -249,8 +249,8 @@ def laplace_table(
     table["mean_se"] = mean_r.std(axis=0, ddof=1)
     table["count_scale"] = dc / eps_q
     table["mean_scale"] = da / eps_q
-    if show_exact_counts:
-        table["n_exact_not_private"] = member.sum(axis=0)
+    if sample_counts:
+        table["n_not_private"] = member.sum(axis=0)
     info = {
         "epsilon": float(epsilon),
         "releases": releases,
