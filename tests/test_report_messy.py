@@ -179,3 +179,15 @@ def test_browser_renders_the_messy_report(written, tmp_path):
     with Image.open(png) as im:
         assert im.size == (1200, 4000)
         assert len(im.convert("RGB").resize((60, 200)).getcolors(maxcolors=100_000)) > 20
+
+
+def test_the_report_lists_each_file_and_who_may_see_it(written):
+    _, folder, _ = written
+    out = folder / "report"
+    md = (out / "report.md").read_text()
+    section = md.split("## Files in this folder and who may see them", 1)[1]
+    rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| ")][2:]
+    listed = {row[0].strip("| ") for row in rows}
+    on_disk = {p.name for p in out.iterdir() if not p.name.startswith("fig_")} | {"fig_*.png"}
+    assert listed == on_disk
+    assert all(row[2].strip(" |") for row in rows)  # every file says who may see it

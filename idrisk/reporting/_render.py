@@ -414,7 +414,9 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
             if key.startswith(("ecdf_", "shares_")):
                 fig(key)
     doc.heading("Files in this folder and who may see them")
-    doc.table(pd.DataFrame([(f, what, who) for f, (what, who) in FILES.items()],
+    written = {"report.html", "report.md", "fig_*.png"} | {
+        _CSV[k] for k in rep.tables if k in _CSV}
+    doc.table(pd.DataFrame([(f, what, who) for f, (what, who) in FILES.items() if f in written],
                            columns=["file", "contents", "may be shared with"]), index=False)
     doc.para(f"idrisk {__version__}; computed in {rep.elapsed:.1f} s. Tables as CSV beside "
              "this file.")
