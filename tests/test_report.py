@@ -126,3 +126,15 @@ def test_cli_report_on_ce_and_synthpop_files(tmp_path, capsys):
         np.testing.assert_array_equal(got.exp_risk.to_numpy(), r_exp.exp_risk.to_numpy())
     html = (out / "report.html").read_text()
     assert "syn_01.csv" in html and "CEdata.csv" in html  # files named, not syndata[0]
+
+
+def test_report_shows_every_option_in_its_signature():
+    """help(idrisk.report) lists compute_report's options, and out_dir/overwrite."""
+    import inspect
+
+    from idrisk.reporting import compute_report
+
+    shown = list(inspect.signature(idrisk.report).parameters)
+    want = list(inspect.signature(compute_report).parameters)
+    assert [p for p in shown if p not in ("out_dir", "overwrite")] == want
+    assert shown.index("out_dir") == want.index("r") + 1

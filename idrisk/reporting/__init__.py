@@ -17,6 +17,7 @@ scenario has one colour in all figures, and panels that are compared share their
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from typing import Any
@@ -39,24 +40,7 @@ def report(
     out_dir: str | PathLike = "idrisk-report",
     *,
     overwrite: bool = False,
-    radii: Sequence[float] | None = DEFAULT_RADII,
-    percentage: bool = True,
-    euclidean_dist: bool = False,
-    abs_radius: bool = False,
-    closed: bool = False,
-    na_matches: bool = True,
-    categorical: Sequence[str] | None = None,
-    continuous: Sequence[str] | None = None,
-    align: str | None = None,
-    utility: bool = True,
-    maxorder: int = 1,
-    top: int = 10,
-    show_confidential_values: bool = False,
-    title: str = "Identification risk of synthetic data",
-    sources: Mapping[str, Any] | None = None,
-    intro: Sequence[str] = (),
-    progress: bool | None = None,
-    n_jobs: int | None = None,
+    **options: Any,
 ) -> RiskReport:
     """Compute risk and utility of synthetic data and write an HTML and a Markdown report.
 
@@ -70,10 +54,10 @@ def report(
         The report folder: written beside it first, moved into place when complete.
     overwrite
         Replace an existing, non-empty ``out_dir`` (otherwise an error, before any work).
-    radii, percentage, euclidean_dist, abs_radius, closed, na_matches, categorical, \
-continuous, align, utility, maxorder, top, show_confidential_values, title, sources, intro, \
-progress, n_jobs
-        As :func:`compute_report`.
+    **options
+        The keyword options of :func:`compute_report` (``radii``, ``percentage``,
+        ``categorical``, ``utility``, ``maxorder``, ``top``, ``show_confidential_values``,
+        ``title``, ``progress``, ...); ``help(report)`` shows them in the signature.
 
     Returns
     -------
@@ -95,12 +79,17 @@ progress, n_jobs
     from .._output import check_target
 
     check_target(out_dir, overwrite=overwrite)  # fail before the work, not after
-    rep = compute_report(
-        confidential, synthetic, known, syn, r, radii=radii, percentage=percentage,
-        euclidean_dist=euclidean_dist, abs_radius=abs_radius, closed=closed,
-        na_matches=na_matches, categorical=categorical, continuous=continuous, align=align,
-        utility=utility, maxorder=maxorder, top=top,
-        show_confidential_values=show_confidential_values, title=title, sources=sources,
-        intro=intro, progress=progress, n_jobs=n_jobs,
-    )
-    return write_report(rep, out_dir, overwrite=overwrite, progress=progress)
+    rep = compute_report(confidential, synthetic, known, syn, r, **options)
+    return write_report(rep, out_dir, overwrite=overwrite, progress=options.get("progress"))
+
+
+def _report_signature() -> inspect.Signature:
+    """compute_report's parameters with ``out_dir`` and ``overwrite``: one list to keep."""
+    own = inspect.signature(report).parameters
+    params = list(inspect.signature(compute_report).parameters.values())
+    at = [p.name for p in params].index("r") + 1
+    params[at:at] = [own["out_dir"], own["overwrite"]]
+    return inspect.signature(report).replace(parameters=params)
+
+
+report.__signature__ = _report_signature()  # type: ignore[attr-defined]
