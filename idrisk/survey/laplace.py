@@ -43,7 +43,7 @@ def laplace_sensitivities(
     data: pd.DataFrame,
     y: str,
     weight: str | np.ndarray,
-    by: Sequence[str] | str = ("field", "gender"),
+    by: Sequence[str] | str,
     *,
     margins: bool = True,
 ) -> pd.DataFrame:
@@ -152,7 +152,7 @@ def laplace_table(
     y: str,
     weight: str,
     strata: str | None,
-    by: Sequence[str] | str = ("field", "gender"),
+    by: Sequence[str] | str,
     *,
     epsilon: float,
     replicates: int = 10,
