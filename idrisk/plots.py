@@ -253,7 +253,8 @@ def plot_risk_at_max(at_max: pd.DataFrame, value: str = "exp_risk", *, n: int | 
         labels.append(f"({s})\nr = {_fmt_r(g['r'].iloc[0])}")
     _boxes(ax, data, labels, [colors[s] for s in scenarios])
     if value == "exp_risk":
-        ax.set_ylim(bottom=0)
+        top = max((float(np.max(d)) for d in data if len(d)), default=1.0)
+        ax.set_ylim(0, 1.1 * top if top > 0 else 1.0)
     ax.set_xlabel("scenario (its maximising radius)")
     ax.set_ylabel(risk_axis_label(n, value))
     ax.grid(axis="y", alpha=0.3)
