@@ -28,7 +28,7 @@ __all__ = ["FILES", "ReportFiles", "write_report"]
 #: file -> (what it holds, who may see it). Shown in every report.
 FILES = {
     "report.html": ("the report, self-contained (figures embedded)",
-                    "as the summary tables; with --show-confidential-values only those allowed "
+                    "as the summary tables; with {show} only those allowed "
                     "to see the confidential data"),
     "report.md": ("the same report as Markdown; figures as the PNG files beside it",
                   "as report.html"),
@@ -39,7 +39,7 @@ FILES = {
                    "as summary.csv"),
     "top_records.csv": ("the highest-risk records: row numbers of the confidential file, risk "
                         "and match counts (their values only with "
-                        "--show-confidential-values)",
+                        "{show})",
                         "the data custodian: row numbers point into the confidential file"),
     "risk_by_radius.csv": ("the radius sweep: risk per scenario, radius and dataset",
                            "as summary.csv"),
@@ -416,7 +416,9 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     doc.heading("Files in this folder and who may see them")
     written = {"report.html", "report.md", "fig_*.png"} | {
         _CSV[k] for k in rep.tables if k in _CSV}
-    doc.table(pd.DataFrame([(f, what, who) for f, (what, who) in FILES.items() if f in written],
+    show = spell("show_confidential_values", True)
+    doc.table(pd.DataFrame([(f, what.format(show=show), who.format(show=show))
+                            for f, (what, who) in FILES.items() if f in written],
                            columns=["file", "contents", "may be shared with"]), index=False)
     doc.para(f"idrisk {__version__}; computed in {rep.elapsed:.1f} s. Tables as CSV beside "
              "this file.")
