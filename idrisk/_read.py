@@ -73,7 +73,7 @@ def _check_delimiter(header: str, sep: str, path: Path, flag: str, given: bool) 
     if len(fields) > 1 or given:
         return
     counts = {d: len(next(csv.reader([header], delimiter=d))) for d in _DELIMITERS if d != sep}
-    best = max(counts, key=counts.get) if counts else None
+    best = max(counts, key=lambda d: counts[d]) if counts else None
     if best is not None and counts[best] > 1:
         raise InputError(
             f"{flag}: {path} has one column when split at each {_sep_name(sep)} but "

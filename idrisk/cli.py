@@ -355,7 +355,8 @@ def _run_report(args: argparse.Namespace) -> int:
     if args.top < 0:
         raise InputError(f"--top must be 0 or more, got {args.top}", flag="--top")
     check_target(args.out_dir, overwrite=args.overwrite)
-    radius = parse_radius(args.radius) if args.radius else 0.1
+    parsed = parse_radius(args.radius) if args.radius else None
+    radius = 0.1 if parsed is None else parsed
     all_paths = [conf_path] + [p for _, files in scenarios.values() for p in files]
     roles = ["the confidential file"] + [
         "--synthetic" if name == "1" else f"--scenario {name}"

@@ -21,7 +21,7 @@ units and a legend for every kind of mark. They take the tidy DataFrames of
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -29,6 +29,9 @@ import pandas as pd
 from ._plotting import CONFIDENTIAL_COLOR, colors_for, new_axes, wrap_label
 from ._read import natural_key
 from ._schema import label
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
 
 __all__ = [
     "colors_for",
@@ -214,8 +217,9 @@ def plot_risk_by_radius(sweep: pd.DataFrame, value: str = "exp_risk", ncols: int
             a.set_ylim(bottom=min(0, low), top=high + 0.18 * (high - min(0, low)))
     for a in first_column:
         a.set_ylabel(risk_axis_label(n, value))
-    handles = [Patch(facecolor=colors[s], alpha=0.55, edgecolor="black",
-                     label=f"scenario ({s}): m datasets per radius") for s in scenarios]
+    handles: list[Artist] = [Patch(facecolor=colors[s], alpha=0.55, edgecolor="black",
+                                   label=f"scenario ({s}): m datasets per radius")
+                             for s in scenarios]
     handles += _box_legend()
     handles.append(Line2D([], [], color="grey", ls=":", label="maximising radius (highest median)"))
     fig.suptitle(title or "Identification risk by radius\n(one box per radius over the m "
@@ -297,7 +301,7 @@ def plot_utility_risk(df: pd.DataFrame, scenarios: Sequence | None = None,
     colors = colors_for(every if colors is None else scenarios, colors)
     n = _n_of(df, n)
     ax = new_axes(ax, (8.6, 5.2))
-    handles = []
+    handles: list[Artist] = []
     for s in scenarios:
         g = df[df["scenario"] == s]
         if g.empty:

@@ -21,12 +21,15 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from .._plotting import colors_for, new_axes
+
+if TYPE_CHECKING:
+    from ..utility.tables import TableDeviations
 
 __all__ = ["plot_bounds", "plot_table_deviations"]
 
@@ -95,9 +98,9 @@ def plot_bounds(bounds, synthesizers: Mapping[str, pd.DataFrame] | None = None,
     return ax
 
 
-def plot_table_deviations(deviations: Mapping[str, object], ways: Sequence[int] = (1, 2, 3),
-                          relative: bool = False, ax: Any = None, bins: int = 40,
-                          colors: Mapping | None = None):
+def plot_table_deviations(deviations: Mapping[str, TableDeviations],
+                          ways: Sequence[int] = (1, 2, 3), relative: bool = False,
+                          ax: Any = None, bins: int = 40, colors: Mapping | None = None):
     """Distribution of the signed cell deviations ``syn - orig`` of one-, two- and three-way
     tables over all m datasets, one panel per table order and one line per synthesizer
     (the paper's Figure 1).

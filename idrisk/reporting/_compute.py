@@ -9,7 +9,7 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -204,9 +204,11 @@ def compute_report(
     known = as_names(known, "known")
     n = len(confidential)
     names = list(scen)
-    options = dict(percentage=percentage, euclidean_dist=euclidean_dist, abs_radius=abs_radius,
-                   closed=closed, na_matches=na_matches, categorical=categorical,
-                   continuous=continuous, align=align)
+    options: dict[str, Any] = dict(
+        percentage=percentage, euclidean_dist=euclidean_dist, abs_radius=abs_radius,
+        closed=closed, na_matches=na_matches, categorical=categorical, continuous=continuous,
+        align=align,
+    )
     show = progress if progress is not None else (n * sum(len(s.synthetic) for s in
                                                           scen.values()) > 2_000_000)
 
@@ -235,6 +237,7 @@ def compute_report(
 
     rows, dataset_tables, check_rows = [], [], {}
     for name, res in results.items():
+        assert res.checks is not None  # identification_risk always counts them
         t = res.to_frame("dataset").copy()
         t.insert(2, "exp_risk_share", t["exp_risk"] / res.n)
         rows.append({
@@ -294,8 +297,9 @@ def compute_report(
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    ru = risk_utility(confidential, {name: sc}, known, r, maxorder=maxorder,
-                                      progress=False, **scenario_options(sc))
+                    # a radius vector is refused there (TypeError, reported below)
+                    ru = risk_utility(confidential, {name: sc}, known, cast(Any, r),
+                                      maxorder=maxorder, progress=False, **scenario_options(sc))
             except (ValueError, TypeError, KeyError, np.linalg.LinAlgError) as err:
                 text = f"scenario ({name}): U_p could not be computed: {err}"
                 notes.append(text)

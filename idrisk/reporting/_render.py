@@ -229,6 +229,7 @@ def _is_categorical(rep: RiskReport, v: str) -> bool:
         return True
     if v in (settings.get("continuous") or []):
         return False
+    assert rep.confidential is not None  # kept by compute_report
     return is_categorical(rep.confidential[v])
 
 
