@@ -74,7 +74,7 @@ class ReportFiles:
     ----------
     folder, html, markdown : Path
     tables : dict of str -> Path
-        Table name (as in :attr:`RiskReport.tables`) -> CSV file.
+        Table name (as in ``RiskReport.tables``) -> CSV file.
     figures : dict of str -> Path
         Figure name -> PNG file.
     """
@@ -98,7 +98,7 @@ def write_report(rep: RiskReport, out_dir: Any = "idrisk-report", *, overwrite: 
     Returns
     -------
     RiskReport
-        ``rep`` with :attr:`~RiskReport.files` (a :class:`ReportFiles`).
+        ``rep`` with ``files`` (a :class:`ReportFiles`).
     """
     from tqdm.auto import tqdm
 
