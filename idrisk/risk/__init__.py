@@ -1,8 +1,8 @@
 """Disclosure risk of synthetic microdata.
 
 Implements the identification risk of Hornby & Hu (2021), the R package
-IdentificationRiskCalculation's ``IdentificationRisk()`` (Transactions on Data Privacy 14,
-2021): expected match
+IdentificationRiskCalculation's ``IdentificationRisk()`` (paper: Transactions on Data Privacy
+14, 2021): expected match
 risk, true and false match rates, record-level c, T, K, F and risk matrices.
 
 * :func:`identification_risk` -- the single-machine engine (``identification.py``, with

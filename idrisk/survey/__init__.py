@@ -1,7 +1,7 @@
 """Private survey tables through synthetic microdata: FBS, FBP and the Laplace mechanism.
 
 Implements Hu, Savitsky & Williams, "Private tabular survey data products through
-synthetic microdata generation" (Journal of Survey Statistics and Methodology, 2022):
+synthetic microdata generation" (paper: Journal of Survey Statistics and Methodology, 2022):
 
 * :func:`design_table` -- weighted counts and Hajek means by cells, margins and total, with
   Taylor-linearization or replicate standard errors equal to R's ``survey``;

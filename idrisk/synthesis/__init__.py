@@ -1,7 +1,7 @@
 """synthpop's CART synthesis, value for value.
 
 Implements ``synthpop::syn()`` with the ``cart`` method (Nowok, Raab & Dibben), as used by
-Hornby & Hu (2021, Transactions on Data Privacy 14):
+Hornby & Hu (2021; paper: Transactions on Data Privacy 14):
 
 * :class:`CARTSynthesizer`, :func:`syn` (synthpop's function shape), :func:`syn_r` (R's
   ``synds`` shape) -- the synthesizer (``cart_synthesis.py``);

@@ -1,7 +1,7 @@
 """Utility measures for synthetic data, usable on any synthetic data (not only idrisk's).
 
-From Hornby & Hu (2021, Transactions on Data Privacy 14) and Hu, Savitsky & Williams
-(*Risk-efficient Bayesian data synthesis for privacy protection*, 2022):
+From the papers of Hornby & Hu (2021, Transactions on Data Privacy 14) and Hu, Savitsky &
+Williams (*Risk-efficient Bayesian data synthesis for privacy protection*, 2022):
 
 * :func:`pmse`, :func:`propensity_utility` -- pMSE / S_pMSE / SPECKS as synthpop's
   ``utility.gen``, and the article's U_p (``pmse.py``);

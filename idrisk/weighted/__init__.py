@@ -1,7 +1,7 @@
 """Risk-weighted Bayesian synthesizers.
 
 Implements Hu, Savitsky & Williams, *Risk-efficient Bayesian data synthesis for privacy
-protection* (Journal of Survey Statistics and Methodology, 2022; and its preprint):
+protection* (paper: Journal of Survey Statistics and Methodology, 2022, and its preprint):
 
 * ``weights.py`` -- identification risk probabilities (IR_i, IR_i^c, IR_ij^c), the
   marginal and pairwise weights α^m, α^pw and the c/g adjustment (:func:`risk_weights`);
