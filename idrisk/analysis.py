@@ -41,7 +41,7 @@ class Scenario:
     ----------
     syn : list of str
         Synthesised variables (visit order).
-    synthetic : list of DataFrame
+    synthetic : list of DataFrame or SyntheticData
         The m synthetic datasets (row i = synthetic version of confidential record i).
     """
 
@@ -50,9 +50,7 @@ class Scenario:
 
     def __post_init__(self) -> None:
         self.syn = [self.syn] if isinstance(self.syn, str) else list(self.syn)
-        if hasattr(self.synthetic, "synthetic"):
-            self.synthetic = list(self.synthetic.synthetic)
-        elif isinstance(self.synthetic, pd.DataFrame):
+        if isinstance(self.synthetic, pd.DataFrame):
             self.synthetic = [self.synthetic]
         else:
             self.synthetic = list(self.synthetic)
@@ -103,7 +101,7 @@ def radius_sweep(
     ----------
     confidential : DataFrame
         The confidential data.
-    synthetic : list of DataFrame, SynthResult, or dict ``{scenario: Scenario or list}``
+    synthetic : list of DataFrame, SyntheticData, or dict ``{scenario: Scenario or list}``
         Synthetic datasets of one scenario, or several scenarios by name.
     known : list of str
         Variables the intruder knows (not synthesised).
@@ -335,7 +333,7 @@ def m_experiment(
 
         def synthesize(data, m, visit_sequence, seed):
             return _syn(data, m=m, visit_sequence=visit_sequence, seed=seed,
-                        rng="numpy").synthetic
+                        rng="numpy").frames
 
     syn = [syn] if isinstance(syn, str) else list(syn)
     n = len(confidential)

@@ -27,9 +27,9 @@ def small(tmp_path_factory):
 
     data = load_demo(n=400, seed=3)
     scen = {
-        "A": syn(data, m=3, visit_sequence=["Income"], seed=1, rng="numpy").synthetic,
+        "A": syn(data, m=3, visit_sequence=["Income"], seed=1, rng="numpy"),
         "B": syn(data, m=3, visit_sequence=["Expenditure", "Income"], seed=1,
-                 rng="numpy").synthetic,
+                 rng="numpy"),
     }
     syn_vars = {"A": ["Income"], "B": ["Expenditure", "Income"]}
     out = tmp_path_factory.mktemp("report")

@@ -28,7 +28,7 @@ class RiskReport(Result):
     """Risk and utility of synthetic data, computed for a report and reusable in Python.
 
     Made by :func:`compute_report` (or :func:`idrisk.reporting.report`, which also writes
-    it); :meth:`write` renders it as HTML, Markdown, CSV and PNG files.
+    it); :func:`idrisk.reporting.write_report` renders it as HTML, Markdown, CSV and PNG files.
 
     Attributes
     ----------
@@ -54,7 +54,7 @@ class RiskReport(Result):
         Whether ``top_records`` holds confidential values (the rendered report then says so
         on its first line).
     files
-        The files written by :meth:`write` (None before).
+        The files written by :func:`idrisk.reporting.write_report` (None before).
 
     Examples
     --------
@@ -97,16 +97,6 @@ class RiskReport(Result):
 
     def _notes(self) -> list[str]:
         return [f"note: {x}" for x in self.notes]
-
-    def write(self, out_dir: Any = "idrisk-report", *, overwrite: bool = False,
-              progress: bool | None = None) -> RiskReport:
-        """Write the report into ``out_dir`` (atomically); returns the report with ``files``.
-
-        See :func:`idrisk.reporting.write_report`.
-        """
-        from ._render import write_report
-
-        return write_report(self, out_dir, overwrite=overwrite, progress=progress)
 
 
 def _radius_text(r: Any) -> str:
