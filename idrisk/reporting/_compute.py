@@ -277,10 +277,13 @@ def compute_report(
 
     # ---------------------------------------------------------------- utility
     if utility:
+        from tqdm.auto import tqdm
+
         from ..utility import ecdf_utility
 
         parts = []
-        for name, sc in scen.items():
+        for name, sc in tqdm(scen.items(), desc="utility U_p", unit="scenario",
+                             disable=not show):
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
