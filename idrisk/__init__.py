@@ -24,6 +24,7 @@ __version__ = "0.1.0"
 
 #: public name -> module that defines it (imported on first access)
 _LAZY = {
+    "CARTSynthesizer": ".synthesis",
     "ContinuousCodesWarning": ".risk",
     "ExactMatchWarning": ".risk",
     "IdentificationRiskResult": ".risk",
@@ -32,7 +33,6 @@ _LAZY = {
     "RiskInputWarning": ".risk",
     "RiskOptions": ".risk",
     "identification_risk": ".risk",
-    "CARTSynthesizer": ".synthesis",
     "SyntheticData": "._synthetic",
     "syn": ".synthesis",
     "combine_partial": ".utility",

@@ -7,7 +7,7 @@ in Python it is an ordinary :class:`ValueError`.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "OutputError"]
+__all__ = ["ColumnTypeError", "InputError", "OutputError"]
 
 
 class InputError(ValueError):
@@ -38,3 +38,8 @@ class InputError(ValueError):
 
 class OutputError(InputError):
     """An output location that cannot be written as asked (exists, or is a file/folder)."""
+
+
+class ColumnTypeError(InputError, TypeError):
+    """A column holds values of the wrong type (text in a continuous column, numbers stored as
+    text): a :class:`TypeError` in Python and an :class:`InputError` on the command line."""

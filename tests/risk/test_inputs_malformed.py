@@ -130,7 +130,7 @@ CLI_CASES = [
     ("file does not exist", {}, ["{o}", "{missing}"] + STD, r"no such file: {missing}"),
     ("empty file", {"s1": ""}, ["{o}", "{s1}"] + STD, r"{s1} is empty"),
     ("header only", {"o": "Sex,Age,Inc\n", "s1": "Sex,Age,Inc\n"}, ["{o}", "{s1}"] + STD,
-     r"{o} \(the confidential data\) has no rows"),
+     r"{o} has a header but no rows"),
     ("ragged CSV", {"s1": "Sex,Age,Inc\nF,30,1000\nM,40,2000,7,8\n"}, ["{o}", "{s1}"] + STD,
      r"{s1} could not be read"),
     ("negative radius", {}, ["{o}", "{s1}", "--known", "Sex", "Age", "--syn", "Inc",

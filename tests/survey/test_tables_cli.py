@@ -135,6 +135,28 @@ def test_survey_table_repr_is_readable():
     assert "epsilon=10.8" in repr(t)
 
 
+def test_synthetic_tables_release_only_what_the_mechanism_protects():
+    """FBS/FBP tables leave out the per-row sample counts (the design columns are kept, so
+    they are the confidential counts); on request they come labelled as not private."""
+    from idrisk.survey import SurveySynthesis
+
+    rng = np.random.default_rng(1)
+    frames = [pd.DataFrame({"field": np.repeat(["p", "q"], 10), "gender": np.tile(["f", "m"], 10),
+                            "salary": rng.uniform(1, 2, 20), "w": rng.uniform(1, 3, 20)})
+              for _ in range(2)]
+    for method in ("fbs", "fbp"):
+        out = SurveySynthesis(frames, method=method, seed=1, delta_alpha=0.5, epsilon=2.0,
+                              y="salary", weight="w", design=("field", "gender"),
+                              strata="field")
+        released = out.tables(by=["field", "gender"])
+        assert "n" not in released.table and "n_not_private" not in released.table
+        assert released.info["epsilon"] == 2.0
+        asked = out.tables(by=["field", "gender"], sample_counts=True)
+        assert asked.table["n_not_private"].tolist()[:4] == [5, 5, 5, 5]
+        pd.testing.assert_frame_equal(asked.table.drop(columns="n_not_private"),
+                                      released.table)
+
+
 def test_laplace_table_releases_no_exact_count(tmp_path, capsys):
     """The released Laplace table holds noised statistics and scales, never the exact cell
     sizes; they come only on request, labelled as not private."""
@@ -163,25 +185,3 @@ def test_laplace_table_releases_no_exact_count(tmp_path, capsys):
     assert "not protected" in capsys.readouterr().err
     shown = pd.read_csv(out, keep_default_na=False)
     np.testing.assert_array_equal(shown["n_not_private"], exact)
-
-
-def test_synthetic_tables_release_only_what_the_mechanism_protects():
-    """FBS/FBP tables leave out the per-row sample counts (the design columns are kept, so
-    they are the confidential counts); on request they come labelled as not private."""
-    from idrisk.survey import SurveySynthesis
-
-    rng = np.random.default_rng(1)
-    frames = [pd.DataFrame({"field": np.repeat(["p", "q"], 10), "gender": np.tile(["f", "m"], 10),
-                            "salary": rng.uniform(1, 2, 20), "w": rng.uniform(1, 3, 20)})
-              for _ in range(2)]
-    for method in ("fbs", "fbp"):
-        out = SurveySynthesis(frames, method=method, seed=1, delta_alpha=0.5, epsilon=2.0,
-                              y="salary", weight="w", design=("field", "gender"),
-                              strata="field")
-        released = out.tables(by=["field", "gender"])
-        assert "n" not in released.table and "n_not_private" not in released.table
-        assert released.info["epsilon"] == 2.0
-        asked = out.tables(by=["field", "gender"], sample_counts=True)
-        assert asked.table["n_not_private"].tolist()[:4] == [5, 5, 5, 5]
-        pd.testing.assert_frame_equal(asked.table.drop(columns="n_not_private"),
-                                      released.table)
