@@ -3,7 +3,7 @@
 * :func:`compute_report` -- risk at the radius, the radius sweep, record-level risk, the
   highest-risk records and the utility, as a :class:`RiskReport` (reusable in Python: its
   ``tables``, ``results`` and ``notes``); nothing is written.
-* :func:`write_report` (or :meth:`RiskReport.write`) -- ``report.html`` (self-contained:
+* :func:`write_report` -- ``report.html`` (self-contained:
   figures embedded, nothing fetched from the network), ``report.md`` with PNG figures, and
   the tables as CSV; written atomically into the output folder.
 * :func:`report` -- both (``idrisk report`` on the command line).
