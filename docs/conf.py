@@ -103,18 +103,10 @@ numpydoc_xref_ignore = "all"  # link only the words above; the rest of a type li
 
 # -- intersphinx: inventories stored in docs/_intersphinx (written by make_inventories.py) ----
 _INV = DOCS / "_intersphinx"
-intersphinx_mapping = {
-    name: (url, str(_INV / f"{name}.inv"))
-    for name, url in {
-        "python": "https://docs.python.org/3/",
-        "numpy": "https://numpy.org/doc/stable/",
-        "pandas": "https://pandas.pydata.org/docs/",
-        "scipy": "https://docs.scipy.org/doc/scipy/",
-        "matplotlib": "https://matplotlib.org/stable/",
-        "statsmodels": "https://www.statsmodels.org/stable/",
-        "cmdstanpy": "https://mc-stan.org/cmdstanpy/",
-    }.items()
-}
+sys.path.insert(0, str(_INV))
+from make_inventories import URLS  # noqa: E402  (one list of the projects and their sites)
+
+intersphinx_mapping = {name: (url, str(_INV / f"{name}.inv")) for name, url in URLS.items()}
 intersphinx_timeout = 1
 
 # -- MyST ---------------------------------------------------------------------------------------

@@ -20,24 +20,16 @@ import inspect
 import os
 import pkgutil
 import re
-import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from _browser import PROBE, chromium, needs_chromium
 from _shared import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"
-CHROMIUM = next(
-    (
-        p
-        for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
-        if p and Path(p).exists()
-    ),
-    None,
-)
 DOCTEST = re.compile(r"^```\{doctest\}[^\n]*\n(.*?)^```\s*$", re.M | re.S)
 
 pytest.importorskip("sphinx", reason="the docs extra is not installed (pip install idrisk[docs])")
@@ -194,27 +186,16 @@ def test_every_image_of_the_site_exists(site):
     assert checked >= 10  # the examples' figures at least
 
 
-def _chromium(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
-    profile = tmp_path / "profile"
-    profile.mkdir(exist_ok=True)
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           "--disable-dev-shm-usage", f"--user-data-dir={profile}", *args]  # fmt: skip
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
-
-
-PROBE = (
-    "<script>window.addEventListener('load',function(){var im=document.images,ok=0;"
-    "for(var i=0;i<im.length;i++){if(im[i].complete&&im[i].naturalWidth>0)ok++;}"
-    "var font=getComputedStyle(document.body).fontFamily;"
-    "document.body.setAttribute('data-images',im.length);"
-    "document.body.setAttribute('data-loaded',ok);"
+#: besides the images (``_browser.PROBE``): how many stylesheets loaded, and the body's font
+STYLE_PROBE = (
+    "<script>window.addEventListener('load',function(){"
     "document.body.setAttribute('data-sheets',document.styleSheets.length);"
-    "document.body.setAttribute('data-font',font.replace(/\"/g,''));});</script>"
+    "document.body.setAttribute('data-font',"
+    "getComputedStyle(document.body).fontFamily.replace(/\"/g,''));});</script>"
 )
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
+@needs_chromium
 @pytest.mark.parametrize(
     ("page", "heading", "min_images"),
     [
@@ -227,24 +208,23 @@ def test_chromium_renders_the_page(site, tmp_path, page, heading, min_images):
     path = site / page
     # 1. in the browser: the theme's stylesheets apply and every <img> decodes
     probe = path.with_name(f"_probe_{path.name}")
-    probe.write_text(path.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"))
+    probe.write_text(
+        path.read_text(encoding="utf-8").replace("</body>", PROBE + STYLE_PROBE + "</body>")
+    )
     try:
-        done = _chromium(["--virtual-time-budget=10000", "--dump-dom", probe.as_uri()], tmp_path)
+        done = chromium(["--virtual-time-budget=10000", "--dump-dom", probe.as_uri()], tmp_path)
     finally:
         probe.unlink()
-    found = re.search(
-        r'data-images="(\d+)" data-loaded="(\d+)" data-sheets="(\d+)" data-font="([^"]*)"',
-        done.stdout,
-    )
-    assert found, done.stderr[-2000:]
-    images, loaded, sheets = map(int, found.groups()[:3])
+    got = dict(re.findall(r'data-(images|loaded|sheets|font)="([^"]*)"', done.stdout))
+    assert len(got) == 4, done.stderr[-2000:]
+    images, loaded, sheets = int(got["images"]), int(got["loaded"]), int(got["sheets"])
     assert images >= min_images and loaded == images, f"{page}: {loaded} of {images} images"
     # the theme's stylesheets loaded and apply (the browser's default font is a serif)
-    assert sheets >= 2 and "Times" not in found.group(4), f"{page}: unstyled ({found.groups()})"
+    assert sheets >= 2 and "Times" not in got["font"], f"{page}: unstyled ({got})"
     assert heading in done.stdout
     # 2. the page renders to a PNG that is not blank
     png = tmp_path / "page.png"
-    _chromium([f"--screenshot={png}", "--window-size=1280,1000", path.as_uri()], tmp_path)
+    chromium([f"--screenshot={png}", "--window-size=1280,1000", path.as_uri()], tmp_path)
     assert png.is_file(), f"no screenshot of {page}"
     from PIL import Image
 

@@ -254,20 +254,30 @@ def numpy_inventory() -> Inventory:
 # ---------------------------------------------------------------- pandas
 
 
+def _one_page_per_object(
+    inv: Inventory, modules: list[str], gen: str, module_uri: Callable[[str], str]
+) -> Inventory:
+    """The layout of autosummary sites: ``<gen><name>.html#<name>`` for objects and members."""
+    _walk(
+        inv,
+        modules,
+        uri=lambda full, obj: f"{gen}{full}.html#{full}",
+        member_uri=lambda cls, name: f"{gen}{cls}.{name}.html#{cls}.{name}",
+        module_uri=module_uri,
+        alias_prefixes=(modules[0].split(".")[0] + ".",),
+    )
+    return inv
+
+
 def pandas_inventory() -> Inventory:
     import pandas as pd
 
-    inv = Inventory("pandas", pd.__version__)
-    api = "reference/api/"
-    _walk(
-        inv,
+    return _one_page_per_object(
+        Inventory("pandas", pd.__version__),
         ["pandas", "pandas.api.types", "pandas.errors", "pandas.arrays"],
-        uri=lambda full, obj: f"{api}{full}.html#{full}",
-        member_uri=lambda cls, name: f"{api}{cls}.{name}.html#{cls}.{name}",
-        module_uri=lambda mod: f"reference/index.html#module-{mod}",
-        alias_prefixes=("pandas.",),
+        "reference/api/",
+        lambda mod: f"reference/index.html#module-{mod}",
     )
-    return inv
 
 
 # ---------------------------------------------------------------- scipy
@@ -276,19 +286,14 @@ def pandas_inventory() -> Inventory:
 def scipy_inventory() -> Inventory:
     import scipy
 
-    inv = Inventory("SciPy", scipy.__version__)
     subs = ["stats", "optimize", "special", "linalg", "sparse", "integrate", "interpolate",
             "spatial"]
-    gen = "reference/generated/"
-    _walk(
-        inv,
+    return _one_page_per_object(
+        Inventory("SciPy", scipy.__version__),
         [f"scipy.{s}" for s in subs],
-        uri=lambda full, obj: f"{gen}{full}.html#{full}",
-        member_uri=lambda cls, name: f"{gen}{cls}.{name}.html#{cls}.{name}",
-        module_uri=lambda mod: f"reference/{mod.split('.', 1)[1]}.html#module-{mod}",
-        alias_prefixes=("scipy.",),
+        "reference/generated/",
+        lambda mod: f"reference/{mod.split('.', 1)[1]}.html#module-{mod}",
     )
-    return inv
 
 
 # ---------------------------------------------------------------- matplotlib
