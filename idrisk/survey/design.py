@@ -74,9 +74,11 @@ class SurveyTable(Result):
     info: dict[str, Any] = field(default_factory=dict)
 
     def summary(self) -> pd.DataFrame:
-        """The ``by`` columns, counts, means and their standard errors."""
-        cols = [c for c in [*self.by, *STAT_COLUMNS] if c in self.table]
-        return self.table[cols]
+        """Counts, means and their standard errors, indexed by the ``by`` labels."""
+        cols = [c for c in STAT_COLUMNS if c in self.table]
+        if not self.by:
+            return self.table[cols].set_axis(pd.Index([ALL], name="cell"))
+        return self.table.set_index(self.by)[cols]
 
     def to_frame(self) -> pd.DataFrame:
         """A copy of the table as a DataFrame (one row per cell, margin and total)."""
