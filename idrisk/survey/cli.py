@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             synth.fit(data, y=args.y, weight=args.weight, design=args.by, strata=args.strata)
             table = synth.synthesize(args.m, seed=args.seed).tables(args.by)
             print(f"idrisk survey-table: {args.method} delta_alpha="
-                  f"{synth.delta_alpha_:.4g}, epsilon={table.info['epsilon']:.4g}",
+                  f"{synth.delta_alpha_:.4g}, epsilon={table.epsilon:.4g}",
                   file=sys.stderr)
     except (ValueError, KeyError, TypeError) as exc:
         print(f"idrisk survey-table: {exc}", file=sys.stderr)

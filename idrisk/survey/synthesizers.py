@@ -184,9 +184,9 @@ class SurveySynthesis(SyntheticData):
                 table = table.rename(columns={"n": "n_not_private"})
             else:
                 table = table.drop(columns="n")
-        info = {**out.info, "epsilon": self.epsilon, "delta_alpha": self.delta_alpha}
         return SurveyTable(table, by=out.by, method=out.method, variance=out.variance,
-                           info=info)
+                           m=out.m, level=out.level, epsilon=self.epsilon,
+                           delta_alpha=self.delta_alpha)
 
 
 # --------------------------------------------------------------------------- synthesizers
