@@ -31,7 +31,6 @@ RESULT_NAME = re.compile(r"(Result|Fit|Table|Estimate|Bounds|Risk|Deviations|Uti
 #: result-like dataclasses owned by other parts of the package, not yet converted
 NOT_YET = {
     "idrisk.stan.backend.StanFit",  # the Stan backend
-    "idrisk.rcompat.rpart.RpartFit",  # rcompat (lead)
 }
 
 SKIP_MODULES = ("idrisk._moved",)
@@ -186,7 +185,24 @@ def _synthpop_result():
                                                    "visit.sequence": {"y": 3}})
 
 
+def _cross_check():
+    from idrisk.rcompat.crosscheck import compare_results
+
+    res = _identification()
+    return compare_results(res, res.to_r_dict(), label="same")
+
+
+def _rpart_fit():
+    from idrisk.rcompat.rpart import RpartFit
+
+    frame = pd.DataFrame({"node": [1, 2, 3], "var": ["y", "<leaf>", "<leaf>"],
+                          "n": [4, 2, 2], "dev": [1.0, 0.2, 0.3]})
+    return RpartFit(where=pd.Series([2, 2, 3, 3]), frame=frame)
+
+
 EXAMPLES = {
+    "idrisk.rcompat.crosscheck.CrossCheckReport": _cross_check,
+    "idrisk.rcompat.rpart.RpartFit": _rpart_fit,
     "idrisk._synthetic.SyntheticData": _synthetic_data,
     "idrisk.synthesis.cart_synthesis.Synds": _synds,
     "idrisk.survey.synthesizers.SurveySynthesis": _survey_synthesis,

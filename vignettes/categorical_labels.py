@@ -136,10 +136,9 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
             fig.tight_layout()
             fig.savefig(FIG / f"categorical_bounds_{name}{st['suffix']}.png", dpi=110)
             plt.close(fig)
-            axs = plot_table_deviations({k: devs[k] for k in ("DPMPM", "DP-areal")})
-            axs[0].figure.savefig(FIG / f"categorical_table_deviations_{name}{st['suffix']}.png",
-                                  dpi=110)
-            plt.close(axs[0].figure)
+            fig = plot_table_deviations({k: devs[k] for k in ("DPMPM", "DP-areal")})
+            fig.savefig(FIG / f"categorical_table_deviations_{name}{st['suffix']}.png", dpi=110)
+            plt.close(fig)
         _log(f"{name}: risk {case}")
     # analysis-specific utility: ordered logit, hold-out prediction
     outcome, preds = spec["ologit"]

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from .._numba import jit
 from .._result import Result
 from .._schema import as_names
 from .._synthetic import Synthesizer, SyntheticData
@@ -184,7 +185,8 @@ def _log_dirichlet(rng: np.random.Generator, a: np.ndarray) -> np.ndarray:
     return lg - (top + np.log(np.sum(np.exp(lg - top))))
 
 
-def _sigma_logp_py(v, dev, R, eta):
+@jit
+def _sigma_logp(v, dev, R, eta):
     """Log target of (log sigma, CPC coordinates) given dev = phi_k - mu_phi (K x R):
     sum_k log MVN(dev_k | 0, diag(sigma) Omega diag(sigma)) + half-t(3) priors + LKJ
     Cholesky density + Jacobians (Stan's transforms)."""
@@ -225,14 +227,6 @@ def _sigma_logp_py(v, dev, R, eta):
             w[r] = acc / (sigma[r] * L[r, r])
             quad += w[r] * w[r]
     return -K * logdet - 0.5 * quad + lp
-
-
-try:  # numba makes the coordinate-wise updates cheap; the Python version is the same code
-    import numba
-
-    _sigma_logp = numba.njit(cache=True)(_sigma_logp_py)
-except ImportError:  # pragma: no cover
-    _sigma_logp = _sigma_logp_py
 
 
 class _SigmaBlock:

@@ -110,11 +110,6 @@ class _Snapshot:
     theta: list[np.ndarray]   # per variable, K x d_j
 
 
-def _z_step():
-    """The latent-class step: compiled when numba is installed, else numpy (same chain)."""
-    return _kernels.z_step_numba if _kernels.HAVE_NUMBA else _kernels.z_step_numpy
-
-
 def _check_chain(K, n_iter, burn, keep) -> None:
     """The settings every sampler here shares: truncation K, iterations, burn-in, kept states."""
     if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 1:
@@ -166,7 +161,8 @@ class DPMPM(Synthesizer):
         How each record's latent class is drawn when synthesizing (see the module
         docstring); read at synthesis time, so ``set_params(z=...)`` needs no refit.
     seed : int or None
-        Seed of the sampler (numpy ``Generator(PCG64)``).
+        Seed of the sampler (numpy ``Generator(PCG64)``); the same seed gives the same
+        chain.
     progress : bool
         Show a tqdm progress bar.
 
@@ -254,7 +250,6 @@ class DPMPM(Synthesizer):
         order = np.argsort(d, kind="stable")
         parent, col, slices, leaf = _prefix_tree(codes[:, order], offsets[order])
         rec_cols = (codes + offsets[:-1]).astype(np.int64)
-        step = _z_step()
 
         keep_at = {burn + int(round(j * (n_iter - burn) / keep)) for j in range(1, keep + 1)}
         rng = np.random.default_rng(self.seed)
@@ -273,8 +268,8 @@ class DPMPM(Synthesizer):
         try:
             for it in range(1, n_iter + 1):
                 u = rng.random(n)
-                step(pi, np.ascontiguousarray(theta_flat.T), parent, col, slices, leaf, u, z,
-                     counts, rec_cols)
+                _kernels.z_step(pi, np.ascontiguousarray(theta_flat.T), parent, col, leaf, u,
+                                z, counts, rec_cols)
                 nk = counts[:, 0]
                 kstar[it - 1] = np.count_nonzero(nk)
                 theta_flat = _draw_theta(rng, a_theta + counts[:, 1:], offsets)

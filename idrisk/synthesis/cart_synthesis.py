@@ -50,7 +50,7 @@ from .._schema import is_categorical
 from .._synthetic import Synthesizer, SyntheticData
 from . import _kernels
 from .rng import NumpyStream, RStream, make_stream
-from .rpart_tree import RpartTree, _use_kernels
+from .rpart_tree import RpartTree
 from .smoothing import bw_sj, smooth_density
 
 __all__ = ["CARTSynthesizer", "Synds", "bw_sj", "smooth_density", "syn", "syn_r"]
@@ -223,10 +223,7 @@ class _LeafDonors:
 
     def all_leaves(self, nodes: np.ndarray) -> bool:
         """Whether every entry of ``nodes`` is a leaf of the tree."""
-        if _use_kernels():
-            return self._lookup(0, nodes)[1] == 0
-        pos = np.minimum(np.searchsorted(self.leaves, nodes), self.leaves.size - 1)
-        return bool(np.all(self.leaves[pos] == nodes))
+        return self._lookup(0, nodes)[1] == 0
 
     def draw(self, nodes: np.ndarray, stream) -> np.ndarray:
         """For each node (first appearance order) draw donors uniformly with replacement.
@@ -250,22 +247,10 @@ class _LeafDonors:
     def _groups(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(donor groups in first-appearance order, their target counts, target rows
         group after group in row order)."""
-        if _use_kernels():
-            k, missing = self._lookup(1, nodes)
-            if missing:
-                raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
-            return _kernels.first_appearance_groups(k, self.nodes.size)
-        k = np.minimum(np.searchsorted(self.nodes, nodes), self.nodes.size - 1)
-        found = self.nodes[k] == nodes
-        if not found.all():
-            raise RuntimeError(f"no donors in node {nodes[~found][0]}")
-        groups, first, inverse = np.unique(k, return_index=True, return_inverse=True)
-        by_first = np.argsort(first)
-        rank = np.empty(groups.size, dtype=np.int64)
-        rank[by_first] = np.arange(groups.size)
-        key = rank[inverse.ravel()]
-        targets = np.argsort(key, kind="stable")  # grouped in draw order, rows ascending
-        return groups[by_first], np.bincount(key, minlength=groups.size), targets
+        k, missing = self._lookup(1, nodes)
+        if missing:
+            raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
+        return _kernels.first_appearance_groups(k, self.nodes.size)
 
 
 def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from idrisk.categorical import DPAreal, areal_data
-from idrisk.categorical.dp_areal import _cpc_to_chol, _sigma_logp, _sigma_logp_py
+from idrisk.categorical.dp_areal import _cpc_to_chol, _sigma_logp
 
 
 def small_data() -> pd.DataFrame:
@@ -55,7 +55,6 @@ def test_correlation_transform_and_sigma_target_match_scipy():
                + np.sum(stats.t(3).logpdf(sigma) + v[:R]) + logj
                + np.sum((R - k + 2 * 4.0 - 2) * np.log(np.diag(L)[1:])))
         diffs.append(_sigma_logp(v, dev, R, 4.0) - ref)
-        assert _sigma_logp(v, dev, R, 4.0) == pytest.approx(_sigma_logp_py(v, dev, R, 4.0))
     np.testing.assert_allclose(diffs, diffs[0])          # equal up to the constant
 
 

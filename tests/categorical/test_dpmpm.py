@@ -20,17 +20,33 @@ def _data(n=600, seed=0) -> pd.DataFrame:
                          "lab": pd.Categorical([f"L{v}" for v in lab])})
 
 
-@pytest.mark.skipif(not _kernels.HAVE_NUMBA, reason="numba not installed")
-def test_numba_and_numpy_engines_give_identical_chains_and_synthetic_data(monkeypatch):
-    df = _data()
-    fits = [DPMPM(K=15, seed=7, progress=False, n_iter=300, burn=100, keep=3).fit(df, "lab")]
-    monkeypatch.setattr(_kernels, "HAVE_NUMBA", False)  # the numpy class step
-    fits.append(DPMPM(K=15, seed=7, progress=False, n_iter=300, burn=100, keep=3).fit(df, "lab"))
-    pd.testing.assert_frame_equal(fits[0].trace_, fits[1].trace_)
-    for z in ("kept", "prior", "gibbs"):
-        s0, s1 = (f.set_params(z=z).synthesize(3, seed=3) for f in fits)
-        for d0, d1 in zip(s0, s1):
-            pd.testing.assert_frame_equal(d0, d1)
+def _z_step_reference(pi, thetaT, parent, col, leaf_of_record, u, K):
+    """The class step in plain numpy with the kernel's association order: class weights down
+    the prefix tree (``P[node] = P[parent] * thetaT[col]``), running sums left to right, z =
+    the number of running sums <= u * total (clipped to K - 1)."""
+    P = np.empty((parent.shape[0], K))
+    P[0] = pi
+    for node in range(1, parent.shape[0]):
+        P[node] = P[parent[node]] * thetaT[col[node]]
+    cdf = np.cumsum(P, axis=1)
+    rows = cdf[leaf_of_record]
+    z = (rows <= (u * rows[:, K - 1])[:, None]).sum(axis=1)
+    return np.minimum(z, K - 1)
+
+
+def test_z_step_never_draws_an_empty_class_at_the_boundary():
+    """u = 0 puts the threshold on the running sums of empty leading classes: z is the first
+    class with positive weight (z counts the running sums <= threshold, ties included)."""
+    pi = np.array([0.0, 0.5, 0.0, 0.5])
+    thetaT = np.ones((2, 4))
+    parent, col = np.array([0, 0, 0]), np.array([0, 0, 1])  # root and two leaves
+    leaf = np.array([1, 2, 1, 2])
+    u = np.array([0.0, 0.0, 0.5, 1.0])
+    z = np.empty(4, dtype=np.int64)
+    counts = np.zeros((4, 3), dtype=np.int64)
+    _kernels.z_step(pi, thetaT, parent, col, leaf, u, z, counts, np.zeros((4, 1), np.int64))
+    np.testing.assert_array_equal(z, _z_step_reference(pi, thetaT, parent, col, leaf, u, 4))
+    np.testing.assert_array_equal(z, [1, 1, 3, 3])
 
 
 def test_z_step_kernels_agree_with_a_direct_categorical_draw():
@@ -49,15 +65,19 @@ def test_z_step_kernels_agree_with_a_direct_categorical_draw():
     theta_flat = np.concatenate(snap.theta, axis=1)
     parent, col, slices, leaf = _prefix_tree(codes, offsets)
     rec_cols = codes + offsets[:-1]
-    for step in filter(None, (_kernels.z_step_numpy, _kernels.z_step_numba)):
-        z = np.empty(len(df), dtype=np.int64)
-        counts = np.zeros((6, offsets[-1] + 1), dtype=np.int64)
-        step(snap.pi, np.ascontiguousarray(theta_flat.T), parent, col, slices, leaf, u, z,
-             counts, rec_cols)
-        # products in another association order may round differently at a boundary
-        assert (z == expected).mean() > 0.99
-        np.testing.assert_array_equal(counts[:, 0], np.bincount(z, minlength=6))
-        np.testing.assert_array_equal(counts[:, 1 + offsets[2]:].sum(axis=1), counts[:, 0])
+    z = np.empty(len(df), dtype=np.int64)
+    counts = np.zeros((6, offsets[-1] + 1), dtype=np.int64)
+    thetaT = np.ascontiguousarray(theta_flat.T)
+    _kernels.z_step(snap.pi, thetaT, parent, col, leaf, u, z, counts, rec_cols)
+    # products in another association order may round differently at a boundary
+    assert (z == expected).mean() > 0.99
+    np.testing.assert_array_equal(z, _z_step_reference(snap.pi, thetaT, parent, col, leaf, u, 6))
+    np.testing.assert_array_equal(counts[:, 0], np.bincount(z, minlength=6))
+    np.testing.assert_array_equal(counts[:, 1 + offsets[2]:].sum(axis=1), counts[:, 0])
+    for j in range(3):  # (class, level) counts of every variable
+        want = np.zeros((6, d[j]), dtype=np.int64)
+        np.add.at(want, (z, codes[:, j]), 1)
+        np.testing.assert_array_equal(counts[:, 1 + offsets[j]:1 + offsets[j + 1]], want)
 
 
 def test_K_one_synthetic_label_frequencies_converge_to_the_marginal():

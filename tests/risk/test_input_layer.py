@@ -224,3 +224,28 @@ def test_zero_radius_warning_says_so():
     with pytest.warns(RiskInputWarning, match=r"radius of \['X'\] is 0 and R's intervals are "
                       r"open"):
         identification_risk(orig, [orig], "K", "X", r=0.0, percentage=False)
+
+
+def test_euclidean_widths_are_r_pow_in_r_order():
+    """Closed form: d_K = pow(0 + sum_known d^2, 0.5), d_S = pow(d_K + sum_syn d^2, 0.5), each
+    square added in column order, the root by C's pow (math.pow), for values where pow and sqrt
+    differ by an ulp."""
+    import math
+
+    from idrisk.risk.matching import half_widths
+
+    rng = np.random.default_rng(0)
+    found = []
+    while len(found) < 5:  # squares sums whose pow(., 0.5) is not sqrt(.)
+        a, b = rng.uniform(0.1, 9, 2).round(1)
+        if math.pow(a * a + b * b, 0.5) != math.sqrt(a * a + b * b):
+            found.append((a, b))
+    radii = np.array([1.0, 1.0, 0.3])
+    x = np.array([[a, b, 5.0] for a, b in found])
+    d = half_widths(x, radii, percentage=True, euclidean_dist=True,
+                    known=np.array([True, True, False]))
+    for i, (a, b) in enumerate(found):
+        d_k = math.pow(0.0 + a * a + b * b, 0.5)
+        d_s = math.pow(d_k + 1.5 * 1.5, 0.5)
+        assert d[i, 0] == d[i, 1] == d_k != math.sqrt(a * a + b * b)
+        assert d[i, 2] == d_s

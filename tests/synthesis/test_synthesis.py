@@ -21,14 +21,12 @@ SCENARIOS = {
 }
 
 
-@pytest.mark.parametrize("engine", ["auto", "numpy"])
 @pytest.mark.parametrize("scenario", [1, 2, 3, 4])
-def test_reproduces_synthpop_fixtures(ce, scenario, engine, monkeypatch):
-    """Both engines: compiled (numba) tree growing, routing and draws, and the fallback."""
+def test_reproduces_synthpop_fixtures(ce, scenario):
+    """The compiled tree growing, routing and draws reproduce synthpop's datasets."""
     folder = fixtures_dir("synthpop") / f"scenario{scenario}"
     if not folder.is_dir():
         pytest.skip(f"fixtures not found at {folder}")
-    monkeypatch.setenv("IDRISK_ENGINE", engine)
     res = syn(ce, m=20, visit_sequence=SCENARIOS[scenario], seed=2021)
     assert len(res.frames) == 20
     for i, ours in enumerate(res.frames, start=1):
@@ -206,29 +204,6 @@ def test_against_r_reference_of_the_spec(ce, vs, proper, nrows):
         np.testing.assert_array_equal(ours, ref[i])
 
 
-def test_compiled_and_python_draws_are_identical(ce, monkeypatch):
-    """The compiled R-stream loops (numba) and the Python fallback give the same datasets and
-    leave the stream at the same place (the fixture test above runs the default engine)."""
-    from idrisk.synthesis import _kernels
-    from idrisk.synthesis.rng import RStream
-
-    if not _kernels.HAVE_NUMBA:
-        pytest.skip("numba is not installed")
-    small = ce.iloc[:1500]
-    fast = syn(small, m=2, visit_sequence=SCENARIOS[4], seed=17, proper=True).frames
-    a = RStream(5)
-    groups = a.unif_index_groups([3, 70_000, 1, 250], [4, 3, 2, 40])
-    perm = a.sample_without_replacement(1000, 200)
-    monkeypatch.setenv("IDRISK_ENGINE", "numpy")
-    slow = syn(small, m=2, visit_sequence=SCENARIOS[4], seed=17, proper=True).frames
-    b = RStream(5)
-    np.testing.assert_array_equal(groups, b.unif_index_groups([3, 70_000, 1, 250], [4, 3, 2, 40]))
-    np.testing.assert_array_equal(perm, b.sample_without_replacement(1000, 200))
-    assert a.n_used == b.n_used
-    for x, y in zip(fast, slow):
-        pd.testing.assert_frame_equal(x, y)
-
-
 def _reference_donor_draw(y, where, nodes, stream):
     """syn.cart's donor draw, leaf by leaf: leaves in first-appearance order, each one
     ``unif_index(donors, targets)`` call, targets in row order, donors in row order."""
@@ -246,10 +221,8 @@ def _reference_donor_draw(y, where, nodes, stream):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("rng", ["r", "numpy"])
-@pytest.mark.parametrize("engine", ["auto", "numpy"])
-def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng, engine, monkeypatch):
-    """Compiled grouping (numba) and the numpy fallback against a leaf-by-leaf loop."""
-    monkeypatch.setenv("IDRISK_ENGINE", engine)
+def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng):
+    """Compiled grouping and hash look-ups against a leaf-by-leaf loop."""
     from idrisk.synthesis.cart_synthesis import _LeafDonors
     from idrisk.synthesis.rng import make_stream
     from idrisk.synthesis.rpart_tree import RpartTree
