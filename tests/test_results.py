@@ -210,7 +210,20 @@ def _rpart_fit():
     return RpartFit(where=pd.Series([2, 2, 3, 3]), frame=frame)
 
 
+def _risk_report():
+    import warnings
+
+    from idrisk.reporting import compute_report
+
+    f = _frames(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return compute_report(f[0], f[1:], ["g"], ["y"], r=0.1, radii=[0.05, 0.1],
+                              utility=False)
+
+
 EXAMPLES = {
+    "idrisk.reporting._compute.RiskReport": _risk_report,
     "idrisk.rcompat.crosscheck.CrossCheckReport": _cross_check,
     "idrisk.rcompat.rpart.RpartFit": _rpart_fit,
     "idrisk._synthetic.SyntheticData": _synthetic_data,

@@ -21,6 +21,7 @@ import pandas as pd
 
 from .._interface import spell
 from .._output import atomic_dir
+from ..risk.options import RiskOptions
 from ._compute import RiskReport, _radius_text
 
 __all__ = ["FILES", "ReportFiles", "write_report"]
@@ -192,7 +193,7 @@ def _figures(rep: RiskReport) -> dict[str, tuple[Any, str]]:
                                "against risk (y). Boxes span the first to third quartile of a "
                                "scenario's datasets on both axes.")
     conf = rep.confidential
-    if rep.settings.get("utility") and conf is not None:
+    if rep.utility and conf is not None:
         ecdf = rep.tables.get("ecdf_utility")
         ecdf_vars = list(dict.fromkeys(ecdf["variable"])) if ecdf is not None else []
         cat_vars = []
@@ -224,10 +225,10 @@ def _figures(rep: RiskReport) -> dict[str, tuple[Any, str]]:
 def _is_categorical(rep: RiskReport, v: str) -> bool:
     from .._schema import is_categorical
 
-    settings = rep.settings
-    if v in (settings.get("categorical") or []):
+    options = rep.options
+    if options is not None and v in options.categorical:
         return True
-    if v in (settings.get("continuous") or []):
+    if options is not None and v in options.continuous:
         return False
     return is_categorical(rep.confidential[v])
 
@@ -308,7 +309,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     from .. import __version__
 
     n, known, names = rep.n, list(rep.known), list(rep.results)
-    settings, sources = rep.settings, rep.sources
+    options, sources = rep.options or RiskOptions(known=rep.known or ("?",)), rep.sources
     doc = _Document(rep.title)
     if rep.show_confidential_values:
         doc.notice(confidential_notice())
@@ -318,16 +319,16 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
             doc.figure(f"fig_{key}.png", png[key], figures[key][1], key)
 
     conf_name = sources.get("confidential")
-    percentage = settings.get("percentage", True)
+    percentage = options.percentage
     doc.para(
         f"Confidential data: {conf_name + ', ' if conf_name else ''}n = {n} records. "
         f"Known variables (what the intruder knows): {', '.join(known) or 'none'}. "
         f"Radius r = {_radius_text(rep.r)} "
         + ("(a synthetic value matches within ± r × the confidential value)" if percentage
            else "(absolute: within ± r)")
-        + (", R's Euclidean rule." if settings.get("euclidean_dist") else ".")
+        + (", R's Euclidean rule." if options.euclidean_dist else ".")
     )
-    for p in settings.get("intro", []):
+    for p in rep.intro:
         doc.para(p)
     doc.table(pd.DataFrame({
         "synthesized": [", ".join(sc.syn) for sc in rep.scenarios.values()],
@@ -354,7 +355,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     doc.heading("Checks on the data")
     doc.para(f"Records (of n = {n}) whose risk R's rules set without a word: NA in a "
              "continuous known/synthesized variable "
-             + ("matches anything" if settings.get("na_matches", True) else "never matches")
+             + ("matches anything" if options.na_matches else "never matches")
              + "; a confidential value ≤ 0 under a percentage radius is never matched; "
              "records with no match (c = 0) count as risk 0. Ranges over the m datasets.")
     doc.table(rep.tables["checks"].rename(columns=_CHECK_NAMES))
@@ -365,7 +366,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     fig("record_risk")
     top = rep.tables["top_records"]
     if len(top):
-        k = settings.get("top", 10)
+        k = rep.top
         doc.para(f"The {k} highest-risk records of each scenario (record = row number in the "
                  "confidential file, from 1). "
                  + ("Their confidential values are listed "
@@ -396,7 +397,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
         fig("risk_by_radius")
         fig("risk_at_max")
     if "risk_utility" in rep.tables:
-        maxorder = settings.get("maxorder", 1)
+        maxorder = rep.maxorder
         doc.heading("Utility")
         doc.para(
             "U_p: propensity-score mean squared error of a logistic regression telling "

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._interface import spell
 from .._result import Result
 from .._schema import is_categorical
 
@@ -283,8 +284,8 @@ def _stratified_variance(
         if lonely_psu == "fail":
             bad = [str(levels[k]) for k in np.flatnonzero(lonely)]
             raise ValueError(
-                f"stratum {', '.join(bad)} has only one unit; choose lonely_psu= one of "
-                f"{LONELY_PSU[1:]} (R's options(survey.lonely.psu))"
+                f"stratum {', '.join(bad)} has only one unit; choose {spell('lonely_psu')} "
+                f"one of {LONELY_PSU[1:]} (R's options(survey.lonely.psu))"
             )
         idx = np.isin(codes, np.flatnonzero(lonely))
         if lonely_psu == "adjust":
@@ -295,7 +296,8 @@ def _stratified_variance(
             # non-zero score (a lonely stratum outside a domain contributes zero, as in R)
             n_missing = np.sum(z[idx] != 0, axis=0)
             if n_strata - np.max(n_missing) <= 0:
-                raise ValueError("lonely_psu='average' needs at least one stratum with 2+ units")
+                raise ValueError(f"{spell('lonely_psu', 'average')} needs at least one stratum "
+                                 "with 2+ units")
             out *= n_strata / (n_strata - n_missing)
         # "remove" and "certainty": the lonely stratum contributes nothing
     return out
