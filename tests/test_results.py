@@ -178,16 +178,6 @@ def _identification():
     return identification_risk(f[0], f[1:], known=["g"], syn=["y"], r=0.1)
 
 
-def _risk_report():
-    from idrisk.datasets import load_demo
-    from idrisk.reporting._compute import compute_report
-
-    d = load_demo(n=200, seed=1)
-    s = d.assign(Income=d.Income.sample(frac=1, random_state=1).to_numpy())
-    return compute_report(d, [s], ["Age", "Urban"], ["Income"], radii=[0.05, 0.1],
-                          utility=False)
-
-
 def _synthpop_result():
     from idrisk.rcompat.synthpop import SynthpopResult
 
@@ -242,7 +232,6 @@ EXAMPLES = {
     "idrisk.utility.ordered_logit.OrderedLogitUtility": _ordered_utility,
     "idrisk.rcompat.synthpop.SynthpopResult": _synthpop_result,
     "idrisk.risk.result.IdentificationRiskResult": _identification,
-    "idrisk.reporting._compute.RiskReport": _risk_report,
 }
 
 RESULTS = sorted(name for name, cls in CLASSES.items()
