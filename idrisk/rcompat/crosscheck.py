@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._result import Result
 from ..risk._rcall import run_identification_risk
 from ..risk.result import IdentificationRiskResult
 from .cases import RiskCase
@@ -64,8 +65,8 @@ class ComponentDiff:
         )
 
 
-@dataclass
-class CrossCheckReport:
+@dataclass(frozen=True, repr=False)
+class CrossCheckReport(Result):
     """Per-component comparison of two IdentificationRisk results (e.g. idrisk vs R).
 
     Truthy when every component agrees exactly (within ``atol``), or when both sides refused
@@ -80,7 +81,7 @@ class CrossCheckReport:
     >>> assert report, report  # doctest: +SKIP
     """
 
-    components: list[ComponentDiff]
+    components: tuple[ComponentDiff, ...]
     left: str = "idrisk"
     right: str = "R"
     atol: float = 0.0
@@ -119,6 +120,15 @@ class CrossCheckReport:
             },
             index=pd.Index([c.name for c in self.components], name="component"),
         )
+
+    def summary(self) -> pd.DataFrame:
+        """The per-component table (:meth:`to_frame`)."""
+        return self.to_frame()
+
+    def _header(self) -> str:
+        status = "AGREE" if self else "DIFFER"
+        label = f": {self.label}" if self.label else ""
+        return f"CrossCheckReport({self.left} vs {self.right}{label}, atol={self.atol:g}): {status}"
 
     def __repr__(self) -> str:
         status = "AGREE" if self else "DIFFER"
@@ -214,12 +224,12 @@ def compare_results(
         for side, res in zip(names, (left, right), strict=True):
             if res is None and errors[side] is None:
                 errors[side] = "no result"
-        return CrossCheckReport([], names[0], names[1], atol, errors, label)
+        return CrossCheckReport((), names[0], names[1], atol, errors, label)
     if index is None and isinstance(left, IdentificationRiskResult):
         index = left.c.index
     a, b = _as_r_dict(_decode(left)), _as_r_dict(_decode(right))
     comps = [_component(k, a[k], b[k], index, atol) for k in R_RESULT_ORDER]
-    return CrossCheckReport(comps, names[0], names[1], atol, errors, label)
+    return CrossCheckReport(tuple(comps), names[0], names[1], atol, errors, label)
 
 
 def _decode(res):
