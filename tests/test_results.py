@@ -225,7 +225,7 @@ EXAMPLES = {
     "idrisk.risk.bounds.InherentBounds": _bounds,
     "idrisk.weighted.weights.SyntheticRisk": _synthetic_risk,
     "idrisk.weighted.diagnostics.WhackAMole": _whack,
-    "idrisk.utility.pmse.PMSEResult": _pmse,
+    "idrisk.utility.propensity.PMSEResult": _pmse,
     "idrisk.utility.combining.CombinedEstimate": _combined,
     "idrisk.utility.tables.TableDeviations": _deviations,
     "idrisk.utility.ordered_logit.OrderedLogitFit": _ordered_fit,

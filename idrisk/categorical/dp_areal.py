@@ -456,6 +456,8 @@ class DPAreal(Synthesizer):
     sampler_diagnostics_ : pandas.Series
         Gibbs: ``eta_accept`` and the sigma block's acceptance rates; Stan: ``divergent``.
     stan_fit_ : StanFit or None
+    iterations_ : list of int
+        The sweeps (Gibbs) or draws (Stan, 1-based) of the kept log-rates.
     """
 
     _method = "dp_areal"
