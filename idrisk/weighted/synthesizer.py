@@ -130,8 +130,8 @@ class RiskWeightedSynthesizer(Synthesizer):
         shared slopes; 1), ``scale_sigma`` and ``nu_sigma`` (component sds: a zero-avoiding
         prior, sigma times the half-t(nu, 0, scale) density, so that no component can collapse
         onto one record; defaults 1 and 0 = sigma times the half-normal(0, 1) density).
-        Negbin: ``scale_beta``, ``scale_phi`` (10, 10). See ``stan/weighted_mixture_normal.stan`` for why the papers' Dirichlet
-        process hyperprior is not used.
+        Negbin: ``scale_beta``, ``scale_phi`` (10, 10). The papers' Dirichlet process
+        hyperprior is replaced by this finite mixture (the Stan program's comments say why).
     backend : {"auto", "cmdstanpy", "pystan"}
     chains, warmup, draws : int
         MCMC settings.
