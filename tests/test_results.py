@@ -29,9 +29,7 @@ RESULT_NAME = re.compile(r"(Result|Fit|Table|Estimate|Bounds|Risk|Deviations|Uti
                          r"Synthesis|SyntheticData|Data|Mole|Synds)$")
 
 #: result-like dataclasses owned by other parts of the package, not yet converted
-NOT_YET = {
-    "idrisk.stan.backend.StanFit",  # the Stan backend
-}
+NOT_YET: set[str] = set()
 
 SKIP_MODULES = ("idrisk._moved",)
 
@@ -212,7 +210,18 @@ def _risk_report():
                               utility=False)
 
 
+def _stan_fit():
+    from idrisk.stan.backend import StanFit, convergence_table
+
+    rng = np.random.default_rng(0)
+    draws = {"mu": rng.normal(size=(2, 50)), "beta": rng.normal(size=(2, 50, 2))}
+    return StanFit(draws=draws, sampler={"lp__": rng.normal(size=(2, 50))}, backend="fake",
+                   program="p", seed=1, chains=2, warmup=10, iter_sampling=50,
+                   diagnostics=convergence_table(draws))
+
+
 EXAMPLES = {
+    "idrisk.stan.backend.StanFit": _stan_fit,
     "idrisk.reporting._compute.RiskReport": _risk_report,
     "idrisk.rcompat.crosscheck.CrossCheckReport": _cross_check,
     "idrisk.rcompat.rpart.RpartFit": _rpart_fit,
