@@ -1,0 +1,832 @@
+"""Engine of synthpop 1.9-3's disclosure measures (``disclosure``, ``multi.disclosure``,
+``replicated.uniques``), written from ``shared/specs/synthpop-disclosure.md`` and checked
+against live synthpop run with ``LC_COLLATE=C``.
+
+Everything here follows synthpop's code, quirks included; ``quirks="corrected"`` switches
+the documented quirks off (see :func:`disclosure_tables`). The public faces are
+:mod:`idrisk.r` (R's names and result shapes) and :mod:`idrisk.risk.disclosure`.
+
+Numbers become text in three places, each with a rule of base R:
+
+* ``factor(x)`` of a double names its levels with ``as.character`` -- 15 significant digits,
+  fixed or scientific, whichever is narrower (:func:`r_character`: ``1e+05``, ``123456.7``);
+* ``cut(..., dig.lab = 8)`` writes interval bounds with C's ``%.8g`` (:func:`cut_labels`);
+* ``as.matrix`` of a data frame with a non-numeric column ``format()``\ s each numeric column
+  -- 7 significant digits, common decimals and width (:func:`r_format`: ``" -8"``, ``" NA"``).
+
+Level names are sorted by code point, which is R's ``order()`` under ``LC_COLLATE=C``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+
+
+def _sci_parts(x: float, digits: int) -> tuple[int, int, bool]:
+    """(kpower, nsig, rounding widens) of ``|x|`` rounded to ``digits`` significant digits."""
+    mantissa, exponent = f"{abs(x):.{digits - 1}e}".split("e")
+    kpower = int(exponent)
+    nsig = len(mantissa.replace(".", "").rstrip("0")) or 1
+    widens = 0 < kpower and abs(x) < 10.0**kpower
+    return kpower, nsig, widens
+
+
+def _format_real(values: Sequence[float], digits: int) -> tuple[int, int, bool]:
+    """Common (width, decimals, scientific) of finite ``values`` under R's ``formatReal``."""
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return 0, 0, False
+    neg = any(v < 0 for v in finite)
+    rgt = mxsl = mxns = mxe = -(10**9)
+    mne = 10**9
+    mxl = -(10**9)
+    for v in finite:
+        if v == 0:
+            kpower, nsig, widens = 0, 1, False
+        else:
+            kpower, nsig, widens = _sci_parts(v, digits)
+        left = kpower + 1 - (1 if widens else 0)
+        sleft = (1 if v < 0 else 0) + (1 if left <= 0 else left)
+        rgt = max(rgt, nsig - left)
+        mxl = max(mxl, left)
+        mxsl = max(mxsl, sleft)
+        mxns = max(mxns, nsig)
+        mxe = max(mxe, kpower)
+        mne = min(mne, kpower)
+    if mxl < 0:
+        mxsl = 1 + int(neg)
+    rgt = max(rgt, 0)
+    width_fixed = mxsl + rgt + (1 if rgt else 0)
+    e = 2 if (mxe >= 100 or mne <= -99) else 1
+    d = mxns - 1
+    width_sci = int(neg) + (1 if d > 0 else 0) + d + 4 + e
+    if width_fixed <= width_sci:
+        return width_fixed, rgt, False
+    return width_sci, d, True
+
+
+def _write(v: float, decimals: int, scientific: bool) -> str:
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Inf" if v > 0 else "-Inf"
+    if scientific:
+        mantissa, exponent = f"{v:.{decimals}e}".split("e")
+        sign, digits = exponent[0], exponent[1:].lstrip("0")
+        return f"{mantissa}e{sign}{digits.zfill(2)}"
+    text = f"{v:.{decimals}f}"
+    return "0" if text in ("-0", "-0.0") else text
+
+
+def r_character(x: float) -> str:
+    """R's ``as.character`` of one double (15 significant digits).
+
+    Examples
+    --------
+    >>> [r_character(v) for v in (100000.0, 123456.7, 0.1, 1e-4, -8.0, 2.5)]
+    ['1e+05', '123456.7', '0.1', '1e-04', '-8', '2.5']
+    """
+    _, decimals, scientific = _format_real([x], 15)
+    return _write(x, decimals, scientific)
+
+
+def r_labels(values: np.ndarray) -> list[str]:
+    """Labels R gives the values of a numeric vector: integers plainly, doubles by
+    :func:`r_character`."""
+    if np.issubdtype(values.dtype, np.integer):
+        return [str(int(v)) for v in values]
+    return [r_character(float(v)) for v in values]
+
+
+def r_format(values: np.ndarray, missing: np.ndarray) -> list[str]:
+    """R's ``format()`` of a numeric vector as ``as.matrix`` leaves it (NA written ``NA``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r_format(np.array([-8.0, 800.0, 0.0]), np.array([False, False, True]))
+    [' -8', '800', ' NA']
+    >>> r_format(np.array([800.0, 1500.5]), np.array([False, False]))
+    [' 800.0', '1500.5']
+    """
+    if np.issubdtype(values.dtype, np.integer):
+        texts = [None if na else str(int(v)) for v, na in zip(values, missing, strict=True)]
+    else:
+        present = [float(v) for v, na in zip(values, missing, strict=True) if not na]
+        _, decimals, scientific = _format_real(present, 7)
+        texts = [
+            None if na else _write(float(v), decimals, scientific)
+            for v, na in zip(values, missing, strict=True)
+        ]
+    width = max([len(t) for t in texts if t is not None] + [2 if any(missing) else 0])
+    return ["NA".rjust(width) if t is None else t.rjust(width) for t in texts]
+
+
+def cut_labels(breaks: Sequence[float], dig_lab: int = 8) -> list[str]:
+    """Labels of ``cut(x, breaks, right = FALSE, include.lowest = TRUE, dig.lab = dig_lab)``.
+
+    Examples
+    --------
+    >>> cut_labels([1.0, 2.5, 10.5])
+    ['[1,2.5)', '[2.5,10.5]']
+    """
+    texts: list[str] = []
+    for dig in range(dig_lab, max(12, dig_lab) + 1):
+        texts = [f"{0.0 + b:.{dig}g}" for b in breaks]
+        if all(a != b for a, b in zip(texts[:-1], texts[1:], strict=True)):
+            break
+    else:
+        raise ValueError(f"breaks {list(breaks)} cannot be labelled distinctly")
+    labels = [f"[{a},{b})" for a, b in zip(texts[:-1], texts[1:], strict=True)]
+    labels[-1] = labels[-1][:-1] + "]"
+    return labels
+
+
+# ====================================================================== warnings
+class SynthpopQuirkWarning(UserWarning):
+    """synthpop's answer here comes from a quirk of its code (the message names it);
+    ``quirks="corrected"`` gives the answer without it."""
+
+
+def _quirk(name: str, detail: str) -> None:
+    import warnings
+
+    warnings.warn(f"synthpop quirk '{name}': {detail}", SynthpopQuirkWarning, stacklevel=4)
+
+
+# ====================================================================== factors
+MISSING = "Missing"
+
+
+class _Factor:
+    """An R factor: level labels and integer codes (-1 = NA)."""
+
+    __slots__ = ("codes", "levels")
+
+    def __init__(self, levels: list[str], codes: np.ndarray) -> None:
+        self.levels = list(levels)
+        self.codes = np.asarray(codes, dtype=np.intp)
+
+    @property
+    def has_na(self) -> bool:
+        return bool((self.codes < 0).any())
+
+    def labels(self) -> np.ndarray:
+        """Level label of each value (``None`` for NA)."""
+        lv = np.array(self.levels + [None], dtype=object)
+        return lv[np.where(self.codes < 0, len(self.levels), self.codes)]
+
+
+def _from_labels(labels: np.ndarray, levels: list[str]) -> _Factor:
+    index = {lv: i for i, lv in enumerate(levels)}
+    return _Factor(levels, np.array([-1 if v is None else index[v] for v in labels]))
+
+
+def is_r_numeric(series: pd.Series) -> bool:
+    """R's ``is.numeric``: integer and double columns (not logical, not factor)."""
+    dtype = series.dtype
+    return (
+        pd.api.types.is_numeric_dtype(dtype)
+        and not pd.api.types.is_bool_dtype(dtype)
+        and not isinstance(dtype, pd.CategoricalDtype)
+    )
+
+
+def _numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(values, missing) of a numeric column; integer columns stay integer."""
+    missing = series.isna().to_numpy()
+    if pd.api.types.is_integer_dtype(series.dtype):
+        return series.fillna(0).to_numpy(dtype=np.int64), missing
+    return series.to_numpy(dtype=float, na_value=np.nan), missing
+
+
+def as_factor(series: pd.Series) -> _Factor:
+    """R's ``factor()`` of a column as synthpop meets it (categoricals keep their levels)."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        from .._schema import label
+
+        levels = [label(c) for c in series.cat.categories]
+        return _Factor(levels, series.cat.codes.to_numpy())
+    missing = series.isna().to_numpy()
+    if is_r_numeric(series):
+        values, _ = _numbers(series)
+        distinct = np.unique(values[~missing])
+        codes = np.full(len(series), -1)
+        codes[~missing] = np.searchsorted(distinct, values[~missing])
+        return _Factor(r_labels(distinct), codes)
+    if pd.api.types.is_bool_dtype(series.dtype) or series.dtype == object and all(
+        isinstance(v, (bool, np.bool_)) for v in series[~missing]
+    ) and (~missing).any():
+        text = np.array(
+            [None if na else ("TRUE" if v else "FALSE") for v, na in zip(series, missing,
+                                                                         strict=True)],
+            dtype=object,
+        )
+    else:
+        text = np.array([None if na else str(v) for v, na in zip(series, missing, strict=True)],
+                        dtype=object)
+    return _from_labels(text, sorted({v for v in text if v is not None}))
+
+
+def recode_missing(f: _Factor) -> _Factor:
+    """synthpop's NA recoding: ``factor(as.character(x))`` with NA as level ``"Missing"`` --
+    levels re-sorted by name and unused ones dropped (only when there is an NA)."""
+    if not f.has_na:
+        return f
+    labels = f.labels()
+    labels[f.codes < 0] = MISSING
+    return _from_labels(labels, sorted(set(labels)))
+
+
+# ====================================================================== grouping
+def _r_quantile7(x: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """R's ``quantile(type = 7)``: ``(1 - h) * x[lo] + h * x[hi]`` where needed."""
+    xs = np.sort(x)
+    n = len(xs)
+    index = 1 + max(n - 1, 0) * probs
+    lo = np.floor(index).astype(int)
+    hi = np.ceil(index).astype(int)
+    qs = xs[lo - 1].copy()
+    xhi = xs[hi - 1]
+    interp = (index > lo) & (xhi != qs)
+    h = (index - lo)[interp]
+    qs[interp] = (1 - h) * qs[interp] + h * xhi[interp]
+    return qs
+
+
+def class_breaks(x: np.ndarray, n: int, style: str) -> np.ndarray:
+    """``classInt::classIntervals(x, n, style)$brks`` for the quantile and equal styles.
+
+    When ``n`` is at least the number of distinct values, every value is its own class with
+    breaks half-way between them (classInt's "unique" breaks), as classInt does.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_breaks(np.array([1.0, 2, 3, 4, 10]), 7, "quantile").tolist()
+    [-0.125, 1.5, 2.5, 3.5, 7.0, 11.125]
+    >>> class_breaks(np.array([0.0, 1, 2, 3, 4, 6, 8]), 2, "equal").tolist()
+    [0.0, 4.0, 8.0]
+    """
+    distinct = np.unique(x)
+    if len(distinct) < 2:
+        raise ValueError("grouping a numeric column needs at least two distinct values")
+    if n >= len(distinct):
+        gaps = np.diff(distinct)
+        half = gaps.mean() / 2
+        return np.concatenate(
+            [[distinct[0] - half], distinct[:-1] + gaps / 2, [distinct[-1] + half]]
+        )
+    if style == "quantile":
+        probs = np.minimum(np.arange(n + 1) * (1.0 / n), 1.0)
+        return _r_quantile7(x, probs)
+    lo, hi = float(x.min()), float(x.max())
+    out = lo + np.arange(n + 1) * ((hi - lo) / n)
+    out[-1] = hi
+    return out
+
+
+def _cut(values: np.ndarray, breaks: np.ndarray) -> np.ndarray:
+    """Codes of ``cut(right = FALSE, include.lowest = TRUE)`` (-1 outside the breaks)."""
+    codes = np.searchsorted(breaks, values, side="right") - 1
+    codes[values == breaks[-1]] = len(breaks) - 2
+    codes[(values < breaks[0]) | (values > breaks[-1])] = -1
+    return codes
+
+
+def group_numeric(
+    columns: list[pd.Series], n: int, codes: Sequence[float]
+) -> list[_Factor]:
+    """synthpop's grouping of one numeric column into ``n`` classes, original first.
+
+    Breaks come from the quantiles of the original and all synthetic values together
+    (missing values and ``cont.na`` codes left out); if the original falls into fewer than
+    three classes, equal-width breaks are used instead. Codes become levels after the
+    intervals.
+    """
+    parts = [_numbers(c) for c in columns]
+    code_arr = np.array([float(c) for c in codes], dtype=float)
+
+    def usable(values: np.ndarray, missing: np.ndarray) -> np.ndarray:
+        return ~missing & ~np.isin(values.astype(float), code_arr)
+
+    pooled = np.concatenate([v[usable(v, m)].astype(float) for v, m in parts])
+    orig_vals = parts[0][0][usable(*parts[0])].astype(float)
+    breaks = np.unique(class_breaks(pooled, n, "quantile"))
+    if len(np.unique(_cut(orig_vals, breaks))) < 3:
+        breaks = np.unique(class_breaks(pooled, n, "equal"))
+    interval_labels = cut_labels(list(breaks))
+    code_labels = [r_character(c) for c in code_arr]
+    levels = interval_labels + code_labels
+    out = []
+    for values, missing in parts:
+        fvals = values.astype(float)
+        cut_codes = np.full(len(values), -1)
+        ok = usable(values, missing)
+        cut_codes[ok] = _cut(fvals[ok], breaks)
+        for k, c in enumerate(code_arr):
+            cut_codes[~missing & (fvals == c)] = len(interval_labels) + k
+        out.append(_Factor(levels, cut_codes))
+    return out
+
+
+# ====================================================================== tables
+class _Table:
+    """A target x quasi-identifier count table with its level names."""
+
+    __slots__ = ("cols", "counts", "rows")
+
+    def __init__(self, counts: np.ndarray, rows: list[str], cols: list[str]) -> None:
+        self.counts = counts
+        self.rows = list(rows)
+        self.cols = list(cols)
+
+    def copy(self, counts: np.ndarray | None = None) -> _Table:
+        return _Table(self.counts.copy() if counts is None else counts, self.rows, self.cols)
+
+
+def _quasi_identifier(keys: list[_Factor]) -> tuple[list[str], np.ndarray]:
+    """(levels, codes) of q: one key is the key factor, several keys their labels pasted with
+    ``" | "`` (only observed combinations, sorted by name)."""
+    if len(keys) == 1:
+        return keys[0].levels, keys[0].codes
+    pasted = [" | ".join(parts) for parts in zip(*[k.labels() for k in keys], strict=True)]
+    levels = sorted(set(pasted))
+    index = {lv: i for i, lv in enumerate(levels)}
+    return levels, np.array([index[p] for p in pasted], dtype=np.intp)
+
+
+def _crosstab(target: _Factor, q_levels: list[str], q_codes: np.ndarray) -> _Table:
+    counts = np.zeros((len(target.levels), len(q_levels)), dtype=np.int64)
+    ok = (target.codes >= 0) & (q_codes >= 0)
+    np.add.at(counts, (target.codes[ok], q_codes[ok]), 1)
+    return _Table(counts, target.levels, q_levels)
+
+
+def _complete(t: _Table, rows: list[str], cols: list[str], by_name: bool) -> _Table:
+    """Add the missing rows and columns as zeros.
+
+    synthpop (``by_name=False``) re-sorts a dimension by name only when something was added
+    to it; ``by_name=True`` puts both tables in the order of ``rows``/``cols``.
+    """
+    counts, r, c = t.counts, list(t.rows), list(t.cols)
+    extra_r = [x for x in rows if x not in set(r)]
+    if extra_r or by_name:
+        counts = np.vstack([counts, np.zeros((len(extra_r), counts.shape[1]), np.int64)])
+        r = r + extra_r
+        order = [r.index(x) for x in rows] if by_name else sorted(range(len(r)),
+                                                                   key=r.__getitem__)
+        counts, r = counts[order], [r[i] for i in order]
+    extra_c = [x for x in cols if x not in set(c)]
+    if extra_c or by_name:
+        counts = np.hstack([counts, np.zeros((counts.shape[0], len(extra_c)), np.int64)])
+        c = c + extra_c
+        order = [c.index(x) for x in cols] if by_name else sorted(range(len(c)),
+                                                                   key=c.__getitem__)
+        counts, c = counts[:, order], [c[i] for i in order]
+    return _Table(counts, r, c)
+
+
+def _proportions(counts: np.ndarray) -> np.ndarray:
+    totals = counts.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = counts / totals
+    return np.where(totals > 0, p, 0.0)
+
+
+TABLES = ("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
+EXCLUSION_COLUMNS = (
+    "excluded target", "missing target", "missing in  keys", "set to exclude",
+    "over denom_lim", "remaining",
+)
+
+
+# ====================================================================== disclosure
+def _fields(col: str, n_keys: int) -> list[str]:
+    return col.split(" | ") if n_keys > 1 else [col]
+
+
+def _as_int_list(value: object, argument: str) -> list[int]:
+    vals = [value] if np.isscalar(value) else list(value)  # type: ignore[arg-type]
+    out = []
+    for v in vals:
+        if isinstance(v, bool) or not float(v).is_integer():
+            raise ValueError(f"{argument} must hold whole numbers, got {v!r}")
+        out.append(int(v))
+    return out
+
+
+def resolve_columns(
+    data: pd.DataFrame, value: str | int | Sequence[str | int], argument: str
+) -> list[str]:
+    """Column names from names or R's 1-based column numbers."""
+    vals = [value] if isinstance(value, (str, int, np.integer)) else list(value)
+    names = []
+    for v in vals:
+        if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            if not 1 <= v <= data.shape[1]:
+                raise ValueError(
+                    f"{argument}: column number {v} is outside 1..{data.shape[1]} of data"
+                )
+            names.append(str(data.columns[v - 1]))
+        elif isinstance(v, str):
+            names.append(v)
+        else:
+            raise TypeError(f"{argument}: expected column names or numbers, got {v!r}")
+    return names
+
+
+class Prepared:
+    """The recoded original and synthetic factors of one disclosure() call."""
+
+    def __init__(self, target: _Factor, keys: list[_Factor]) -> None:
+        self.target = target
+        self.keys = keys
+
+
+def _recycle(value: object, n: int, argument: str) -> list:
+    vals = [value] if np.isscalar(value) or value is None else list(value)  # type: ignore
+    if not vals:
+        raise ValueError(f"{argument} is empty")
+    return [vals[i % len(vals)] for i in range(n)]
+
+
+def disclosure_tables(
+    syn: Sequence[pd.DataFrame],
+    data: pd.DataFrame,
+    keys: str | int | Sequence[str | int],
+    target: str | int,
+    *,
+    cont_na: dict[str, Sequence[float]] | None = None,
+    denom_lim: int = 5,
+    exclude_ov_denom_lim: bool = False,
+    not_targetlev: Sequence[str] | str | None = None,
+    usetargetNA: bool = True,
+    usekeysNA: bool | Sequence[bool] = True,
+    exclude_keys: Sequence[str] | str | None = None,
+    exclude_keylevs: Sequence[str] | str | None = None,
+    exclude_targetlevs: Sequence[str] | str | None = None,
+    ngroups_target: int | None = None,
+    ngroups_keys: int | Sequence[int] | None = None,
+    thresh_1way: Sequence[float] = (50, 90),
+    thresh_2way: Sequence[float] = (4, 80),
+    quirks: str = "synthpop",
+    warn: bool = True,
+) -> dict:
+    """synthpop's ``disclosure.synds`` computation on m synthetic frames.
+
+    Returns a dict with R's component names (``ident``, ``attrib``, ``allCAPs``,
+    ``check_1way``, ``check1``, ``check_2way``, ``check2``, ``Nexclusions``, ``keys``,
+    ``target``, ``Norig``) and, under ``"_tables"``, the per-synthesis tables.
+
+    With ``quirks="corrected"`` these quirks of synthpop 1.9-3 are switched off:
+
+    * *usekeysNA permutation*: with keys given in another order than the data's, synthpop
+      permutes ``usekeysNA`` (and applies ``ngroups_keys``) with the wrong permutation;
+      corrected: each setting stays with its key.
+    * *tables combined by position*: synthpop adds missing levels to one table, sorts it by
+      name and then combines it with the other table by position; corrected: by name.
+    * *identity measures depend on the target*: synthpop computes UiO, UiS, UiOiS and repU
+      after the target's exclusions; corrected: after the key exclusions (``usekeysNA``) only.
+    * *full row counts*: synthpop divides by all records even when some were excluded;
+      corrected: by the records remaining in the original (synthetic) table.
+    """
+    if quirks not in ("synthpop", "corrected"):
+        raise ValueError(f"quirks must be 'synthpop' or 'corrected', got {quirks!r}")
+    fix = quirks == "corrected"
+    syn = list(syn)
+    m = len(syn)
+    if m == 0:
+        raise ValueError("no synthetic data sets given")
+    user_keys = resolve_columns(data, keys, "keys")
+    tnames = resolve_columns(data, target, "target")
+    if len(tnames) != 1:
+        raise ValueError(f"target must be a single column, got {tnames}")
+    tname = tnames[0]
+    if tname in user_keys:
+        raise ValueError(f"target {tname!r} is also one of the keys")
+    if "target" in data.columns:
+        raise ValueError("data has a column called 'target'; rename it (synthpop uses the name)")
+    if len(set(user_keys)) != len(user_keys):
+        raise ValueError(f"keys: a column is listed twice in {user_keys}")
+    for where, frame in [("data", data)] + [(f"synthetic data set {j + 1}", s)
+                                             for j, s in enumerate(syn)]:
+        missing = [c for c in [tname, *user_keys] if c not in frame.columns]
+        if missing:
+            raise KeyError(f"column(s) {missing} (keys/target) not found in {where}")
+    if isinstance(denom_lim, bool) or not float(denom_lim).is_integer() or denom_lim < 1:
+        raise ValueError(f"denom_lim must be a positive whole number, got {denom_lim!r}")
+    if ngroups_target is not None and ngroups_target == 1:
+        raise ValueError("ngroups_target must not be 1")
+    n_keys = len(user_keys)
+    use_na = [bool(v) for v in _recycle(usekeysNA, n_keys, "usekeysNA")]
+    ng_keys = None if ngroups_keys is None else _as_int_list(ngroups_keys, "ngroups_keys")
+    if ng_keys is not None:
+        ng_keys = _recycle(ng_keys, n_keys, "ngroups_keys")
+        if 1 in ng_keys:
+            raise ValueError("ngroups_keys must not contain 1")
+
+    # --- keys in data order; settings given per key follow (wrongly, in synthpop)
+    dkeys = [c for c in data.columns if c in set(user_keys)]
+    right = [user_keys.index(k) for k in dkeys]
+    wrong = [dkeys.index(k) for k in user_keys]
+    quirk_perm = right if fix else wrong
+    if ng_keys is not None:
+        ng_data = [ng_keys[i] for i in right] if fix else ng_keys
+        if warn and not fix and ng_data != [ng_keys[i] for i in right]:
+            _quirk("ngroups_keys order", "ngroups_keys is applied to the keys in data order "
+                   f"{dkeys}, not in the order given {user_keys}")
+    else:
+        ng_data = None
+    use_na_data = [use_na[i] for i in quirk_perm]
+    if warn and not fix and use_na_data != [use_na[i] for i in right]:
+        _quirk("usekeysNA permutation", f"keys reordered to data order {dkeys} and usekeysNA "
+               f"permuted wrongly: used {use_na_data} instead of "
+               f"{[use_na[i] for i in right]}")
+
+    cont = {k: [v for v in vals if not _isna(v)] for k, vals in (cont_na or {}).items()}
+    for k in cont:
+        if k not in data.columns:
+            raise KeyError(f"cont_na: {k!r} is not a column of data")
+
+    # --- grouping and factors
+    def factors(col: str, ngroups: int | None) -> list[_Factor]:
+        cols = [data[col]] + [s[col] for s in syn]
+        if ngroups is not None and ngroups > 0 and is_r_numeric(data[col]):
+            return group_numeric(cols, int(ngroups), cont.get(col, []))
+        return [as_factor(c) for c in cols]
+
+    tf = factors(tname, ngroups_target)
+    kf = [factors(k, None if ng_data is None else ng_data[i]) for i, k in enumerate(dkeys)]
+    target_had_na = tf[0].has_na
+    orig_t = recode_missing(tf[0])
+    orig_k = [recode_missing(f[0]) for f in kf]
+    q0_levels, q0_codes = _quasi_identifier(orig_k)
+    d0 = _crosstab(orig_t, q0_levels, q0_codes)
+    nd = len(data)
+
+    not_t = [] if not_targetlev is None else (
+        [not_targetlev] if isinstance(not_targetlev, str) else list(not_targetlev))
+    ex_k = [] if exclude_keys is None else (
+        [exclude_keys] if isinstance(exclude_keys, str) else list(exclude_keys))
+    ex_kl = [] if exclude_keylevs is None else (
+        [exclude_keylevs] if isinstance(exclude_keylevs, str) else list(exclude_keylevs))
+    ex_tl = [] if exclude_targetlevs is None else (
+        [exclude_targetlevs] if isinstance(exclude_targetlevs, str)
+        else list(exclude_targetlevs))
+    if not (len(ex_k) == len(ex_kl) == len(ex_tl)):
+        raise ValueError("exclude_keys, exclude_keylevs and exclude_targetlevs must have the "
+                         "same length")
+    for k, kl, tl in zip(ex_k, ex_kl, ex_tl, strict=True):
+        if k not in dkeys:
+            raise ValueError(f"exclude_keys: {k!r} is not one of the keys {dkeys}")
+        if str(kl) not in orig_k[dkeys.index(k)].levels:
+            raise ValueError(f"exclude_keylevs: {kl!r} is not a level of key {k!r} in data")
+        if str(tl) not in orig_t.levels:
+            raise ValueError(f"exclude_targetlevs: {tl!r} is not a level of target "
+                             f"{tname!r} in data")
+
+    per = []
+    for j in range(m):
+        st = recode_missing(tf[j + 1])
+        sk = [recode_missing(f[j + 1]) for f in kf]
+        ql, qc = _quasi_identifier(sk)
+        s0 = _crosstab(st, ql, qc)
+        rows_d = sorted(set(d0.rows) | set(s0.rows)) if not fix else d0.rows + [
+            r for r in s0.rows if r not in set(d0.rows)]
+        cols_d = sorted(set(d0.cols) | set(s0.cols)) if not fix else d0.cols + [
+            c for c in s0.cols if c not in set(d0.cols)]
+        d = _complete(d0, rows_d, cols_d, by_name=fix)
+        s = _complete(s0, rows_d, cols_d, by_name=fix)
+        if warn and not fix and (d.rows != s.rows or d.cols != s.cols):
+            _quirk("tables combined by position",
+                   f"synthesis {j + 1}: the original and synthetic tables of {tname} by keys "
+                   "list their levels in different orders and synthpop combines them by "
+                   "position, so cells of different levels are compared")
+        per.append(_measures(d, s, nd, len(syn[j]), n_keys, dkeys, not_t, target_had_na,
+                             usetargetNA, use_na_data, list(zip(ex_k, ex_kl, ex_tl)),
+                             exclude_ov_denom_lim, int(denom_lim), fix))
+        per[-1]["check_1way"] = _check_1way(per[-1], thresh_1way)
+        per[-1]["check_2way"] = _check_2way(per[-1], orig_t, orig_k, dkeys, thresh_2way)
+    if warn and not fix and any(p["target_excluded"] for p in per):
+        _quirk("identity measures depend on the target",
+               "records were excluded for the target, which changes UiO, UiS, UiOiS and repU "
+               "as well; denominators stay the full row counts")
+    return _assemble(per, dkeys, tname, nd, tf, orig_t)
+
+
+def _isna(v: object) -> bool:
+    try:
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def _measures(
+    d: _Table, s: _Table, nd: int, ns: int, n_keys: int, dkeys: list[str],
+    not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
+    triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
+) -> dict:
+    """The eight tables of one synthesis, their exclusions and the measures."""
+    D, S = d.counts.astype(float), s.counts.astype(float)
+    pd_, ps = _proportions(D), _proportions(S)
+    s_present = S.sum(axis=0) > 0
+    tables = {
+        "original": D.copy(),
+        "synthetic": S.copy(),
+        "Dorig": np.where(pd_ == 1, D, 0.0),
+        "Dsyn": np.where(ps == 1, S, 0.0),
+        "iS": np.where(s_present[None, :], D, 0.0),
+        "DiS": np.where((ps == 1).any(axis=0)[None, :], D, 0.0),
+    }
+    tables["DiSCO"] = np.where(ps == 1, tables["iS"], 0.0)
+    tables["DiSDiO"] = np.where(pd_ == 1, tables["DiSCO"], 0.0)
+    names = {k: (s if k in ("synthetic", "Dsyn") else d) for k in TABLES}
+    nex = np.zeros((len(TABLES), len(EXCLUSION_COLUMNS)))
+
+    def zero(step: int, mask_of) -> None:
+        for i, k in enumerate(TABLES):
+            mask = mask_of(names[k], tables[k])
+            nex[i, step] += tables[k][mask].sum()
+            tables[k][mask] = 0.0
+
+    def rows_named(levels):
+        return lambda t, _: np.isin(np.array(t.rows, dtype=object), levels)[:, None] & \
+            np.ones((1, len(t.cols)), bool)
+
+    def cols_where(pred):
+        return lambda t, _: np.ones((len(t.rows), 1), bool) & np.array(
+            [pred(_fields(c, n_keys)) for c in t.cols], dtype=bool)[None, :]
+
+    if not_t:
+        zero(0, rows_named(not_t))
+    if not usetargetNA and target_had_na:
+        zero(1, rows_named([MISSING]))
+    for i, use in enumerate(use_na):
+        if not use:
+            zero(2, cols_where(lambda f, i=i: f[i] == MISSING))
+    key_ex_tables = {k: v.copy() for k, v in tables.items()}
+    for key, keylev, targetlev in triples:
+        i = dkeys.index(key)
+        zero(3, lambda t, _, i=i, kl=str(keylev), tl=str(targetlev):
+             np.array([r == tl for r in t.rows], bool)[:, None]
+             & np.array([_fields(c, n_keys)[i] == kl for c in t.cols], bool)[None, :])
+    if over_lim:
+        zero(4, lambda t, values: values > denom_lim)
+    for i, k in enumerate(TABLES):
+        nex[i, 5] = tables[k].sum()
+    target_excluded = bool(nex[:2, [0, 1, 3, 4]].sum() > 0)
+
+    Dx, Sx = tables["original"], tables["synthetic"]
+    if fix:
+        ident_d, ident_s = key_ex_tables["original"], key_ex_tables["synthetic"]
+        nd_, ns_ = Dx.sum(), Sx.sum()
+        ident_nd, ident_ns = ident_d.sum(), ident_s.sum()
+    else:
+        ident_d, ident_s = Dx, Sx
+        nd_, ns_ = ident_nd, ident_ns = float(nd), float(ns)
+    dq, sq = ident_d.sum(axis=0), ident_s.sum(axis=0)
+    ident = {
+        "UiO": 100 * float((dq == 1).sum()) / ident_nd,
+        "UiS": 100 * float((sq == 1).sum()) / ident_ns,
+        "UiOiS": 100 * float(((dq == 1) & s_present).sum()) / ident_nd,
+        "repU": 100 * float(((dq == 1) & (sq == 1)).sum()) / ident_nd,
+    }
+    disco = tables["DiSCO"]
+    nonzero = disco[disco > 0]
+    attrib = {
+        "Dorig": 100 * tables["Dorig"].sum() / nd_,
+        "Dsyn": 100 * tables["Dsyn"].sum() / ns_,
+        "iS": 100 * tables["iS"].sum() / nd_,
+        "DiS": 100 * tables["DiS"].sum() / nd_,
+        "DiSCO": 100 * disco.sum() / nd_,
+        "DiSDiO": 100 * tables["DiSDiO"].sum() / nd_,
+        "max_denom": float(disco.max()) if disco.size else 0.0,
+        "mean_denom": float(nonzero.mean()) if nonzero.size else float("nan"),
+    }
+    pdx, psx = _proportions(Dx), _proportions(Sx)
+    dqx, sqx = Dx.sum(axis=0), Sx.sum(axis=0)
+    row_totals = D.sum(axis=1)
+    caps = {
+        "baseCAPd": 100 * float(((row_totals / nd) ** 2).sum()),
+        "CAPd": 100 * float((dqx * (pdx**2).sum(axis=0)).sum()) / nd_,
+        "CAPs": 100 * float((sqx * (psx**2).sum(axis=0)).sum()) / ns_,
+        "DCAP": 100 * float((psx * Dx).sum()) / nd_,
+        "TCAP": 100 * float(disco.sum()) / float(dqx[sqx > 0].sum()),
+    }
+    return {
+        "ident": ident, "attrib": attrib, "allCAPs": caps, "Nexclusions": nex,
+        "tables": tables, "d": d, "s": s, "target_excluded": target_excluded,
+    }
+
+
+def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
+    disco = p["tables"]["DiSCO"]
+    by_level = disco.sum(axis=1)
+    total = disco.sum()
+    if total == 0:
+        return None
+    order = sorted(range(len(by_level)), key=lambda i: -by_level[i])
+    top = order[0]
+    share = 100 * by_level[top] / total
+    if not (by_level[top] > thresh[0] and share > thresh[1]):
+        return None
+    level = p["d"].rows[top]
+    d = p["tables"]["original"]
+    all_ = d.sum()
+    return pd.DataFrame(
+        {
+            "Level": [level],
+            "All": [all_],
+            "PctLevelAll": [100 * d[top].sum() / all_],
+            "totalDisclosive": [total],
+            "nLevelDis": [by_level[top]],
+            "PctLevelDis": [share],
+        },
+        index=pd.Index([level]),
+    )
+
+
+def _check_2way(
+    p: dict, orig_t: _Factor, orig_k: list[_Factor], dkeys: list[str],
+    thresh: Sequence[float],
+) -> pd.DataFrame | None:
+    d, disco = p["d"], p["tables"]["DiSCO"]
+    n_keys = len(dkeys)
+    cells = np.argwhere(disco > thresh[0])
+    pieces = []
+    for i, key in enumerate(dkeys):
+        counts: dict[str, int] = {}
+        for r, c in cells:
+            pair = f"{d.rows[r]}|{_fields(d.cols[c], n_keys)[i]}"
+            counts[pair] = counts.get(pair, 0) + int(disco[r, c])
+        for pair in sorted(counts):
+            pieces.append((pair, counts[pair], key))
+    if not pieces:
+        return None
+    t_labels = orig_t.labels()
+    rows = []
+    for idx, (pair, n, key) in enumerate(pieces, start=1):
+        tl, kl = pair.split("|", 1)
+        k_labels = orig_k[dkeys.index(key)].labels()
+        in_key = k_labels == kl
+        key_total = float(in_key.sum())
+        ktt = float((in_key & (t_labels == tl)).sum())
+        rows.append((str(idx), pair, n, key, ktt, key_total, 100 * ktt / key_total))
+    order = sorted(range(len(rows)), key=lambda i: -rows[i][2])
+    kept = [rows[i] for i in order if rows[i][6] > thresh[1]]
+    if not kept:
+        return None
+    return pd.DataFrame(
+        {
+            "target_key_levs": pd.Categorical([r[1] for r in kept],
+                                              categories=[r[1] for r in rows]),
+            "npairs": np.array([r[2] for r in kept], dtype=np.int32),
+            "key": [r[3] for r in kept],
+            "key_target_total": [r[4] for r in kept],
+            "key_total": [r[5] for r in kept],
+            "PctTargetKeyLevel": [r[6] for r in kept],
+        },
+        index=pd.Index([r[0] for r in kept]),
+    )
+
+
+def _assemble(per: list[dict], dkeys: list[str], tname: str, nd: int, tf, orig_t) -> dict:
+    m = len(per)
+    index = pd.Index([str(j + 1) for j in range(m)])
+    out: dict = {
+        name: pd.DataFrame([p[name] for p in per], index=index)
+        for name in ("ident", "attrib", "allCAPs")
+    }
+    c1 = [p["check_1way"] for p in per]
+    c2 = [p["check_2way"] for p in per]
+    check1 = ""
+    for c in c1:
+        if c is not None:
+            check1 = f"Check  {tname}  level  {c['Level'].iloc[0]}"
+    check2 = ""
+    for c in c2:
+        if c is not None:
+            check2 = f"{len(c)} pairs need checks"
+    if m == 1:
+        out["check_1way"] = c1[0] if c1[0] is not None else [""]
+        out["check_2way"] = c2[0] if c2[0] is not None else [""]
+    else:
+        out["check_1way"] = ["" if c is None else c for c in c1]
+        out["check_2way"] = ["" if c is None else c for c in c2]
+    out["check1"] = check1
+    out["check2"] = check2
+    out["Nexclusions"] = [
+        pd.DataFrame(p["Nexclusions"], index=list(TABLES), columns=list(EXCLUSION_COLUMNS))
+        for p in per
+    ]
+    out["keys"] = list(dkeys)
+    out["target"] = tname
+    out["Norig"] = nd
+    out["_tables"] = per
+    return out
