@@ -104,13 +104,14 @@ def r_labels(values: np.ndarray) -> list[str]:
 
 
 def r_format(values: np.ndarray, missing: np.ndarray) -> list[str]:
-    """R's ``format()`` of a numeric vector as ``as.matrix`` leaves it (NA written ``NA``).
+    """R's ``format()`` of a numeric vector as ``as.matrix`` leaves it: a common width (which
+    counts ``NA`` as two characters), and NA restored, written ``NA`` without padding.
 
     Examples
     --------
     >>> import numpy as np
     >>> r_format(np.array([-8.0, 800.0, 0.0]), np.array([False, False, True]))
-    [' -8', '800', ' NA']
+    [' -8', '800', 'NA']
     >>> r_format(np.array([800.0, 1500.5]), np.array([False, False]))
     [' 800.0', '1500.5']
     """
@@ -124,7 +125,7 @@ def r_format(values: np.ndarray, missing: np.ndarray) -> list[str]:
             for v, na in zip(values, missing, strict=True)
         ]
     width = max([len(t) for t in texts if t is not None] + [2 if any(missing) else 0])
-    return ["NA".rjust(width) if t is None else t.rjust(width) for t in texts]
+    return ["NA" if t is None else t.rjust(width) for t in texts]
 
 
 def cut_labels(breaks: Sequence[float], dig_lab: int = 8) -> list[str]:
@@ -830,3 +831,220 @@ def _assemble(per: list[dict], dkeys: list[str], tname: str, nd: int, tf, orig_t
     out["Norig"] = nd
     out["_tables"] = per
     return out
+
+
+# ====================================================================== multi.disclosure
+def _nth(value: object, i: int, n: int, argument: str) -> object:
+    vals = [value] if value is None or np.isscalar(value) else list(value)  # type: ignore
+    return _recycle(vals, n, argument)[i]
+
+
+def multi_disclosure_tables(
+    syn: Sequence[pd.DataFrame],
+    data: pd.DataFrame,
+    keys: str | int | Sequence[str | int],
+    targets: Sequence[str] | str | None = None,
+    *,
+    cont_na: dict[str, Sequence[float]] | None = None,
+    denom_lim: int = 5,
+    exclude_ov_denom_lim: bool = False,
+    not_targetslev: Sequence[str] | str | None = None,
+    usetargetsNA: bool | Sequence[bool] = True,
+    usekeysNA: bool | Sequence[bool] = True,
+    exclude_keys: Sequence | None = None,
+    exclude_keylevs: Sequence | None = None,
+    exclude_targetlevs: Sequence | None = None,
+    ngroups_targets: int | Sequence[int | None] | None = None,
+    ngroups_keys: int | Sequence[int] | None = None,
+    ident_meas: str = "repU",
+    attrib_meas: str = "DiSCO",
+    thresh_1way: Sequence[float] = (50, 90),
+    thresh_2way: Sequence[float] = (4, 80),
+    quirks: str = "synthpop",
+) -> dict:
+    """synthpop's ``multi.disclosure.synds``: :func:`disclosure_tables` for each target.
+
+    Quirks reproduced (``quirks="corrected"`` fixes them): ``ident.syn`` is synthesis 1's
+    repU only (corrected: the mean over the m syntheses), and ``exclude.keylevs`` is replaced
+    by ``exclude.targetlevs`` (corrected: ``exclude_keylevs`` is used).
+    """
+    fix = quirks == "corrected"
+    syn = list(syn)
+    key_names = resolve_columns(data, keys, "keys")
+    if targets is None:
+        tlist = [c for c in syn[0].columns if c not in set(key_names)]
+    else:
+        tlist = resolve_columns(data, targets, "targets")
+    n = len(tlist)
+    if not fix and exclude_keys is not None:
+        _quirk("exclude.keylevs ignored", "multi.disclosure passes exclude.targetlevs as the "
+               "key levels, so exclude_keylevs is never used")
+    if not fix and len(syn) > 1:
+        _quirk("ident.syn from synthesis 1", "the identity measure of the summary is the "
+               "first synthesis's, not the mean over the syntheses")
+    outputs = {}
+    rows = []
+    for i, t in enumerate(tlist):
+        ntl = None if not_targetslev is None else _nth(not_targetslev, i, n, "not_targetslev")
+        ex_k = None if exclude_keys is None else exclude_keys[i]
+        ex_tl = None if exclude_targetlevs is None else exclude_targetlevs[i]
+        ex_kl = None
+        if exclude_keys is not None:
+            ex_kl = exclude_keylevs[i] if fix and exclude_keylevs is not None else ex_tl
+        ng = None if ngroups_targets is None else _nth(ngroups_targets, i, n, "ngroups_targets")
+        res = disclosure_tables(
+            syn, data, key_names, t, cont_na=cont_na, denom_lim=denom_lim,
+            exclude_ov_denom_lim=exclude_ov_denom_lim,
+            not_targetlev=None if ntl in (None, "") else ntl,
+            usetargetNA=bool(_nth(usetargetsNA, i, n, "usetargetsNA")), usekeysNA=usekeysNA,
+            exclude_keys=ex_k, exclude_keylevs=ex_kl, exclude_targetlevs=ex_tl,
+            ngroups_target=ng, ngroups_keys=ngroups_keys, thresh_1way=thresh_1way,
+            thresh_2way=thresh_2way, quirks=quirks, warn=False,
+        )
+        outputs[t] = res
+        ident, attrib, caps = res["ident"], res["attrib"], res["allCAPs"]
+        ident_orig = float(ident["UiO"].mean())
+        if ident_meas not in ("repU", "UiSiO", "baseCAPd") or attrib_meas not in (
+                "DiSCO", "DiSDiO", "DCAP"):
+            raise ValueError("ident_meas must be one of 'repU', 'UiSiO', 'baseCAPd' and "
+                             "attrib_meas one of 'DiSCO', 'DiSDiO', 'DCAP'")
+        if ident_meas in ident.columns:
+            col = ident[ident_meas]
+            ident_syn = float(col.mean() if fix else col.iloc[0])
+        else:
+            ident_syn = float("nan")
+        if attrib_meas == "DCAP":
+            a_orig, a_syn = float(caps["CAPd"].mean()), float(caps["DCAP"].mean())
+        else:
+            a_orig = float(attrib["Dorig"].mean()) if attrib_meas == "DiSCO" else float("nan")
+            a_syn = float(attrib[attrib_meas].mean())
+        rows.append((t, a_orig, a_syn, res["check1"], res["check2"], ident_orig, ident_syn))
+    order = sorted(range(n), key=lambda i: rows[i][2])
+    width = len(str(n))
+    names = []
+    for rank, i in enumerate(order, start=1):
+        t, _, _, c1, c2 = rows[i][:5]
+        suffix = {(True, True): " 1&2way checks", (True, False): " 1way checks",
+                  (False, True): " 2way checks", (False, False): ""}[(c1 != "", c2 != "")]
+        names.append(f"{str(rank).zfill(width)} {t}{suffix}")
+    table = pd.DataFrame(
+        {
+            "attrib.orig": [rows[i][1] for i in order],
+            "attrib.syn": [rows[i][2] for i in order],
+            "check1": [rows[i][3] for i in order],
+            "Npairs": [float(rows[i][4] != "") for i in order],
+            "check2": [rows[i][4] for i in order],
+        },
+        index=pd.Index(names),
+    )
+    return {
+        "attrib.table": table,
+        "keys": [c for c in data.columns if c in set(key_names)],
+        "ident.orig": [r[5] for r in rows],
+        "ident.syn": [r[6] for r in rows],
+        "Norig": len(data),
+        "denom_lim": denom_lim,
+        "exclude_ov_denom_lim": exclude_ov_denom_lim,
+        "usetargetsNA": [bool(_nth(usetargetsNA, i, n, "usetargetsNA")) for i in range(n)],
+        "usekeysNA": [bool(v) for v in _recycle(usekeysNA, len(key_names), "usekeysNA")],
+        "ident.meas": ident_meas,
+        "attrib.meas": attrib_meas,
+        "m": len(syn),
+        "output.list": outputs,
+    }
+
+
+# ====================================================================== replicated.uniques
+def _key_strings(frame: pd.DataFrame, keys: list[str], fix: bool) -> np.ndarray:
+    """Each row's key as synthpop compares it (``apply(x, 1, paste, collapse = "|")``)."""
+    cols = [frame[k] for k in keys]
+    all_numeric = all(is_r_numeric(c) for c in cols)
+    texts = []
+    for c in cols:
+        missing = c.isna().to_numpy()
+        if is_r_numeric(c):
+            values, _ = _numbers(c)
+            if all_numeric or fix:
+                labels = r_labels(values)
+                texts.append(["NA" if na else t for t, na in zip(labels, missing, strict=True)])
+            else:
+                texts.append(r_format(values, missing))
+        else:
+            f = as_factor(c)
+            texts.append(["NA" if v is None else v for v in f.labels()])
+    return np.array(["|".join(parts) for parts in zip(*texts, strict=True)], dtype=object)
+
+
+def _single_key(frame: pd.DataFrame, key: str) -> np.ndarray:
+    f = as_factor(frame[key])
+    return f.labels()
+
+
+def replicated_uniques_tables(
+    syn: Sequence[pd.DataFrame], data: pd.DataFrame, keys: Sequence[str] | str | None = None,
+    quirks: str = "synthpop",
+) -> dict:
+    """synthpop's ``replicated.uniques``: uniques in the original and synthetic data on
+    ``keys`` and the synthetic rows that replicate them.
+
+    Quirks reproduced (``quirks="corrected"`` fixes them): with several keys, numeric key
+    columns are written with a common width per data set before comparison (so ``" 800"``
+    in one data set does not match ``"800"`` in the other); with one key, the count of
+    synthetic uniques found in the original is always 0.
+    """
+    fix = quirks == "corrected"
+    syn = list(syn)
+    key_list = list(data.columns) if keys is None else resolve_columns(data, keys, "keys")
+    for where, frame in [("data", data)] + [(f"synthetic data set {j + 1}", s)
+                                             for j, s in enumerate(syn)]:
+        missing = [c for c in key_list if c not in frame.columns]
+        if missing:
+            raise KeyError(f"keys: column(s) {missing} not found in {where}")
+    single = len(key_list) == 1
+
+    def strings(frame: pd.DataFrame) -> np.ndarray:
+        return _single_key(frame, key_list[0]) if single else _key_strings(frame, key_list,
+                                                                             fix)
+
+    def unique_set(values: np.ndarray) -> set:
+        counts = pd.Series([v for v in values if v is not None], dtype=object).value_counts()
+        return set(counts.index[counts == 1])
+
+    orig = strings(data)
+    orig_u = unique_set(orig)
+    orig_all = {v for v in orig if v is not None}
+    n, k, m = len(data), len(syn[0]), len(syn)
+    tabs, rep_rm, syn_rm = [], [], []
+    if single and m == 1 and not fix:
+        _quirk("single-key repU.rm", "with one key and one synthetic data set synthpop marks "
+               "no row in repU.rm")
+    for s in syn:
+        sv = strings(s)
+        syn_u = unique_set(sv)
+        in_orig = set() if single and not fix else syn_u & orig_all
+        replicated = syn_u & orig_u
+        if not fix and single and (syn_u & orig_all):
+            _quirk("single-key synthetic uniques", "with one key synthpop counts no synthetic "
+                   "unique as present in the original")
+        numbers = [len(orig_u), len(syn_u), len(in_orig), len(replicated)]
+        totals = [n, k, n, n]
+        tabs.append(pd.DataFrame(
+            {"Number": [float(x) for x in numbers], "from total": [float(t) for t in totals],
+             "%": [round(100 * x / t, 2) for x, t in zip(numbers, totals, strict=True)]},
+            index=["Original", "Synthetic", "Synthetic uniques in original",
+                   "Replicated uniques"],
+        ))
+        if single and m == 1 and not fix:
+            rep_rm.append(np.zeros(len(sv), dtype=bool))
+        else:
+            rep_rm.append(np.array([v in replicated for v in sv], dtype=bool))
+        syn_rm.append(np.array([v in in_orig for v in sv], dtype=bool))
+    return {
+        "m": m,
+        "n": n,
+        "k": k,
+        "keys": key_list,
+        "res_tab": tabs[0] if m == 1 else tabs,
+        "repU.rm": rep_rm[0] if m == 1 else np.column_stack(rep_rm),
+        "synU.rm": syn_rm[0] if m == 1 else np.column_stack(syn_rm),
+    }

@@ -93,4 +93,7 @@ def assert_same(ours: Any, theirs: Any, where: str = "", rtol: float = 0.0) -> N
         else:
             np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=0, err_msg=where)
         return
+    if theirs is pd.NA:
+        assert ours is None or np.isnan(ours), (where, ours)
+        return
     assert ours == theirs, (where, ours, theirs)
