@@ -38,6 +38,7 @@ from .rcompat.bridge import r_printed_lines
 from .rcompat.run_r import RMessage, RPrintedWarning
 from .risk import identification_risk
 from .risk._prepare import RadiusWarning, numeric_text_columns
+from .risk._synthpop_disclosure import disclosure, multi_disclosure, replicated_uniques  # noqa: F401
 
 __all__ = ["IdentificationRisk", "NumbersAsTextWarning", "syn", "RPrintedWarning", "RMessage"]
 

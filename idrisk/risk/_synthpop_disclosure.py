@@ -1,4 +1,4 @@
-"""Engine of synthpop 1.9-3's disclosure measures (``disclosure``, ``multi.disclosure``,
+r"""Engine of synthpop 1.9-3's disclosure measures (``disclosure``, ``multi.disclosure``,
 ``replicated.uniques``), written from ``shared/specs/synthpop-disclosure.md`` and checked
 against live synthpop run with ``LC_COLLATE=C``.
 
@@ -24,7 +24,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-
 
 
 def _sci_parts(x: float, digits: int) -> tuple[int, int, bool]:
@@ -442,14 +441,6 @@ def resolve_columns(
     return names
 
 
-class Prepared:
-    """The recoded original and synthetic factors of one disclosure() call."""
-
-    def __init__(self, target: _Factor, keys: list[_Factor]) -> None:
-        self.target = target
-        self.keys = keys
-
-
 def _recycle(value: object, n: int, argument: str) -> list:
     vals = [value] if np.isscalar(value) or value is None else list(value)  # type: ignore
     if not vals:
@@ -612,6 +603,7 @@ def disclosure_tables(
         per.append(_measures(d, s, nd, len(syn[j]), n_keys, dkeys, not_t, target_had_na,
                              usetargetNA, use_na_data, list(zip(ex_k, ex_kl, ex_tl)),
                              exclude_ov_denom_lim, int(denom_lim), fix))
+        per[-1]["dims"] = (d0.counts.shape, d.counts.shape)
         per[-1]["check_1way"] = _check_1way(per[-1], thresh_1way)
         per[-1]["check_2way"] = _check_2way(per[-1], orig_t, orig_k, dkeys, thresh_2way)
     if warn and not fix and any(p["target_excluded"] for p in per):
@@ -1048,3 +1040,435 @@ def replicated_uniques_tables(
         "repU.rm": rep_rm[0] if m == 1 else np.column_stack(rep_rm),
         "synU.rm": syn_rm[0] if m == 1 else np.column_stack(syn_rm),
     }
+
+
+# ====================================================================== R's printing
+def _r_round(x: float, digits: int) -> float:
+    return float(np.round(x, digits)) if math.isfinite(x) else x
+
+
+def _column_texts(values: Sequence[object]) -> list[str]:
+    """One data-frame column as ``print.data.frame`` writes it (numbers with 7 digits)."""
+    if all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+           for v in values):
+        nums = [float(v) for v in values]  # type: ignore[arg-type]
+        _, decimals, scientific = _format_real(nums, 7)
+        return ["NA" if v is None else _write(v, decimals, scientific) for v in nums]
+    return ["NA" if v is None or v is pd.NA else str(v) for v in values]
+
+
+def r_print_frame(frame: pd.DataFrame, width: int = 80) -> list[str]:
+    """Lines of R's ``print()`` of a data frame or matrix (columns right-aligned, row names
+    left-aligned, wrapped at ``width`` characters)."""
+    rows = [str(r) for r in frame.index]
+    rw = max([len(r) for r in rows] + [0])
+    cols = []
+    for c in frame.columns:
+        texts = _column_texts(list(frame[c]))
+        w = max([len(str(c))] + [len(t) for t in texts])
+        cols.append((str(c).rjust(w), [t.rjust(w) for t in texts]))
+    lines: list[str] = []
+    i = 0
+    while i < len(cols) or (i == 0 and not cols):
+        block, used = [], rw
+        while i < len(cols) and (not block or used + 1 + len(cols[i][0]) <= width):
+            block.append(cols[i])
+            used += 1 + len(cols[i][0])
+            i += 1
+        lines.append(" " * rw + "".join(" " + h for h, _ in block))
+        for r, name in enumerate(rows):
+            lines.append(name.ljust(rw) + "".join(" " + t[r] for _, t in block))
+        if not cols:
+            break
+    return lines
+
+
+def _rounded(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
+    return frame.apply(lambda col: [_r_round(float(v), digits) for v in col])
+
+
+_CHECK1_TEXT = [
+    "Please add 'check_1way' to to.print (e.g. print(disclosure_result, to.print = "
+    "'check_1way'),",
+    "and look at original data to decide if backround knowledge would make this disclosure "
+    "likely",
+    "Consider excluding this level with the not.targetlev parameter to the disclosure "
+    "function.",
+    "",
+    "",
+]
+_CHECK2_TEXT = [
+    "",
+    "Please examine component $check_2way of the disclosure object and look at original data.",
+    "Consider excluding these key-target pairs with some the following parameters to "
+    "disclosure:",
+    "exclude_ov_denom_lim = TRUE or defining key-target combinations from exclude.targetlevs,",
+    "exclude.keys and exclude.keylevs",
+    "",
+]
+TO_PRINT = ("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "exclusions",
+            "all")
+
+
+def format_disclosure(x: dict, to_print: Sequence[str] | str | None = None,
+                      digits: int | None = None) -> str:
+    """The text of synthpop's ``print.disclosure`` (the ``"all"`` option leaves out R's line
+    showing the call, which has no Python form)."""
+    tp = list([to_print] if isinstance(to_print, str) else (to_print or [x["to.print"]]))
+    bad = [t for t in tp if t not in TO_PRINT]
+    if bad:
+        raise ValueError(f"to_print: {bad} not among {list(TO_PRINT)}")
+    if "short" in tp and len(tp) > 1:
+        raise ValueError("to_print: 'short' must be used alone")
+    if "all" in tp:
+        tp = tp + ["ident", "attrib", "allCAPs"]
+    dg = x["digits"] if digits is None else digits
+    keys = " ".join(x["keys"])
+    target = x["target"]
+    out = [f"Disclosure measures from synthesis for {x['Norig']} records in original data.", ""]
+    excluded = any(float(n.iloc[:, :5].to_numpy().sum()) > 0 for n in x["Nexclusions"])
+    if excluded:
+        out += [
+            "Some records excluded from the evaluation of disclosure risks",
+            "See details by adding 'exclusions' to the parameter to.print of disclosure,",
+            "    or by printing the details with to,print including 'exclusions'.",
+        ]
+    m = len(x["ident"])
+    if "short" in tp:
+        short = pd.DataFrame(
+            {
+                "Identity (UiO/repU)": [x["ident"]["UiO"].iloc[0], *x["ident"]["repU"]],
+                "Attrib (Dorig/DiSCO)": [x["attrib"]["Dorig"].iloc[0], *x["attrib"]["DiSCO"]],
+            },
+            index=["Original"] + [f"Synthesis {j + 1}" for j in range(m)],
+        )
+        out += [f"Identity  measures for keys {keys} ",
+                f"and attribute measures for {target} from the same keys"]
+        out += r_print_frame(_rounded(short, dg)) + [""]
+    if "ident" in tp:
+        out += [f"Identity disclosure measures for {m} synthetic data set(s) from keys:",
+                f" {keys} ", ""]
+        out += r_print_frame(_rounded(x["ident"], dg)) + [""]
+    if "attrib" in tp:
+        out += [f"Attribute disclosure measures for {target} from keys: {keys} "]
+        out += r_print_frame(_rounded(x["attrib"], dg)) + [""]
+    if "allCAPs" in tp:
+        out += [f"CAP measures for the target {target} with keys", f"{keys} ", ""]
+        out += r_print_frame(_rounded(x["allCAPs"], dg)) + [""]
+    if "check_1way" in tp:
+        out += ["Details of target level contributing disproportionately to disclosure"]
+        out += _print_list(x["check_1way"]) + [""]
+    elif x["check1"]:
+        out += [f"The 1 way distributions of {target} has a large contribution to disclosure "
+                f"from level {x['check1']} "] + _CHECK1_TEXT
+    if "check_2way" in tp:
+        c2 = x["check_2way"]
+        dims = f" {c2.shape[0]} {c2.shape[1]}" if isinstance(c2, pd.DataFrame) else ""
+        out += ["Details of target-key combinations contributing disproportionately to "
+                "disclosure", f"This is a list with one for each of{dims} syntheses"]
+        out += _print_list(c2)
+    elif x["check2"]:
+        out += [f"Details of target-key pairs contributing disproportionately to disclosure "
+                f"of {target} ", f"{x['check2']} "] + _CHECK2_TEXT
+    if "exclusions" in tp:
+        for j, n in enumerate(x["Nexclusions"]):
+            out += ["", f"Records excluded from attribute exclusion measures for synthesis "
+                    f"{j + 1} "] + r_print_frame(n)
+    return "\n".join(out)
+
+
+def _print_list(value: object) -> list[str]:
+    """R's print of a data frame, or of a list of data frames and ``""`` strings."""
+    if isinstance(value, pd.DataFrame):
+        return r_print_frame(value)
+    out = []
+    for j, item in enumerate(value):  # type: ignore[arg-type]
+        out.append(f"[[{j + 1}]]")
+        out += r_print_frame(item) if isinstance(item, pd.DataFrame) else [f'[1] "{item}"']
+        out.append("")
+    return out
+
+
+# ====================================================================== R-shaped results
+class DisclosureList(dict):
+    """synthpop's ``disclosure`` object: a dict with R's component names; printing follows
+    ``print.disclosure`` (:meth:`print` takes ``to_print`` and ``digits``)."""
+
+    def __repr__(self) -> str:
+        return format_disclosure(self)
+
+    def print(self, to_print: Sequence[str] | str | None = None,
+              digits: int | None = None) -> None:
+        """Print like R's ``print(x, to.print = , digits = )``."""
+        print(format_disclosure(self, to_print, digits))
+
+
+class MultiDisclosureList(dict):
+    """synthpop's ``multi.disclosure`` object (a dict with R's component names)."""
+
+    def __repr__(self) -> str:
+        x = self
+        dg = x["digits"]
+        table = x["attrib.table"].copy()
+        for c in ("attrib.orig", "attrib.syn"):
+            table[c] = [_r_round(v, dg) for v in table[c]]
+        lines = [
+            f"Disclosure risk for {x['Norig']} records in the original data",
+            f"Results are averaged over {x['m']} syntheses",
+            "Identity disclosure measures",
+            f"from keys: {' '.join(x['keys'])} ",
+            f"For original  ( UiO )  {_cat_number(_r_round(x['ident.orig'][0], dg))} %",
+            f"For synthetic ( {x['ident.meas']} ) "
+            f"{_cat_number(_r_round(x['ident.syn'][0], dg))} %.",
+            "",
+            f"Table of attribute disclosure measures for {' '.join(x['keys'])} ",
+            f"Original measure is  {'CAPd' if x['attrib.meas'] == 'DCAP' else 'Dorig'} and "
+            f"synthetic measure is {x['attrib.meas']} ",
+            "Variables Ordered by synthetic disclosure measure",
+            "",
+        ]
+        return "\n".join(lines + r_print_frame(table))
+
+
+class RepUniqList(dict):
+    """synthpop's ``replicated.uniques`` object (a dict with R's component names)."""
+
+    def __repr__(self) -> str:
+        x = self
+        lines = [f"Uniques and replicated uniques for  {x['m']}  synthesised data set(s)", "",
+                 f" from keys:  {' '.join(x['keys'])} ", ""]
+        if x["m"] == 1:
+            lines += r_print_frame(x["res_tab"])
+        else:
+            lines += _print_list(x["res_tab"])
+        lines += ["To view possible exclusions from synthesised data set(s) check components",
+                  "  synU.rm (suggested for low-fidelity synthesis) or  repU.rm (for high "
+                  "fidelity)"]
+        return "\n".join(lines)
+
+
+def _cat_number(v: float) -> str:
+    """A number as R's ``cat()`` writes it (7 significant digits)."""
+    _, decimals, scientific = _format_real([v], 7)
+    return _write(v, decimals, scientific)
+
+
+def _synthetic_frames(object: object, argument: str = "object") -> list[pd.DataFrame]:
+    if isinstance(object, pd.DataFrame):
+        return [object]
+    frames = list(object)  # type: ignore[call-overload]
+    for j, f in enumerate(frames):
+        if not isinstance(f, pd.DataFrame):
+            raise TypeError(f"{argument}: item {j + 1} is a {type(f).__name__}, not a DataFrame")
+    if not frames:
+        raise ValueError(f"{argument}: no synthetic data sets")
+    return frames
+
+
+def _synorig_changes(syn: pd.DataFrame, data: pd.DataFrame) -> list[str]:
+    """What synthpop's ``synorig.compare`` would change (empty: nothing)."""
+    changes = []
+    extra = [c for c in syn.columns if c not in data.columns]
+    if extra:
+        changes.append(f"synthetic columns {extra} are not in data")
+    for c in [c for c in syn.columns if c in data.columns]:
+        a, b = syn[c], data[c]
+        for where, s in (("synthetic", a), ("original", b)):
+            if not (is_r_numeric(s) or isinstance(s.dtype, pd.CategoricalDtype)):
+                changes.append(f"{c!r} is turned from character into a factor in the {where}")
+        if is_r_numeric(a) != is_r_numeric(b):
+            changes.append(f"{c!r} is numeric in one data set and not in the other")
+        elif isinstance(a.dtype, pd.CategoricalDtype) and isinstance(b.dtype, pd.CategoricalDtype):
+            if list(a.cat.categories) != list(b.cat.categories):
+                changes.append(f"levels of {c!r} differ between synthetic and original")
+    return changes
+
+
+def _data_frame_method(object: object, data: pd.DataFrame, compare_synorig: bool,
+                       print_out: bool = True) -> list[pd.DataFrame]:
+    """The synthetic frames after the data.frame/list method's ``synorig.compare`` step."""
+    frames = _synthetic_frames(object)
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    if not compare_synorig:
+        return frames
+    changes = _synorig_changes(frames[0], data)
+    if not changes:
+        if print_out:
+            print("Synthetic and original data checked with synorig.compare,\n"
+                  " looks like no adjustment needed\n")
+        return frames
+    fixable = all("from character into a factor" in c for c in changes)
+    if not fixable:
+        raise ValueError(
+            "synorig.compare would adjust the data sets (" + "; ".join(changes) + "); make "
+            "the synthetic and original columns agree (same columns, dtypes and categories) "
+            "or pass compare_synorig=False"
+        )
+    if len(frames) > 1:
+        _quirk("compare.synorig keeps one synthesis", "synorig.compare converted character "
+               f"columns ({'; '.join(changes)}) and only the first of the {len(frames)} "
+               "synthetic data sets is used")
+    return frames[:1]
+
+
+def _synds_cont_na(object: object, cont_na: dict | None) -> dict | None:
+    if cont_na is not None:
+        return cont_na
+    settings = getattr(object, "settings", None) or {}
+    return settings.get("cont.na") or settings.get("cont_na")
+
+
+def _print_progress(res: dict, target: str) -> None:
+    for j, p in enumerate(res["_tables"]):
+        (r0, c0), (r1, c1) = p["dims"]
+        print(f"-------------------Synthesis {j + 1} --------------------")
+        print(f"Table for target {target} from GT alone with keys has {r0} rows {c0} colums.")
+        print(f"Table for target  {target} from GT & SD with all key combinations has {r1} "
+              f"rows {c1} colums.")
+
+
+def disclosure(
+    object: pd.DataFrame | Sequence[pd.DataFrame],
+    data: pd.DataFrame,
+    keys: str | int | Sequence[str | int],
+    target: str | int,
+    *,
+    cont_na: dict[str, Sequence[float]] | None = None,
+    print_flag: bool = True,
+    denom_lim: int = 5,
+    exclude_ov_denom_lim: bool = False,
+    not_targetlev: str | Sequence[str] | None = None,
+    usetargetNA: bool = True,
+    usekeysNA: bool | Sequence[bool] = True,
+    exclude_keys: str | Sequence[str] | None = None,
+    exclude_keylevs: str | Sequence[str] | None = None,
+    exclude_targetlevs: str | Sequence[str] | None = None,
+    ngroups_target: int | None = None,
+    ngroups_keys: int | Sequence[int] | None = None,
+    thresh_1way: Sequence[float] = (50, 90),
+    thresh_2way: Sequence[float] = (4, 80),
+    digits: int = 2,
+    to_print: str | Sequence[str] = "short",
+    compare_synorig: bool = True,
+) -> DisclosureList:
+    """synthpop 1.9-3's ``disclosure()``: R's arguments (``.`` written ``_``) and defaults.
+
+    ``object`` is one synthetic DataFrame (synthpop's ``data.frame`` method, m = 1, with
+    ``compare_synorig``) or a list of them / a :class:`~idrisk.SyntheticData` (the ``synds``
+    method with m = its length; ``cont_na`` then plays ``object$cont.na``). The result is a
+    dict with synthpop's components (``ident``, ``attrib``, ``allCAPs``, ``check_1way``,
+    ``check1``, ``check_2way``, ``check2``, ``Nexclusions``, ``keys``, ``target``, ``Norig``,
+    ``digits``, ``to.print``) equal to synthpop's when R runs with ``LC_COLLATE=C`` (level
+    names are sorted by code point). Its ``repr`` is ``print.disclosure``'s text.
+
+    Where synthpop's numbers come from a quirk of its code, they are reproduced and a
+    :class:`SynthpopQuirkWarning` names the quirk (see :func:`disclosure_tables`).
+    """
+    if isinstance(object, pd.DataFrame):
+        frames = _data_frame_method(object, data, compare_synorig)
+    else:
+        frames = _synthetic_frames(object)
+        cont_na = _synds_cont_na(object, cont_na)
+    if isinstance(to_print, str):
+        to_print = [to_print]
+    bad = [t for t in to_print if t not in TO_PRINT]
+    if bad:
+        raise ValueError(f"to_print: {bad} not among {list(TO_PRINT)}")
+    res = disclosure_tables(
+        frames, data, keys, target, cont_na=cont_na, denom_lim=denom_lim,
+        exclude_ov_denom_lim=exclude_ov_denom_lim, not_targetlev=not_targetlev,
+        usetargetNA=usetargetNA, usekeysNA=usekeysNA, exclude_keys=exclude_keys,
+        exclude_keylevs=exclude_keylevs, exclude_targetlevs=exclude_targetlevs,
+        ngroups_target=ngroups_target, ngroups_keys=ngroups_keys, thresh_1way=thresh_1way,
+        thresh_2way=thresh_2way,
+    )
+    if print_flag:
+        _print_progress(res, res["target"])
+    res.pop("_tables")
+    out = DisclosureList(res)
+    out["digits"] = digits
+    out["to.print"] = to_print[0] if len(to_print) == 1 else list(to_print)
+    return out
+
+
+def multi_disclosure(
+    object: pd.DataFrame | Sequence[pd.DataFrame],
+    data: pd.DataFrame,
+    keys: str | int | Sequence[str | int],
+    targets: str | Sequence[str] | None = None,
+    *,
+    cont_na: dict[str, Sequence[float]] | None = None,
+    print_flag: bool = True,
+    denom_lim: int = 5,
+    exclude_ov_denom_lim: bool = False,
+    not_targetslev: str | Sequence[str] | None = None,
+    usetargetsNA: bool | Sequence[bool] = True,
+    usekeysNA: bool | Sequence[bool] = True,
+    exclude_keys: Sequence | None = None,
+    exclude_keylevs: Sequence | None = None,
+    exclude_targetlevs: Sequence | None = None,
+    ngroups_targets: int | Sequence[int | None] | None = None,
+    ngroups_keys: int | Sequence[int] | None = None,
+    ident_meas: str = "repU",
+    attrib_meas: str = "DiSCO",
+    thresh_1way: Sequence[float] = (50, 90),
+    thresh_2way: Sequence[float] = (4, 80),
+    digits: int = 2,
+    plot: bool = True,
+    compare_synorig: bool = True,
+) -> MultiDisclosureList:
+    """synthpop 1.9-3's ``multi.disclosure()``: :func:`disclosure` for several targets and
+    the summary table ``attrib.table`` (R's arguments, ``.`` written ``_``).
+
+    ``object`` as in :func:`disclosure`. synthpop's data.frame/list method treats a list of
+    frames as one data set; here a list is the synds method with m = its length. ``plot``
+    is accepted for R's signature; draw the plot with
+    :meth:`idrisk.risk.disclosure.DisclosureSummary.plot`. The components ``output.list``
+    (disclosure results by target) hold :class:`DisclosureList` objects. Quirks reproduced:
+    ``ident.syn`` is synthesis 1's value; ``exclude_keylevs`` is never used (synthpop
+    passes ``exclude_targetlevs`` in its place).
+    """
+    if isinstance(object, pd.DataFrame):
+        frames = _data_frame_method(object, data, compare_synorig)
+    else:
+        frames = _synthetic_frames(object)
+        cont_na = _synds_cont_na(object, cont_na)
+    res = multi_disclosure_tables(
+        frames, data, keys, targets, cont_na=cont_na, denom_lim=denom_lim,
+        exclude_ov_denom_lim=exclude_ov_denom_lim, not_targetslev=not_targetslev,
+        usetargetsNA=usetargetsNA, usekeysNA=usekeysNA, exclude_keys=exclude_keys,
+        exclude_keylevs=exclude_keylevs, exclude_targetlevs=exclude_targetlevs,
+        ngroups_targets=ngroups_targets, ngroups_keys=ngroups_keys, ident_meas=ident_meas,
+        attrib_meas=attrib_meas, thresh_1way=thresh_1way, thresh_2way=thresh_2way,
+    )
+    outputs = {}
+    for i, (t, r) in enumerate(res["output.list"].items(), start=1):
+        if print_flag:
+            print(f"------------------ {i} {t} ------------------- ")
+            _print_progress(r, t)
+        r = DisclosureList({k: v for k, v in r.items() if k != "_tables"})
+        r["digits"], r["to.print"] = digits, "short"
+        outputs[t] = r
+    res["output.list"] = outputs
+    out = MultiDisclosureList(res)
+    out["digits"] = digits
+    out["plot"] = plot
+    return out
+
+
+def replicated_uniques(
+    object: pd.DataFrame | Sequence[pd.DataFrame],
+    data: pd.DataFrame,
+    keys: str | Sequence[str] | None = None,
+) -> RepUniqList:
+    """synthpop 1.9-3's ``replicated.uniques()`` (``keys`` defaults to all columns of
+    ``data``): ``res_tab`` (a DataFrame for m = 1, a list for m > 1), ``repU.rm`` and
+    ``synU.rm`` (boolean arrays, length k or k x m), ``m``, ``n``, ``k``, ``keys``.
+
+    Quirks reproduced (with a :class:`SynthpopQuirkWarning`): with several keys, numeric
+    columns are compared as text formatted to a common width within each data set; with one
+    key no synthetic unique counts as present in the original, and for m = 1 ``repU.rm`` is
+    all False.
+    """
+    return RepUniqList(replicated_uniques_tables(_synthetic_frames(object), data, keys))
