@@ -777,8 +777,8 @@ def _check_2way(
         return None
     return pd.DataFrame(
         {
-            "target_key_levs": pd.Categorical([r[1] for r in kept],
-                                              categories=[r[1] for r in rows]),
+            "target_key_levs": pd.Categorical(
+                [r[1] for r in kept], categories=list(dict.fromkeys(r[1] for r in rows))),
             "npairs": np.array([r[2] for r in kept], dtype=np.int32),
             "key": [r[3] for r in kept],
             "key_target_total": [r[4] for r in kept],
@@ -868,6 +868,9 @@ def multi_disclosure_tables(
     else:
         tlist = resolve_columns(data, targets, "targets")
     n = len(tlist)
+    if set(tlist) & set(key_names):
+        raise ValueError(f"targets {sorted(set(tlist) & set(key_names))} are also keys; no "
+                         "target can be a key")
     if not fix and exclude_keys is not None:
         _quirk("exclude.keylevs ignored", "multi.disclosure passes exclude.targetlevs as the "
                "key levels, so exclude_keylevs is never used")
@@ -1049,10 +1052,10 @@ def _r_round(x: float, digits: int) -> float:
 
 def _column_texts(values: Sequence[object]) -> list[str]:
     """One data-frame column as ``print.data.frame`` writes it (numbers with 7 digits)."""
-    if all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-           for v in values):
-        nums = [float(v) for v in values]  # type: ignore[arg-type]
-        _, decimals, scientific = _format_real(nums, 7)
+    if all(v is None or isinstance(v, (int, float, np.integer, np.floating))
+           and not isinstance(v, bool) for v in values):
+        nums = [None if v is None else float(v) for v in values]  # type: ignore[arg-type]
+        _, decimals, scientific = _format_real([v for v in nums if v is not None], 7)
         return ["NA" if v is None else _write(v, decimals, scientific) for v in nums]
     return ["NA" if v is None or v is pd.NA else str(v) for v in values]
 
@@ -1210,8 +1213,9 @@ class MultiDisclosureList(dict):
         x = self
         dg = x["digits"]
         table = x["attrib.table"].copy()
-        for c in ("attrib.orig", "attrib.syn"):
-            table[c] = [_r_round(v, dg) for v in table[c]]
+        for c in ("attrib.orig", "attrib.syn"):  # NaN here is R's NA (a mean of nothing)
+            table[c] = pd.Series([None if math.isnan(v) else _r_round(v, dg)
+                                  for v in table[c]], index=table.index, dtype=object)
         lines = [
             f"Disclosure risk for {x['Norig']} records in the original data",
             f"Results are averaged over {x['m']} syntheses",
@@ -1248,7 +1252,9 @@ class RepUniqList(dict):
 
 
 def _cat_number(v: float) -> str:
-    """A number as R's ``cat()`` writes it (7 significant digits)."""
+    """A number as R's ``cat()`` writes it (7 significant digits; NA for a missing one)."""
+    if math.isnan(v):
+        return "NA"
     _, decimals, scientific = _format_real([v], 7)
     return _write(v, decimals, scientific)
 

@@ -93,6 +93,8 @@ def assert_same(ours: Any, theirs: Any, where: str = "", rtol: float = 0.0) -> N
         else:
             np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=0, err_msg=where)
         return
+    if isinstance(ours, list) and len(ours) == 1 and not isinstance(theirs, list):
+        ours = ours[0]
     if theirs is pd.NA:
         assert ours is None or np.isnan(ours), (where, ours)
         return
