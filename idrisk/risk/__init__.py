@@ -8,7 +8,9 @@ risk, true and false match rates, record-level c, T, K, F and risk matrices.
 * :func:`identification_risk` -- the single-machine engine (``identification.py``, with
   input rules in ``_prepare.py``, the counting engine in ``matching.py`` and the result in
   ``result.py``);
-* :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``).
+* :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``);
+* :func:`disclosure` / :func:`disclosure_summary` -- synthpop 1.9-3's disclosure measures
+  (``disclosure.py``, engine in ``_synthpop_disclosure.py``; R's shapes in :mod:`idrisk.r`).
 
 This part imports nothing from the rest of idrisk: synthesizers depend on it, never the
 other way round.
@@ -16,6 +18,13 @@ other way round.
 
 from .._lazy import lazy_attributes
 from ._prepare import ContinuousCodesWarning, RadiusWarning, RiskInputWarning
+from .disclosure import (
+    DisclosureResult,
+    DisclosureSummary,
+    SynthpopQuirkWarning,
+    disclosure,
+    disclosure_summary,
+)
 from .identification import identification_risk
 from .result import IdentificationRiskResult
 
@@ -31,6 +40,11 @@ _LAZY = {
 
 __all__ = [
     "ContinuousCodesWarning",
+    "DisclosureResult",
+    "DisclosureSummary",
+    "SynthpopQuirkWarning",
+    "disclosure",
+    "disclosure_summary",
     "IdentificationRiskResult",
     "RadiusWarning",
     "RiskInputWarning",
