@@ -626,6 +626,16 @@ def _measures(
     triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
 ) -> dict:
     """The eight tables of one synthesis, their exclusions and the measures."""
+    with np.errstate(invalid="ignore", divide="ignore"):  # all excluded: NaN, as in R
+        return _measures_of(d, s, nd, ns, n_keys, dkeys, not_t, target_had_na, usetargetNA,
+                            use_na, triples, over_lim, denom_lim, fix)
+
+
+def _measures_of(
+    d: _Table, s: _Table, nd: int, ns: int, n_keys: int, dkeys: list[str],
+    not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
+    triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
+) -> dict:
     D, S = d.counts.astype(float), s.counts.astype(float)
     pd_, ps = _proportions(D), _proportions(S)
     s_present = S.sum(axis=0) > 0
@@ -663,7 +673,6 @@ def _measures(
     for i, use in enumerate(use_na):
         if not use:
             zero(2, cols_where(lambda f, i=i: f[i] == MISSING))
-    key_ex_tables = {k: v.copy() for k, v in tables.items()}
     for key, keylev, targetlev in triples:
         i = dkeys.index(key)
         zero(3, lambda t, _, i=i, kl=str(keylev), tl=str(targetlev):
@@ -676,13 +685,20 @@ def _measures(
     target_excluded = bool(nex[:2, [0, 1, 3, 4]].sum() > 0)
 
     Dx, Sx = tables["original"], tables["synthetic"]
-    if fix:
-        ident_d, ident_s = key_ex_tables["original"], key_ex_tables["synthetic"]
+    if fix:  # identity from the keys alone: only the usekeysNA exclusions
+        def key_only(t: _Table, values: np.ndarray) -> np.ndarray:
+            out = values.copy()
+            for i, use in enumerate(use_na):
+                if not use:
+                    out[:, [_fields(c, n_keys)[i] == MISSING for c in t.cols]] = 0.0
+            return out
+
+        ident_d, ident_s = key_only(d, D), key_only(s, S)
         nd_, ns_ = Dx.sum(), Sx.sum()
         ident_nd, ident_ns = ident_d.sum(), ident_s.sum()
     else:
         ident_d, ident_s = Dx, Sx
-        nd_, ns_ = ident_nd, ident_ns = float(nd), float(ns)
+        nd_, ns_ = ident_nd, ident_ns = np.float64(nd), np.float64(ns)
     dq, sq = ident_d.sum(axis=0), ident_s.sum(axis=0)
     ident = {
         "UiO": 100 * float((dq == 1).sum()) / ident_nd,
@@ -710,7 +726,7 @@ def _measures(
         "CAPd": 100 * float((dqx * (pdx**2).sum(axis=0)).sum()) / nd_,
         "CAPs": 100 * float((sqx * (psx**2).sum(axis=0)).sum()) / ns_,
         "DCAP": 100 * float((psx * Dx).sum()) / nd_,
-        "TCAP": 100 * float(disco.sum()) / float(dqx[sqx > 0].sum()),
+        "TCAP": float(100 * disco.sum() / np.float64(dqx[sqx > 0].sum())),
     }
     return {
         "ident": ident, "attrib": attrib, "allCAPs": caps, "Nexclusions": nex,
