@@ -99,7 +99,7 @@ def reference(
         def d_fixed(q, t) -> bool:
             return d_tq[(q, t)] == d_q[q]
 
-        def disco(q, t) -> bool:
+        def disco(q, t, s_q=s_q, s_tq=s_tq) -> bool:
             return s_q[q] > 0 and s_tq[(q, t)] == s_q[q]
 
         dis_any = {q for (q, t), c in s_tq.items() if c == s_q[q]}
