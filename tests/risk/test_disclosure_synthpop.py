@@ -314,3 +314,47 @@ def test_ce_replicated_uniques(ce_r):
         t = np.asarray(theirs.pop(name).to_numpy(), dtype=bool)
         np.testing.assert_array_equal(ours[name], t, err_msg=name)
     assert_same(ours, theirs, "CE replicated.uniques")
+
+
+def test_multi_disclosure_exclude_keylevs_quirk(sd):
+    """multi.disclosure passes exclude.targetlevs as the key levels: synthpop rejects a
+    correct exclusion (a target level is no level of the key), and so does idrisk.r; the
+    corrected mode applies the pairs as given, equal to disclosure() with them."""
+    from idrisk.risk._synthpop_disclosure import disclosure_tables, multi_disclosure_tables
+
+    call = ('multi.disclosure(sd3, ods, keys = c("sex", "age"), targets = c("marital", "edu"),'
+            ' exclude.keys = list("sex", "sex"), exclude.keylevs = list("MALE", "MALE"), '
+            'exclude.targetlevs = list("SINGLE", "SECONDARY"), print.flag = FALSE, '
+            'plot = FALSE)')
+    with pytest.raises(Exception, match="exclude.keylevs position 1 must be one of levels"):
+        run(call)
+    kw = {"targets": ["marital", "edu"], "exclude_keys": ["sex", "sex"],
+          "exclude_keylevs": ["MALE", "MALE"], "exclude_targetlevs": ["SINGLE", "SECONDARY"]}
+    with pytest.raises(ValueError, match="exclude_keylevs"):
+        with pytest.warns(SynthpopQuirkWarning, match="exclude.keylevs ignored"):
+            multi_disclosure(sd["sd3"], sd["ods"], ["sex", "age"], print_flag=False, **kw)
+    fixed = multi_disclosure_tables(sd["sd3"], sd["ods"], ["sex", "age"], quirks="corrected",
+                                    **kw)
+    both("sd3", sd["sd3"], sd["ods"], ["sex", "age"], "edu", exclude_keys="sex",
+         exclude_keylevs="MALE", exclude_targetlevs="SECONDARY")  # the pair itself is valid
+    one = disclosure_tables(sd["sd3"], sd["ods"], ["sex", "age"], "edu", exclude_keys="sex",
+                            exclude_keylevs="MALE", exclude_targetlevs="SECONDARY",
+                            quirks="corrected")
+    assert_same(fixed["output.list"]["edu"]["attrib"], one["attrib"])
+
+
+def test_grouping_falls_back_to_equal_width(sd):
+    """A key with 95% zeros: quantile breaks give fewer than three classes for the original,
+    so synthpop groups it with equal-width classes; same labels and measures here."""
+    run("og <- ods; og$depress[1:950] <- 0; sg <- sd3; "
+        "for (j in 1:3) sg$syn[[j]]$depress[1:940] <- 0")
+    og, sg = frame("og"), frames("sg$syn")
+    kw = {"ngroups_keys": [0, 5], "thresh_2way": [0, 0]}
+    theirs = value('unclass(disclosure(sg, og, keys = c("sex", "depress"), target = "marital",'
+                   ' print.flag = FALSE, ngroups_keys = c(0, 5), thresh_2way = c(0, 0)))')
+    ours = disclosure(sg, og, ["sex", "depress"], "marital", print_flag=False,
+                      cont_na=CONT_NA, **kw)
+    assert_same(ours, theirs, "equal-width fallback", rtol=1e-12)
+    labels = [str(x) for c in theirs["check_2way"] if isinstance(c, pd.DataFrame)
+              for x in c["target_key_levs"]]
+    assert "MARRIED|[3.2,6.4)" in labels, labels  # five classes of width 16/5
