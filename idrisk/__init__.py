@@ -17,19 +17,19 @@ exact signature and result names). The toolkit's parts are subpackages:
 Everything but the core is imported on first use, so ``import idrisk`` stays quick.
 """
 
-from . import _moved
 from ._lazy import lazy_attributes
 from .risk import (
     ContinuousCodesWarning,
+    ExactMatchWarning,
     IdentificationRiskResult,
     RadiusWarning,
     RiskInputWarning,
+    RiskOptions,
+    RParityWarning,
     identification_risk,
 )
 
 __version__ = "0.1.0"
-
-_moved.install()
 
 #: public name -> module that defines it (imported on first access)
 _LAZY = {
@@ -71,9 +71,12 @@ _LAZY = {
 
 __all__ = [
     "ContinuousCodesWarning",
+    "ExactMatchWarning",
     "IdentificationRiskResult",
+    "RParityWarning",
     "RadiusWarning",
     "RiskInputWarning",
+    "RiskOptions",
     "identification_risk",
     "__version__",
     *_LAZY,

@@ -31,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__
+from ._interface import interface
 
 __all__ = ["main", "parse_radius", "read_table"]
 
@@ -470,7 +471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.filterwarnings("ignore", category=category)
         warnings.showwarning = show
         try:
-            return int(args.func(args) or 0)
+            with interface("cli"):
+                return int(args.func(args) or 0)
         except (KeyError, ValueError, TypeError, FileNotFoundError) as err:
             message = err.args[0] if isinstance(err, KeyError) and err.args else err
             print(f"idrisk {args.command}: error: {message}", file=sys.stderr)

@@ -126,8 +126,8 @@ def _checks_table(results: Mapping) -> pd.DataFrame:
     for name, res in results.items():
         ch = res.checks
         rows[name] = {
-            "NA in origdata (continuous var.)": span(ch["na_origdata"]),
-            "NA per synthetic dataset": span(ch["na_syndata"]),
+            "NA in origdata (continuous var.)": span(ch["na_confidential"]),
+            "NA per synthetic dataset": span(ch["na_synthetic"]),
             "never matched (value ≤ 0 under a % radius)": span(ch["never_match"]),
             "c = 0 per dataset (T = 1, risk 0)": span(ch["c_zero"]),
         }
@@ -248,6 +248,7 @@ def report(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from idrisk._schema import is_categorical
     from idrisk.analysis import Scenario, _scenarios, maximizing_radius, radius_sweep
     from idrisk.plots import (
         plot_category_shares,
@@ -259,7 +260,6 @@ def report(
         scenario_colors,
     )
     from idrisk.risk import identification_risk
-    from idrisk.risk._prepare import is_categorical_dtype_like
 
     t0 = time.perf_counter()
     if isinstance(synthetic, Mapping):
@@ -389,7 +389,7 @@ def report(
         erows = []
         for name, sc in scen.items():
             for v in sc.syn:
-                if is_categorical_dtype_like(origdata[v]) or v in (categorical or []):
+                if is_categorical(origdata[v]) or v in (categorical or []):
                     if v not in cat_vars:
                         cat_vars.append(v)
                     continue
@@ -519,7 +519,7 @@ def report(
     doc.heading("Checks on the data")
     doc.para(f"Records (of n = {n}) whose risk R's rules set without a word: NA in a "
              "continuous known/synthesized variable "
-             + ("matches anything" if results[names[0]].settings.get("na_matches", True)
+             + ("matches anything" if results[names[0]].na_matches
                 else "never matches")
              + "; a confidential value ≤ 0 under a percentage radius is never matched; "
              "records with no match (c = 0) count as risk 0.")

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from fixture_io import load_case
 
+from idrisk._schema import is_categorical
 from idrisk.cli import main, read_table
-from idrisk.risk._prepare import is_categorical_dtype_like
 
 
 @pytest.mark.parametrize(
@@ -72,7 +72,7 @@ def test_risk_command_reports_bad_column(tmp_path, capsys):
     )
     assert code == 2
     err = capsys.readouterr().err
-    assert f"syn: column(s) ['Nope'] not found in {tmp_path / 'o.csv'} (origdata)" in err
+    assert f"syn: column(s) ['Nope'] not found in {tmp_path / 'o.csv'} (the confidential data)" in err
 
 
 def test_read_table_categories(tmp_path):
@@ -82,7 +82,7 @@ def test_read_table_categories(tmp_path):
     frame = read_table(tmp_path / "d.csv", categorical=["U"])
     assert isinstance(frame["U"].dtype, pd.CategoricalDtype)
     assert list(frame["U"].cat.categories) == ["1", "2"]
-    assert is_categorical_dtype_like(frame["T"]) and frame["T"].isna().sum() == 1  # a factor
+    assert is_categorical(frame["T"]) and frame["T"].isna().sum() == 1  # a factor
     assert frame.attrs["source"] == str(tmp_path / "d.csv")
     assert frame["X"].dtype == np.float64
     with pytest.raises(KeyError, match="--categorical"):
@@ -124,11 +124,11 @@ def test_records_csv_numbers_from_one_with_k_and_f(tmp_path, capsys):
     np.testing.assert_array_equal(rec["record_risk"], want.record_risk)
     summary = pd.read_csv(out / "summary.csv")
     assert summary["file"].tolist() == paths[1:]
-    assert {"na_origdata", "never_match", "c_zero"} <= set(summary.columns)
+    assert {"na_confidential", "never_match", "c_zero"} <= set(summary.columns)
     # the printed result names the files and shows the checks
     assert f"1 = {paths[1]}" in printed.out and "never matched" in printed.out
     # warnings are printed once each, naming the file
-    assert f"warning: {paths[0]} (origdata):" in printed.err
+    assert f"warning: {paths[0]} (the confidential data):" in printed.err
 
 
 def test_flag_aliases_and_radius_spellings(tmp_path):

@@ -6,19 +6,26 @@ IdentificationRiskCalculation's ``IdentificationRisk()`` (paper
 risk, true and false match rates, record-level c, T, K, F and risk matrices.
 
 * :func:`identification_risk` -- the single-machine engine (``identification.py``, with
-  input rules in ``_prepare.py``, the counting engine in ``matching.py`` and the result in
-  ``result.py``);
+  its options in ``options.py`` (:class:`RiskOptions`), input rules in ``_prepare.py``,
+  the counting engine in ``matching.py`` and the result in ``result.py``);
 * :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``);
 * :func:`disclosure` / :func:`disclosure_summary` -- synthpop 1.9-3's disclosure measures
-  (``disclosure.py``, engine in ``_synthpop_disclosure.py``; R's shapes in :mod:`idrisk.r`).
+  (``disclosure_measures.py``, engine in ``_synthpop_disclosure.py``; R's shapes in
+  :mod:`idrisk.r`).
 
 This part imports nothing from the rest of idrisk: synthesizers depend on it, never the
 other way round.
 """
 
 from .._lazy import lazy_attributes
-from ._prepare import ContinuousCodesWarning, RadiusWarning, RiskInputWarning
-from .disclosure import (
+from ._prepare import (
+    ContinuousCodesWarning,
+    ExactMatchWarning,
+    RadiusWarning,
+    RiskInputWarning,
+    RParityWarning,
+)
+from .disclosure_measures import (
     DisclosureResult,
     DisclosureSummary,
     SynthpopQuirkWarning,
@@ -26,6 +33,7 @@ from .disclosure import (
     disclosure_summary,
 )
 from .identification import identification_risk
+from .options import RiskOptions
 from .result import IdentificationRiskResult
 
 _LAZY = {
@@ -42,12 +50,15 @@ __all__ = [
     "ContinuousCodesWarning",
     "DisclosureResult",
     "DisclosureSummary",
+    "ExactMatchWarning",
     "SynthpopQuirkWarning",
     "disclosure",
     "disclosure_summary",
     "IdentificationRiskResult",
+    "RParityWarning",
     "RadiusWarning",
     "RiskInputWarning",
+    "RiskOptions",
     "identification_risk",
     *_LAZY,
 ]

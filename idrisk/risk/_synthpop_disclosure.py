@@ -4,7 +4,7 @@ against live synthpop run with ``LC_COLLATE=C``.
 
 Everything here follows synthpop's code, quirks included; ``quirks="corrected"`` switches
 the documented quirks off (see :func:`disclosure_tables`). The public faces are
-:mod:`idrisk.r` (R's names and result shapes) and :mod:`idrisk.risk.disclosure`.
+:mod:`idrisk.r` (R's names and result shapes) and :mod:`idrisk.risk.disclosure_measures`.
 
 Numbers become text in three places, each with a rule of base R:
 
@@ -1446,7 +1446,7 @@ def multi_disclosure(
     ``object`` as in :func:`disclosure`. synthpop's data.frame/list method treats a list of
     frames as one data set; here a list is the synds method with m = its length. ``plot``
     is accepted for R's signature; draw the plot with
-    :meth:`idrisk.risk.disclosure.DisclosureSummary.plot`. The components ``output.list``
+    :meth:`idrisk.risk.DisclosureSummary.plot`. The components ``output.list``
     (disclosure results by target) hold :class:`DisclosureList` objects. Quirks reproduced:
     ``ident.syn`` is synthesis 1's value; ``exclude_keylevs`` is never used (synthpop
     passes ``exclude_targetlevs`` in its place).

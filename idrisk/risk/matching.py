@@ -22,6 +22,7 @@ explicitly. Both give identical counts.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -147,6 +148,23 @@ class KeyEncoder:
         return np.where(bad, -1, key)
 
 
+def r_sqrt(values: np.ndarray) -> np.ndarray:
+    """R's ``pow(x, 0.5)``: the C library's ``pow``, which can lie one ulp from ``sqrt``.
+
+    (numpy's ``power`` takes ``sqrt`` for an exponent of 0.5, so each value goes through
+    :func:`math.pow`, which calls the platform's C ``pow`` as R's compiled code does.)
+
+    Examples
+    --------
+    >>> v = 2.9 ** 2 + 1.2 ** 2
+    >>> float(r_sqrt(np.array([v]))[0]), float(np.sqrt(v))
+    (3.1384709652950433, 3.138470965295043)
+    """
+    flat = np.asarray(values, dtype=np.float64).ravel()
+    out = np.fromiter((math.pow(v, 0.5) for v in flat.tolist()), np.float64, count=flat.size)
+    return out.reshape(np.shape(values))
+
+
 def half_widths(
     x: np.ndarray,
     radii: np.ndarray,
@@ -159,8 +177,11 @@ def half_widths(
     """Half-width d of every target's interval on every continuous variable.
 
     ``d_v = r_v * x_v`` (``r_v * |x_v|`` with ``abs_radius``) when ``percentage``, else ``r_v``.
-    With R's ``euclideanDist`` every known variable gets ``d_K = sqrt(sum_known d_v^2)`` and every
-    synthesized one ``d_S = sqrt(d_K + sum_syn d_v^2)`` -- d_K itself, not its square, as R does.
+    With R's ``euclideanDist`` every known variable gets ``d_K = pow(0 + sum_known d_v^2, 0.5)``
+    and every synthesized one ``d_S = pow(d_K + sum_syn d_v^2, 0.5)`` -- d_K itself, not its
+    square, as R does. The squares are added in the order of the columns of ``x`` (R adds them
+    in the order of its ``known`` and ``syn`` arguments; a column listed twice counts twice),
+    and the root is R's ``pow`` (:func:`r_sqrt`), not ``sqrt``.
     """
     n, p = x.shape
     if percentage:
@@ -173,11 +194,11 @@ def half_widths(
     d_known = np.zeros(n)
     for v in np.flatnonzero(known):
         d_known = d_known + d[:, v] * d[:, v]
-    d_known = np.sqrt(d_known)
+    d_known = r_sqrt(d_known)
     d_syn = d_known.copy()
     for v in np.flatnonzero(~known):
         d_syn = d_syn + d[:, v] * d[:, v]
-    d_syn = np.sqrt(d_syn)
+    d_syn = r_sqrt(d_syn)
     return np.where(known[None, :], d_known[:, None], d_syn[:, None])
 
 
@@ -323,11 +344,15 @@ class _SortedDim:
         else:
             qlo = _search(self.values, lo, "right", o_lo)
             qhi = _search(self.values, hi, "left", o_hi)
-        whole = np.isnan(lo) | np.isnan(hi)  # NA bound: no exclusion on this variable
+        # a NaN bound excludes nothing on its side (R compares with it, and the comparison is
+        # never true): both NaN for an NA value, one for an infinite value under a percentage
+        # radius (Inf - Inf)
+        lo_nan, hi_nan = np.isnan(lo), np.isnan(hi)
+        whole = lo_nan | hi_nan
         has_whole = bool(whole.any())
         if has_whole:
-            qlo = np.where(whole, 0, qlo)
-            qhi = np.where(whole, self.width, np.maximum(qhi, qlo))
+            qlo = np.where(lo_nan, 0, qlo)
+            qhi = np.maximum(np.where(hi_nan, self.width, qhi), qlo)
         else:
             qhi = np.maximum(qhi, qlo)
         if owner is not None:
@@ -532,8 +557,10 @@ class _GridTargets:
         position = np.empty(len(tkey), dtype=np.int64)
         position[second] = np.arange(len(tkey))
         self.to_first = position[first]
-        whole = (np.isnan(lo_u) | np.isnan(hi_u))[first]
-        self.whole = whole if whole.any() else None
+        lo_nan, hi_nan = np.isnan(lo_u)[first], np.isnan(hi_u)[first]
+        has_nan = bool(lo_nan.any() or hi_nan.any())
+        self.lo_nan = lo_nan if has_nan else None  # NaN bounds (see _SortedDim.windows)
+        self.hi_nan = hi_nan if has_nan else None
         self.dead = self.keys_first < 0
 
 
@@ -558,10 +585,15 @@ class _RankCache:
         else:
             c = _search(values, lo_w, "right", o_lo)
             d = _search(values, hi_w, "left", o_hi)
-        whole = np.isnan(lo_w) | np.isnan(hi_w)
-        if whole.any():  # an NA bound excludes nothing in R's mode, everything otherwise
-            c = np.where(whole, 0, c)
-            d = np.where(whole, len(values) if rule.na_matches else 0, d)
+        lo_nan, hi_nan = np.isnan(lo_w), np.isnan(hi_w)
+        if lo_nan.any() or hi_nan.any():
+            # a NaN bound excludes nothing on its side in R's mode, everything otherwise
+            if rule.na_matches:
+                c = np.where(lo_nan, 0, c)
+                d = np.where(hi_nan, len(values), d)
+            else:
+                whole = lo_nan | hi_nan
+                c, d = np.where(whole, 0, c), np.where(whole, 0, d)
         value = (
             len(values),
             rank_of_row.astype(np.int64),
@@ -601,13 +633,15 @@ def _count_grid_compiled(
         sorted_u, starts, targets.keys_second, targets.hi_second, rule.closed, b
     )
     b = b[targets.to_first]
-    if targets.whole is not None:  # NA bound on u: the whole key block (R's mode) or nothing
+    if targets.lo_nan is not None:  # NaN bound on u: no exclusion on that side (R's mode)
         k = np.clip(targets.keys_first, 0, n_keys - 1)
+        lo_nan, hi_nan = targets.lo_nan, targets.hi_nan
         if rule.na_matches:
-            a = np.where(targets.whole, starts[k], a)
-            b = np.where(targets.whole, starts[k + 1], b)
+            a = np.where(lo_nan, starts[k], a)
+            b = np.where(hi_nan, starts[k + 1], b)
         else:
-            a, b = np.where(targets.whole, 0, a), np.where(targets.whole, 0, b)
+            whole = lo_nan | hi_nan
+            a, b = np.where(whole, 0, a), np.where(whole, 0, b)
     if targets.dead.any():
         a, b = np.where(targets.dead, 0, a), np.where(targets.dead, 0, b)
     np.maximum(a, b, out=b)
