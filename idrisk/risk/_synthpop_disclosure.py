@@ -1021,6 +1021,16 @@ def replicated_uniques_tables(
         counts = pd.Series([v for v in values if v is not None], dtype=object).value_counts()
         return set(counts.index[counts == 1])
 
+    if not fix and not single:
+        plain = [(_key_strings(data, key_list, True), _key_strings(s, key_list, True))
+                 for s in syn]
+        padded = [(_key_strings(data, key_list, False), _key_strings(s, key_list, False))
+                  for s in syn]
+        if any(len(unique_set(a[1]) & set(a[0])) != len(unique_set(b[1]) & set(b[0]))
+               for a, b in zip(plain, padded, strict=True)):
+            _quirk("replicated.uniques width formatting", "numeric keys are compared as text "
+                   "padded to a common width within each data set, so equal values written "
+                   "with different widths do not match")
     orig = strings(data)
     orig_u = unique_set(orig)
     orig_all = {v for v in orig if v is not None}
