@@ -313,6 +313,9 @@ def ce_r(ce):
     (["Urban", "Tenure", "Marital"], "Educ", {}),
     (["Age", "Urban", "Marital"], "Tenure", {"thresh_2way": [2, 60]}),
     (["Marital", "Age"], "Income", {"ngroups_target": 5, "ngroups_keys": [0, 5]}),
+    (["Age", "Urban", "Marital", "Educ"], "Income", {"ngroups_target": 7,
+                                                    "thresh_1way": [0, 0],
+                                                    "thresh_2way": [0, 0]}),  # labels shown
     (["Urban", "Educ", "Expenditure"], "Marital", {"ngroups_keys": 4,
                                                     "exclude_ov_denom_lim": True}),
 ])
