@@ -374,22 +374,30 @@ def _complete(t: _Table, rows: list[str], cols: list[str], by_name: bool) -> _Ta
     synthpop (``by_name=False``) re-sorts a dimension by name only when something was added
     to it; ``by_name=True`` puts both tables in the order of ``rows``/``cols``.
     """
-    counts, r, c = t.counts, list(t.rows), list(t.cols)
-    extra_r = [x for x in rows if x not in set(r)]
-    if extra_r or by_name:
-        counts = np.vstack([counts, np.zeros((len(extra_r), counts.shape[1]), np.int64)])
-        r = r + extra_r
-        order = [r.index(x) for x in rows] if by_name else sorted(range(len(r)),
-                                                                   key=r.__getitem__)
-        counts, r = counts[order], [r[i] for i in order]
-    extra_c = [x for x in cols if x not in set(c)]
-    if extra_c or by_name:
-        counts = np.hstack([counts, np.zeros((counts.shape[0], len(extra_c)), np.int64)])
-        c = c + extra_c
-        order = [c.index(x) for x in cols] if by_name else sorted(range(len(c)),
-                                                                   key=c.__getitem__)
-        counts, c = counts[:, order], [c[i] for i in order]
+    counts = t.counts
+    r, counts = _complete_axis(list(t.rows), rows, counts, 0, by_name)
+    c, counts = _complete_axis(list(t.cols), cols, counts, 1, by_name)
     return _Table(counts, r, c)
+
+
+def _complete_axis(
+    have: list[str], want: list[str], counts: np.ndarray, axis: int, by_name: bool
+) -> tuple[list[str], np.ndarray]:
+    """One dimension of :func:`_complete`."""
+    present = set(have)
+    extra = [x for x in want if x not in present]
+    if not (extra or by_name):
+        return have, counts
+    shape = list(counts.shape)
+    shape[axis] = len(extra)
+    counts = np.concatenate([counts, np.zeros(shape, np.int64)], axis=axis)
+    names = have + extra
+    if by_name:
+        position = {x: i for i, x in enumerate(names)}
+        order = [position[x] for x in want]
+    else:
+        order = sorted(range(len(names)), key=names.__getitem__)
+    return [names[i] for i in order], np.take(counts, order, axis=axis)
 
 
 def _proportions(counts: np.ndarray) -> np.ndarray:
