@@ -1359,6 +1359,14 @@ def _synds_cont_na(object: object, cont_na: dict | None) -> dict | None:
     return settings.get("cont.na") or settings.get("cont_na")
 
 
+def _dispatch(object: object, data: pd.DataFrame, cont_na: dict | None,
+              compare_synorig: bool) -> tuple[list[pd.DataFrame], dict | None]:
+    """synthpop's S3 dispatch: a DataFrame is the data.frame method, anything else synds."""
+    if isinstance(object, pd.DataFrame):
+        return _data_frame_method(object, data, compare_synorig), cont_na
+    return _synthetic_frames(object), _synds_cont_na(object, cont_na)
+
+
 def _print_progress(res: dict, target: str) -> None:
     for j, p in enumerate(res["_tables"]):
         (r0, c0), (r1, c1) = p["dims"]
@@ -1404,12 +1412,22 @@ def disclosure(
 
     Where synthpop's numbers come from a quirk of its code, they are reproduced and a
     :class:`SynthpopQuirkWarning` names the quirk (see :func:`disclosure_tables`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from idrisk.r import disclosure
+    >>> ods = pd.DataFrame({"sex": pd.Categorical(["F", "F", "M", "M"]),
+    ...                     "smoke": pd.Categorical(["no", "yes", "no", "no"])})
+    >>> syn = ods.assign(smoke=pd.Categorical(["no", "no", "no", "no"]))
+    >>> d = disclosure([syn], ods, keys="sex", target="smoke", print_flag=False)
+    >>> d["attrib"][["Dorig", "DiSCO"]]
+       Dorig  DiSCO
+    1   50.0   75.0
+    >>> print(repr(d).splitlines()[0])
+    Disclosure measures from synthesis for 4 records in original data.
     """
-    if isinstance(object, pd.DataFrame):
-        frames = _data_frame_method(object, data, compare_synorig)
-    else:
-        frames = _synthetic_frames(object)
-        cont_na = _synds_cont_na(object, cont_na)
+    frames, cont_na = _dispatch(object, data, cont_na, compare_synorig)
     if isinstance(to_print, str):
         to_print = [to_print]
     bad = [t for t in to_print if t not in TO_PRINT]
@@ -1468,12 +1486,21 @@ def multi_disclosure(
     (disclosure results by target) hold :class:`DisclosureList` objects. Quirks reproduced:
     ``ident.syn`` is synthesis 1's value; ``exclude_keylevs`` is never used (synthpop
     passes ``exclude_targetlevs`` in its place).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from idrisk.r import multi_disclosure
+    >>> ods = pd.DataFrame({"sex": pd.Categorical(["F", "F", "M", "M"]),
+    ...                     "smoke": pd.Categorical(["no", "yes", "no", "no"]),
+    ...                     "sport": pd.Categorical(["y", "n", "n", "y"])})
+    >>> md = multi_disclosure([ods], ods, keys="sex", print_flag=False)
+    >>> md["attrib.table"][["attrib.orig", "attrib.syn"]]
+             attrib.orig  attrib.syn
+    1 sport          0.0         0.0
+    2 smoke         50.0        50.0
     """
-    if isinstance(object, pd.DataFrame):
-        frames = _data_frame_method(object, data, compare_synorig)
-    else:
-        frames = _synthetic_frames(object)
-        cont_na = _synds_cont_na(object, cont_na)
+    frames, cont_na = _dispatch(object, data, cont_na, compare_synorig)
     res = multi_disclosure_tables(
         frames, data, keys, targets, cont_na=cont_na, denom_lim=denom_lim,
         exclude_ov_denom_lim=exclude_ov_denom_lim, not_targetslev=not_targetslev,
@@ -1510,5 +1537,18 @@ def replicated_uniques(
     columns are compared as text formatted to a common width within each data set; with one
     key no synthetic unique counts as present in the original, and for m = 1 ``repU.rm`` is
     all False.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from idrisk.r import replicated_uniques
+    >>> ods = pd.DataFrame({"sex": ["F", "F", "M"], "age": [30, 40, 30]})
+    >>> syn = pd.DataFrame({"sex": ["F", "M", "M"], "age": [30, 30, 50]})
+    >>> replicated_uniques([syn], ods)["res_tab"]
+                                   Number  from total       %
+    Original                          3.0         3.0  100.00
+    Synthetic                         3.0         3.0  100.00
+    Synthetic uniques in original     2.0         3.0   66.67
+    Replicated uniques                2.0         3.0   66.67
     """
     return RepUniqList(replicated_uniques_tables(_synthetic_frames(object), data, keys))

@@ -29,7 +29,8 @@ run synthpop that way.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -54,6 +55,17 @@ __all__ = [
 ]
 
 _QUIRKS = ("synthpop", "corrected")
+
+
+@contextmanager
+def _quirk_mode(quirks: str) -> Iterator[None]:
+    """Check ``quirks``; in the corrected mode silence the quirk warnings."""
+    if quirks not in _QUIRKS:
+        raise ValueError(f"quirks must be 'synthpop' or 'corrected', got {quirks!r}")
+    with warnings.catch_warnings():
+        if quirks == "corrected":
+            warnings.simplefilter("ignore", SynthpopQuirkWarning)
+        yield
 
 
 def _frames(synthetic: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
@@ -320,8 +332,6 @@ def disclosure(
     >>> res.attribute.loc[1, "DiSCO"]
     np.float64(75.0)
     """
-    if quirks not in _QUIRKS:
-        raise ValueError(f"quirks must be 'synthpop' or 'corrected', got {quirks!r}")
     frames = _frames(synthetic)
     key_list = as_names(keys, "keys")
     if not key_list:
@@ -329,9 +339,7 @@ def disclosure(
     if not isinstance(target, str):
         raise TypeError(f"target must be one column name, got {target!r}")
     _check(confidential, frames, [*key_list, target], "keys/target")
-    with warnings.catch_warnings():
-        if quirks == "corrected":
-            warnings.simplefilter("ignore", SynthpopQuirkWarning)
+    with _quirk_mode(quirks):
         res = disclosure_tables(
             frames, confidential, key_list, target, cont_na=dict(cont_na or {}),
             denom_lim=denom_lim, exclude_ov_denom_lim=exclude_over_denom_lim,
@@ -426,15 +434,11 @@ def disclosure_summary(
     >>> out.table["DiSCO"].tolist()
     [0.0, 50.0]
     """
-    if quirks not in _QUIRKS:
-        raise ValueError(f"quirks must be 'synthpop' or 'corrected', got {quirks!r}")
     frames = _frames(synthetic)
     key_list = as_names(keys, "keys")
     target_list = None if targets is None else as_names(targets, "targets")
     _check(confidential, frames, key_list + (target_list or []), "keys/targets")
-    with warnings.catch_warnings():
-        if quirks == "corrected":
-            warnings.simplefilter("ignore", SynthpopQuirkWarning)
+    with _quirk_mode(quirks):
         res = multi_disclosure_tables(
             frames, confidential, key_list, target_list, cont_na=dict(cont_na or {}),
             denom_lim=denom_lim, exclude_ov_denom_lim=exclude_over_denom_lim,
