@@ -32,6 +32,18 @@ CLI_FLAGS: dict[str, str | dict[Any, str]] = {
     "lonely_psu": "--lonely-psu",
     "encoding": "--encoding",
     "sep": "--sep",
+    "out_dir": "--out-dir",
+    "out": "--out",
+    "overwrite": {True: "--overwrite"},
+    "show_confidential_values": {True: "--show-confidential-values"},
+    "sample_counts": {True: "--sample-counts"},
+    "radii": "--radii",
+    "top": "--top",
+    "weight": "--weight",
+    "by": "--by",
+    "y": "--y",
+    "strata": "--strata",
+    "epsilon": "--epsilon",
 }
 
 

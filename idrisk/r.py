@@ -108,8 +108,10 @@ def syn(
 ):
     """``synthpop::syn`` with its R signature (CART partial synthesis, R-identical draws).
 
-    Returns an object like synthpop's ``synds``: ``.syn`` is a DataFrame when ``m == 1`` and a
-    list of m DataFrames otherwise; ``.seed`` is the seed used. See :mod:`idrisk.synthesis`.
+    Returns synthpop's ``synds`` shape (:class:`idrisk.synthesis.Synds`, the R-side view):
+    ``.syn`` is a DataFrame when ``m == 1`` and a list of m DataFrames otherwise; ``.seed`` is
+    the seed used; ``.result`` is the :class:`~idrisk.SyntheticData` that the Python API
+    (:func:`idrisk.syn`, :class:`idrisk.synthesis.CARTSynthesizer`) returns.
     """
     from .synthesis import syn_r
 

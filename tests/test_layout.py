@@ -14,7 +14,7 @@ PKG = Path(__file__).resolve().parents[1] / "idrisk"
 
 PARTS = ("risk", "synthesis", "weighted", "survey", "categorical", "utility", "stan", "rcompat")
 #: the application layer: nothing inside a subpackage uses it
-TOP_ONLY = {"cli", "demo", "analysis", "plots", "report"}
+TOP_ONLY = {"cli", "demo", "analysis", "plots", "reporting"}
 
 #: which other parts each part may import (absolute or relative). ``risk`` is the bottom layer.
 ALLOWED = {

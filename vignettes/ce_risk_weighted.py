@@ -175,25 +175,24 @@ def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
 def _figures(df, risks, alphas, quick, suffix=""):
     import matplotlib.pyplot as plt
 
-    from idrisk.weighted.plots import risk_violins, weights_vs_value, whack_a_mole_scatter
+    from idrisk.weighted.plots import plot_risk_violins, plot_weights_vs_value, plot_whack_a_mole
 
     sfx = ("_quick" if quick else "") + suffix
     FIG.mkdir(parents=True, exist_ok=True)
-    ax = risk_violins(risks, title="CE income, r = 20%")
-    ax.figure.tight_layout()
+    ax = plot_risk_violins(risks, title="CE income, r = 20%")
     ax.figure.savefig(FIG / f"rw_ce_violins{sfx}.png", dpi=110)
     plt.close(ax.figure)
     fig, axes = plt.subplots(1, 3, figsize=(14, 3.6), sharey=True)
     for ax, label in zip(axes, ("Marginal", "Pairwise", "Unweighted (seed 2)"), strict=True):
-        whack_a_mole_scatter(np.log(df["Income"]), risks["Unweighted"], risks[label], ax=ax,
+        plot_whack_a_mole(np.log(df["Income"]), risks["Unweighted"], risks[label], ax=ax,
                              label=label, xlabel="log income")
         ax.set_title(label)
     fig.tight_layout()
     fig.savefig(FIG / f"rw_ce_whackamole{sfx}.png", dpi=110)
     plt.close(fig)
-    ax = weights_vs_value(np.log(df["Income"]), {k: alphas[k] for k in ("Marginal", "Pairwise")},
-                          xlabel="log income")
-    ax.figure.tight_layout()
+    ax = plot_weights_vs_value(np.log(df["Income"]),
+                               {k: alphas[k] for k in ("Marginal", "Pairwise")},
+                               xlabel="log income")
     ax.figure.savefig(FIG / f"rw_ce_weights{sfx}.png", dpi=110)
     plt.close(ax.figure)
 

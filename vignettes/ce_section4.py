@@ -114,7 +114,7 @@ def main(argv=None) -> dict:
 
     fig = plot_risk_by_radius(sweep)
     fig.savefig(args.out / "ce_fig6_risk_by_radius.png", dpi=110)
-    fig = plot_risk_at_max(risk_at_radius(sweep))
+    fig = plot_risk_at_max(risk_at_radius(sweep)).figure
     fig.savefig(args.out / "ce_fig7_risk_at_max.png", dpi=110)
 
     # 4.2 risk and utility at the maximising radius
@@ -127,9 +127,9 @@ def main(argv=None) -> dict:
                  "risk_iqr": float(g.exp_risk.quantile(0.75) - g.exp_risk.quantile(0.25))}
         for s, g in ru.groupby("scenario")
     }
-    fig = plot_utility_risk(ru, [1, 2, 4])
+    fig = plot_utility_risk(ru, [1, 2, 4]).figure
     fig.savefig(args.out / "ce_fig8_utility_risk_124.png", dpi=110)
-    fig = plot_utility_risk(ru, [1, 3, 4])
+    fig = plot_utility_risk(ru, [1, 3, 4]).figure
     fig.savefig(args.out / "ce_fig9_utility_risk_134.png", dpi=110)
     plt.close("all")
     timings["utility_s"] = time.perf_counter() - t0 - sum(timings.values())
@@ -146,7 +146,7 @@ def main(argv=None) -> dict:
                     for col in ("record_mean_risk", "U_p")
                     for stat in ("mean", "50%", "25%", "75%", "min", "max", "std")},
     }
-    fig = plot_2d_boxplot(mexp)
+    fig = plot_2d_boxplot(mexp).figure
     fig.savefig(args.out / "ce_fig10_2d_boxplot.png", dpi=110)
     plt.close("all")
     timings["m_experiment_s"] = time.perf_counter() - t0 - sum(timings.values())

@@ -125,10 +125,10 @@ class CrossCheckReport(Result):
         """The per-component table (:meth:`to_frame`)."""
         return self.to_frame()
 
-    def _repr_html_(self) -> str:
-        import html
-
-        return f"<pre>{html.escape(repr(self))}</pre>"
+    def _header(self) -> str:
+        status = "AGREE" if self else "DIFFER"
+        label = f": {self.label}" if self.label else ""
+        return f"CrossCheckReport({self.left} vs {self.right}{label}, atol={self.atol:g}): {status}"
 
     def __repr__(self) -> str:
         status = "AGREE" if self else "DIFFER"

@@ -55,8 +55,9 @@ def identification_risk_r(
     """Run ``IdentificationRiskCalculation::IdentificationRisk`` in R on pandas data.
 
     R's own arguments (as :func:`idrisk.r.IdentificationRisk`). The data frames are converted
-    with :func:`dataframe_to_r` (categoricals become factors, str columns character vectors). Lines R prints (``[1] "Warning: ..."``) become
-    :class:`RPrintedWarning` warnings; R's ``message()`` lines :class:`RMessage` warnings.
+    with :func:`dataframe_to_r` (categoricals become factors, str columns character vectors).
+    Lines R prints (``[1] "Warning: ..."``) become :class:`RPrintedWarning` warnings; R's
+    ``message()`` lines :class:`RMessage` warnings.
 
     Returns
     -------

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._errors import ColumnTypeError
 from .._interface import spell
 from .._schema import is_categorical, label, level_labels, r_label, require_columns
 from .options import RiskOptions
@@ -175,14 +176,14 @@ def as_float(series: pd.Series, column: str, where: str, parse: bool = False) ->
             values, parsed = _parse_numbers(series)
             bad = _offending(values, parsed)
             if bad:
-                raise TypeError(
+                raise ColumnTypeError(
                     f"column {column!r} is declared continuous but holds values that are not "
                     f"numbers in {where}: {bad}; fix or blank them (NA) first"
                 )
             return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
         values, parsed = _parse_numbers(series)
         bad = _offending(values, parsed)
-        raise TypeError(
+        raise ColumnTypeError(
             f"column {column!r} is continuous (numeric in the confidential data) but holds "
             f"text or categories in {where} (dtype {series.dtype}"
             + (f"; values that are not numbers: {bad}" if bad else "")
@@ -625,7 +626,7 @@ def _check_types(
             f"{c!r} (values that are not numbers: {bad})" for c, bad in text.items()
         )
         cols = list(text)
-        raise TypeError(
+        raise ColumnTypeError(
             f"{orig_name}: column(s) {cols} hold numbers stored as text: {details}. Under R's "
             "rule they would be factors matched exactly, not within the radius. Convert them "
             "to numbers, declare them "

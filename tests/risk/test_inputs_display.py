@@ -40,7 +40,8 @@ def test_repr_marks_the_cut_rows(many):
     body = [ln.split()[0] for ln in lines[2:-1]]
     assert body == ["1", "2", "3", "4", "5", "…", "10", "11", "12", "13", "14", "mean"]
     assert lines[-1] == ("records of 200 with NA in the confidential data / per synthetic "
-                         "dataset (match anything): 0 / 0–13; never matched (≤ 0 under a % radius): 10; "
+                         "dataset (match anything): 0 / 0–13; never matched (≤ 0 under a % "
+                         "radius): 10; "
                          f"c = 0 (T = 1, risk 0): {res.checks.c_zero.min()}–"
                          f"{res.checks.c_zero.max()}")
 
@@ -118,7 +119,8 @@ def test_na_in_origdata_is_counted_and_warned():
     orig.loc[[3, 7, 11], "Inc"] = np.nan
     orig.loc[[7, 20], "Age"] = np.nan  # record 7 twice: counted once
     syn = orig.assign(Inc=rng.lognormal(8, 1, n).round(0))
-    with pytest.warns(RiskInputWarning, match=r"the confidential data: 4 of 300 records \(1.3%\) have NA in "
+    with pytest.warns(RiskInputWarning,
+                      match=r"the confidential data: 4 of 300 records \(1.3%\) have NA in "
                       r"a continuous known/syn variable \(Age: 2, Inc: 3\)"):
         res = identification_risk(orig, [syn], ["Sex", "Age"], ["Inc"], r=0.1)
     assert res.checks["na_confidential"].tolist() == [4]

@@ -64,7 +64,8 @@ API_CASES = [
     ("number stored as text in origdata", _textual(O, "Inc", 2, "n/a"), S, {}, TypeError,
      r"\['Inc'\] hold numbers stored as text.*'n/a'"),
     ("shuffled synthetic index", O, [S[0].iloc[::-1], S[1]], {}, ValueError,
-     r"synthetic dataset 1 \(synthetic\[0\]\): its index differs from the confidential data's .*align="),
+     r"synthetic dataset 1 \(synthetic\[0\]\): its index differs from the confidential "
+     r"data's .*align="),
     ("bad align value", O, S, dict(align="rows"), ValueError, r"align must be None"),
     ("categorical names an unknown column", O, S, dict(categorical=["Nope"]), KeyError,
      r"categorical: column\(s\) \['Nope'\] not found in the confidential data"),
@@ -75,7 +76,8 @@ API_CASES = [
      r"continuous=\['Inc'\] needs a radius r"),
     ("declared continuous with a non-number", _textual(O, "Inc", 1, "x"), S,
      dict(continuous=["Inc"]), TypeError,
-     r"'Inc' is declared continuous but holds values that are not numbers in the confidential data: \['x'\]"),
+     r"'Inc' is declared continuous but holds values that are not numbers in the confidential "
+     r"data: \['x'\]"),
     ("origdata without rows", O.iloc[:0], [S[0].iloc[:0]], {}, ValueError,
      r"the confidential data has no rows"),
     ("duplicated column in origdata", pd.concat([O, O[["Inc"]]], axis=1), S, {}, ValueError,
@@ -128,7 +130,7 @@ CLI_CASES = [
     ("file does not exist", {}, ["{o}", "{missing}"] + STD, r"no such file: {missing}"),
     ("empty file", {"s1": ""}, ["{o}", "{s1}"] + STD, r"{s1} is empty"),
     ("header only", {"o": "Sex,Age,Inc\n", "s1": "Sex,Age,Inc\n"}, ["{o}", "{s1}"] + STD,
-     r"{o} \(the confidential data\) has no rows"),
+     r"{o} has a header but no rows"),
     ("ragged CSV", {"s1": "Sex,Age,Inc\nF,30,1000\nM,40,2000,7,8\n"}, ["{o}", "{s1}"] + STD,
      r"{s1} could not be read"),
     ("negative radius", {}, ["{o}", "{s1}", "--known", "Sex", "Age", "--syn", "Inc",
@@ -143,7 +145,8 @@ CLI_CASES = [
     ("text in a continuous synthetic column", {"s1": _textual(S[0], "Inc", 3, "abc")},
      ["{o}", "{s1}"] + STD, r"'Inc' is continuous .* {s1} \(synthetic dataset 1\).*\['abc'\]"),
     ("number stored as text in the confidential file", {"o": _textual(O, "Inc", 2, "n/a")},
-     ["{o}", "{s1}"] + STD, r"{o} \(the confidential data\): column\(s\) \['Inc'\] hold numbers stored as "
+     ["{o}", "{s1}"] + STD,
+     r"{o} \(the confidential data\): column\(s\) \['Inc'\] hold numbers stored as "
      r"text.*'n/a'.*--categorical"),
     ("--categorical names an unknown column", {}, ["{o}", "{s1}"] + STD
      + ["--categorical", "Nope"], r"--categorical: column\(s\) \['Nope'\] not found in {o}"),

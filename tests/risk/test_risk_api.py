@@ -184,5 +184,6 @@ def test_threads_do_not_change_results():
 def test_duplicate_column_names_are_rejected(data):
     orig, syns = data
     twice = pd.concat([syns[0], syns[0][["Inc"]]], axis=1)
-    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(synthetic\[0\]\) has more than one"):
+    with pytest.raises(ValueError,
+                       match=r"synthetic dataset 1 \(synthetic\[0\]\) has more than one"):
         identification_risk(orig, [twice], ["Sex"], ["Inc"], 0.1)
