@@ -400,6 +400,33 @@ def _complete_axis(
     return [names[i] for i in order], np.take(counts, order, axis=axis)
 
 
+def _rsum(x: np.ndarray) -> np.float64:
+    """R's ``sum()`` of doubles: in column-major order, accumulated in long double."""
+    flat = np.asarray(x, dtype=float).ravel(order="F")
+    if not flat.size:
+        return np.float64(0.0)
+    return np.float64(np.cumsum(flat, dtype=np.longdouble)[-1])
+
+
+def _rmean(x: object) -> float:
+    """R's ``mean()`` of doubles: a long-double sum over n, then one correction pass."""
+    v = np.asarray(x, dtype=float)
+    if not v.size:
+        return float("nan")
+    s = np.cumsum(v, dtype=np.longdouble)[-1] / v.size
+    if np.isfinite(s):
+        s = s + np.cumsum(v.astype(np.longdouble) - s)[-1] / v.size
+    return float(s)
+
+
+def _colsums(x: np.ndarray) -> np.ndarray:
+    """R's ``colSums()``: each column accumulated in long double."""
+    x = np.asarray(x, dtype=float)
+    if not x.shape[0]:
+        return np.zeros(x.shape[1])
+    return np.cumsum(x, axis=0, dtype=np.longdouble)[-1].astype(float)
+
+
 def _proportions(counts: np.ndarray) -> np.ndarray:
     totals = counts.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -707,34 +734,35 @@ def _measures_of(
     else:
         ident_d, ident_s = Dx, Sx
         nd_, ns_ = ident_nd, ident_ns = np.float64(nd), np.float64(ns)
-    dq, sq = ident_d.sum(axis=0), ident_s.sum(axis=0)
+    # R's forms: count / N * 100; sum(), colSums() and rowSums() accumulate in long double
+    dq, sq = _colsums(ident_d), _colsums(ident_s)
     ident = {
-        "UiO": 100 * float((dq == 1).sum()) / ident_nd,
-        "UiS": 100 * float((sq == 1).sum()) / ident_ns,
-        "UiOiS": 100 * float(((dq == 1) & s_present).sum()) / ident_nd,
-        "repU": 100 * float(((dq == 1) & (sq == 1)).sum()) / ident_nd,
+        "UiO": float((dq == 1).sum()) / ident_nd * 100,
+        "UiS": float((sq == 1).sum()) / ident_ns * 100,
+        "UiOiS": float(((dq == 1) & s_present).sum()) / ident_nd * 100,
+        "repU": float(((dq == 1) & (sq == 1)).sum()) / ident_nd * 100,
     }
     disco = tables["DiSCO"]
     nonzero = disco[disco > 0]
     attrib = {
-        "Dorig": 100 * tables["Dorig"].sum() / nd_,
-        "Dsyn": 100 * tables["Dsyn"].sum() / ns_,
-        "iS": 100 * tables["iS"].sum() / nd_,
-        "DiS": 100 * tables["DiS"].sum() / nd_,
-        "DiSCO": 100 * disco.sum() / nd_,
-        "DiSDiO": 100 * tables["DiSDiO"].sum() / nd_,
+        "Dorig": _rsum(tables["Dorig"]) / nd_ * 100,
+        "Dsyn": _rsum(tables["Dsyn"]) / ns_ * 100,
+        "iS": _rsum(tables["iS"]) / nd_ * 100,
+        "DiS": _rsum(tables["DiS"]) / nd_ * 100,
+        "DiSCO": _rsum(disco) / nd_ * 100,
+        "DiSDiO": _rsum(tables["DiSDiO"]) / nd_ * 100,
         "max_denom": float(disco.max()) if disco.size else 0.0,
-        "mean_denom": float(nonzero.mean()) if nonzero.size else float("nan"),
+        "mean_denom": _rmean(nonzero),
     }
     pdx, psx = _proportions(Dx), _proportions(Sx)
-    dqx, sqx = Dx.sum(axis=0), Sx.sum(axis=0)
-    row_totals = D.sum(axis=1)
+    dqx, sqx = _colsums(Dx), _colsums(Sx)
+    row_totals = _colsums(D.T)
     caps = {
-        "baseCAPd": 100 * float(((row_totals / nd) ** 2).sum()),
-        "CAPd": 100 * float((dqx * (pdx**2).sum(axis=0)).sum()) / nd_,
-        "CAPs": 100 * float((sqx * (psx**2).sum(axis=0)).sum()) / ns_,
-        "DCAP": 100 * float((psx * Dx).sum()) / nd_,
-        "TCAP": float(100 * disco.sum() / np.float64(dqx[sqx > 0].sum())),
+        "baseCAPd": 100 * _rsum((row_totals / nd) ** 2),
+        "CAPd": _rsum(_colsums(pdx**2) * dqx) / nd_ * 100,
+        "CAPs": _rsum(_colsums(psx**2) * sqx) / ns_ * 100,
+        "DCAP": _rsum(_colsums(psx * Dx)) / nd_ * 100,
+        "TCAP": float(_rsum(disco) / np.float64(_rsum(dqx[sqx > 0])) * 100),
     }
     return {
         "ident": ident, "attrib": attrib, "allCAPs": caps, "Nexclusions": nex,
@@ -750,7 +778,7 @@ def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
         return None
     order = sorted(range(len(by_level)), key=lambda i: -by_level[i])
     top = order[0]
-    share = 100 * by_level[top] / total
+    share = by_level[top] / total * 100
     if not (by_level[top] > thresh[0] and share > thresh[1]):
         return None
     level = p["d"].rows[top]
@@ -760,7 +788,7 @@ def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
         {
             "Level": [level],
             "All": [all_],
-            "PctLevelAll": [100 * d[top].sum() / all_],
+            "PctLevelAll": [d[top].sum() / all_ * 100],
             "totalDisclosive": [total],
             "nLevelDis": [by_level[top]],
             "PctLevelDis": [share],
@@ -922,21 +950,21 @@ def multi_disclosure_tables(
         )
         outputs[t] = res
         ident, attrib, caps = res["ident"], res["attrib"], res["allCAPs"]
-        ident_orig = float(ident["UiO"].mean())
+        ident_orig = _rmean(ident["UiO"])
         if ident_meas not in ("repU", "UiSiO", "baseCAPd") or attrib_meas not in (
                 "DiSCO", "DiSDiO", "DCAP"):
             raise ValueError("ident_meas must be one of 'repU', 'UiSiO', 'baseCAPd' and "
                              "attrib_meas one of 'DiSCO', 'DiSDiO', 'DCAP'")
         if ident_meas in ident.columns:
             col = ident[ident_meas]
-            ident_syn = float(col.mean() if fix else col.iloc[0])
+            ident_syn = _rmean(col) if fix else float(col.iloc[0])
         else:
             ident_syn = float("nan")
         if attrib_meas == "DCAP":
-            a_orig, a_syn = float(caps["CAPd"].mean()), float(caps["DCAP"].mean())
+            a_orig, a_syn = _rmean(caps["CAPd"]), _rmean(caps["DCAP"])
         else:
-            a_orig = float(attrib["Dorig"].mean()) if attrib_meas == "DiSCO" else float("nan")
-            a_syn = float(attrib[attrib_meas].mean())
+            a_orig = _rmean(attrib["Dorig"]) if attrib_meas == "DiSCO" else float("nan")
+            a_syn = _rmean(attrib[attrib_meas])
         rows.append((t, a_orig, a_syn, res["check1"], res["check2"], ident_orig, ident_syn))
     order = sorted(range(n), key=lambda i: rows[i][2])
     width = len(str(n))
