@@ -21,6 +21,8 @@ _CURRENT: ContextVar[str] = ContextVar("idrisk_interface", default="python")
 #: (``percentage=False`` is ``--absolute``).
 CLI_FLAGS: dict[str, str | dict[Any, str]] = {
     "r": "-r/--radius",
+    "known": "--known",
+    "syn": "--syn",
     "abs_radius": {True: "--abs-radius"},
     "percentage": {False: "--absolute"},
     "categorical": "--categorical",

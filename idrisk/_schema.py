@@ -24,6 +24,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from ._interface import spell
+
 __all__ = [
     "as_names",
     "column_kinds",
@@ -109,7 +111,7 @@ def require_columns(
             if close:
                 hints.append(f"{c!r}: did you mean {' or '.join(map(repr, close))}?")
         hint = f" ({'; '.join(hints)})" if hints else ""
-        raise KeyError(f"{argument}: column(s) {missing} not found in {where}{hint}")
+        raise KeyError(f"{spell(argument)}: column(s) {missing} not found in {where}{hint}")
     if not frame.columns.is_unique:
         duplicated = frame.columns[frame.columns.duplicated()]
         clash = sorted({str(c) for c in duplicated} & set(names))

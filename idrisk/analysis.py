@@ -41,7 +41,7 @@ class Scenario:
     ----------
     syn : list of str
         Synthesised variables (visit order).
-    synthetic : list of DataFrame
+    synthetic : list of DataFrame or SyntheticData
         The m synthetic datasets (row i = synthetic version of confidential record i).
     """
 
@@ -50,9 +50,7 @@ class Scenario:
 
     def __post_init__(self) -> None:
         self.syn = [self.syn] if isinstance(self.syn, str) else list(self.syn)
-        if hasattr(self.synthetic, "synthetic"):
-            self.synthetic = list(self.synthetic.synthetic)
-        elif isinstance(self.synthetic, pd.DataFrame):
+        if isinstance(self.synthetic, pd.DataFrame):
             self.synthetic = [self.synthetic]
         else:
             self.synthetic = list(self.synthetic)

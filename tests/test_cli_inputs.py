@@ -249,3 +249,21 @@ def test_help_version_and_argument_errors_import_no_numerics(argv):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr[-2000:]
+
+
+def test_na_values_are_read_as_missing(files):
+    folder, paths = files
+    coded = folder / "coded.csv"
+    frame = pd.read_csv(paths[0])
+    frame.loc[:9, "Income"] = -8
+    frame.to_csv(coded, index=False)
+    out = folder / "out"
+    assert main(["risk", str(coded), *paths[1:], *RISK, "--na-values", "-8", "--out-dir",
+                 str(out)]) == 0
+    summary = pd.read_csv(out / "summary.csv")
+    assert (summary["na_confidential"] == 10).all()
+    assert (summary["never_match"] == 0).all()  # -8 is missing, not a value <= 0
+    from idrisk.cli import read_table
+
+    assert read_table(coded, na_values=["-8"])["Income"].isna().sum() == 10
+    assert read_table(coded)["Income"].isna().sum() == 0

@@ -37,7 +37,7 @@ with warnings.catch_warnings():
                         r=0.2, ellipsoid=True)
 from idrisk.categorical import DPMPM
 cats = conf[["Urban", "Marital", "Tenure"]].astype(str).astype("category")
-DPMPM(K=4, seed=1, progress=False).fit(cats, n_iter=5, burn=2, m=1)
+DPMPM(K=4, n_iter=5, burn=2, keep=1, seed=1, progress=False).fit(cats, "Tenure")
 from idrisk.categorical.dp_areal import _sigma_logp
 _sigma_logp(np.zeros(3), np.zeros((2, 2)), 2, 4.0)
 

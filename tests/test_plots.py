@@ -169,3 +169,35 @@ def test_category_shares():
     assert _face(ax.patches[4]) == colors_for([1, 2])[2]
     assert _legend_texts(fig)[0] == "confidential" and ax.get_title()
     plt.close(fig)
+
+
+def test_risk_by_radius_flags_a_maximum_at_the_edge_of_the_grid():
+    rising = pd.DataFrame({"scenario": [1] * 6, "r": [0.01, 0.01, 0.05, 0.05, 0.1, 0.1],
+                           "dataset": [1, 2] * 3, "exp_risk": [1.0, 2, 3, 4, 5, 6]})
+    inside = rising.assign(exp_risk=[1.0, 2, 7, 8, 5, 6])
+
+    def flags(fig):
+        return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+    fig = plot_risk_by_radius(rising, n=10)
+    assert flags(fig) == ["maximum at the largest radius of the grid:\nextend the grid above "
+                          "10%"]
+    assert flags(plot_risk_by_radius(inside, n=10)) == []
+    plt.close("all")
+
+
+def test_category_shares_keep_the_factor_order_and_wrap_long_labels():
+    from idrisk.plots import plot_category_shares
+
+    levels = ["PRIMARY/NO EDUCATION", "VOCATIONAL/GRAMMAR", "SECONDARY",
+              "POST-SECONDARY OR HIGHER"]  # R's order, not alphabetical
+    o = pd.Series(pd.Categorical(np.repeat(levels, [1, 2, 3, 4]), categories=levels))
+    ax = plot_category_shares(o, {1: [o.astype(str)]}, "edu")
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert [t.replace("\n", "").replace(" ", "") for t in ticks] == [
+        v.replace(" ", "") for v in levels]
+    assert all(max(len(line) for line in t.split("\n")) <= 12 for t in ticks[:2])
+    counts = pd.Series(np.repeat([10, 2, 300], [1, 1, 1]).astype(str))  # codes by value
+    ax = plot_category_shares(counts, {1: [counts]}, "code")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "10", "300"]
+    plt.close("all")

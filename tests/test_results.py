@@ -29,9 +29,7 @@ RESULT_NAME = re.compile(r"(Result|Fit|Table|Estimate|Bounds|Risk|Deviations|Uti
                          r"Synthesis|SyntheticData|Data|Mole|Synds)$")
 
 #: result-like dataclasses owned by other parts of the package, not yet converted
-NOT_YET = {
-    "idrisk.stan.backend.StanFit",  # the Stan backend
-}
+NOT_YET: set[str] = set()
 
 SKIP_MODULES = ("idrisk._moved",)
 
@@ -200,7 +198,31 @@ def _rpart_fit():
     return RpartFit(where=pd.Series([2, 2, 3, 3]), frame=frame)
 
 
+def _risk_report():
+    import warnings
+
+    from idrisk.reporting import compute_report
+
+    f = _frames(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return compute_report(f[0], f[1:], ["g"], ["y"], r=0.1, radii=[0.05, 0.1],
+                              utility=False)
+
+
+def _stan_fit():
+    from idrisk.stan.backend import StanFit, convergence_table
+
+    rng = np.random.default_rng(0)
+    draws = {"mu": rng.normal(size=(2, 50)), "beta": rng.normal(size=(2, 50, 2))}
+    return StanFit(draws=draws, sampler={"lp__": rng.normal(size=(2, 50))}, backend="fake",
+                   program="p", seed=1, chains=2, warmup=10, iter_sampling=50,
+                   diagnostics=convergence_table(draws))
+
+
 EXAMPLES = {
+    "idrisk.stan.backend.StanFit": _stan_fit,
+    "idrisk.reporting._compute.RiskReport": _risk_report,
     "idrisk.rcompat.crosscheck.CrossCheckReport": _cross_check,
     "idrisk.rcompat.rpart.RpartFit": _rpart_fit,
     "idrisk._synthetic.SyntheticData": _synthetic_data,
@@ -212,7 +234,7 @@ EXAMPLES = {
     "idrisk.risk.bounds.InherentBounds": _bounds,
     "idrisk.weighted.weights.SyntheticRisk": _synthetic_risk,
     "idrisk.weighted.diagnostics.WhackAMole": _whack,
-    "idrisk.utility.pmse.PMSEResult": _pmse,
+    "idrisk.utility.propensity.PMSEResult": _pmse,
     "idrisk.utility.combining.CombinedEstimate": _combined,
     "idrisk.utility.tables.TableDeviations": _deviations,
     "idrisk.utility.ordered_logit.OrderedLogitFit": _ordered_fit,

@@ -3,7 +3,7 @@
 * :func:`compute_report` -- risk at the radius, the radius sweep, record-level risk, the
   highest-risk records and the utility, as a :class:`RiskReport` (reusable in Python: its
   ``tables``, ``results`` and ``notes``); nothing is written.
-* :func:`write_report` (or :meth:`RiskReport.write`) -- ``report.html`` (self-contained:
+* :func:`write_report` -- ``report.html`` (self-contained:
   figures embedded, nothing fetched from the network), ``report.md`` with PNG figures, and
   the tables as CSV; written atomically into the output folder.
 * :func:`report` -- both (``idrisk report`` on the command line).
@@ -70,7 +70,7 @@ def report(
     >>> from idrisk.datasets import load_demo
     >>> from idrisk import syn
     >>> d = load_demo(n=300, seed=1)
-    >>> s = syn(d, m=2, visit_sequence=["Income"], seed=1, rng="numpy").synthetic
+    >>> s = syn(d, m=2, visit_sequence=["Income"], seed=1, rng="numpy")
     >>> rep = report(d, s, ["Age", "Urban", "Marital"], ["Income"], r=0.1,
     ...              out_dir=tempfile.mkdtemp(), radii=[0.05, 0.1], maxorder=0)
     >>> rep.files.html.name, sorted(rep.results)

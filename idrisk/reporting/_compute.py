@@ -17,6 +17,7 @@ import pandas as pd
 from .._interface import spell
 from .._result import Result
 from .._schema import as_names, column_kinds, is_categorical
+from ..risk.options import RiskOptions
 
 __all__ = ["DEFAULT_RADII", "RiskReport", "compute_report"]
 
@@ -28,7 +29,7 @@ class RiskReport(Result):
     """Risk and utility of synthetic data, computed for a report and reusable in Python.
 
     Made by :func:`compute_report` (or :func:`idrisk.reporting.report`, which also writes
-    it); :meth:`write` renders it as HTML, Markdown, CSV and PNG files.
+    it); :func:`idrisk.reporting.write_report` renders it as HTML, Markdown, CSV and PNG files.
 
     Attributes
     ----------
@@ -53,8 +54,18 @@ class RiskReport(Result):
     show_confidential_values : bool
         Whether ``top_records`` holds confidential values (the rendered report then says so
         on its first line).
+    options : RiskOptions
+        The matching options of the risk tables (``syn`` of the first scenario).
+    radii : tuple of float or None
+        The radii of the sweep (None: no sweep).
+    utility : bool
+        Whether U_p and the ECDF utility were computed (``maxorder`` as there).
+    top : int
+        Number of highest-risk records listed per scenario.
+    intro : tuple of str
+        Extra paragraphs of the report.
     files
-        The files written by :meth:`write` (None before).
+        The files written by :func:`idrisk.reporting.write_report` (None before).
 
     Examples
     --------
@@ -75,7 +86,12 @@ class RiskReport(Result):
     tables: dict = field(repr=False)
     notes: tuple[str, ...] = ()
     show_confidential_values: bool = False
-    settings: dict = field(default_factory=dict, repr=False)
+    options: RiskOptions | None = field(default=None, repr=False)
+    radii: tuple[float, ...] | None = field(default=None, repr=False)
+    utility: bool = field(default=True, repr=False)
+    maxorder: int = field(default=1, repr=False)
+    top: int = field(default=10, repr=False)
+    intro: tuple[str, ...] = field(default=(), repr=False)
     sources: dict = field(default_factory=dict, repr=False)
     scenarios: dict = field(default_factory=dict, repr=False)
     confidential: pd.DataFrame | None = field(default=None, repr=False)
@@ -98,16 +114,6 @@ class RiskReport(Result):
     def _notes(self) -> list[str]:
         return [f"note: {x}" for x in self.notes]
 
-    def write(self, out_dir: Any = "idrisk-report", *, overwrite: bool = False,
-              progress: bool | None = None) -> RiskReport:
-        """Write the report into ``out_dir`` (atomically); returns the report with ``files``.
-
-        See :func:`idrisk.reporting.write_report`.
-        """
-        from ._render import write_report
-
-        return write_report(self, out_dir, overwrite=overwrite, progress=progress)
-
 
 def _radius_text(r: Any) -> str:
     if isinstance(r, Mapping):
@@ -125,14 +131,6 @@ def compute_report(
     r: float | Sequence[float] | Mapping[str, float] = 0.1,
     *,
     radii: Sequence[float] | None = DEFAULT_RADII,
-    percentage: bool = True,
-    euclidean_dist: bool = False,
-    abs_radius: bool = False,
-    closed: bool = False,
-    na_matches: bool = True,
-    categorical: Sequence[str] | None = None,
-    continuous: Sequence[str] | None = None,
-    align: str | None = None,
     utility: bool = True,
     maxorder: int = 1,
     top: int = 10,
@@ -145,6 +143,7 @@ def compute_report(
     disclosure_keys: Sequence[str] | None = None,
     disclosure_targets: Sequence[str] | None = None,
     disclosure_ngroups: int = 5,
+    **risk_options: Any,
 ) -> RiskReport:
     """Compute everything the risk report shows; write nothing.
 
@@ -164,8 +163,6 @@ def compute_report(
         Radius of the risk tables (as in :func:`idrisk.identification_risk`).
     radii
         Percentage radii of the sweep (:func:`idrisk.analysis.radius_sweep`); None skips it.
-    percentage, euclidean_dist, abs_radius, closed, na_matches, categorical, continuous, align
-        As in :func:`idrisk.identification_risk`.
     utility
         Compute U_p (:func:`idrisk.analysis.risk_utility`, ``maxorder`` as there) and the
         ECDF utility of each continuous synthesized variable.
@@ -186,6 +183,10 @@ def compute_report(
         ``disclosure`` (UiO, repU, Dorig, DiSCO per scenario, target and dataset) and
         ``disclosure_checks`` (the 1-way and 2-way checks: counts only; the flagged levels
         only with ``show_confidential_values``).
+    **risk_options
+        The matching options of :func:`idrisk.identification_risk` (``percentage``,
+        ``euclidean_dist``, ``abs_radius``, ``closed``, ``na_matches``, ``categorical``,
+        ``continuous``, ``align``): checked at once as a :class:`~idrisk.RiskOptions`.
 
     Returns
     -------
@@ -213,10 +214,10 @@ def compute_report(
         raise ValueError(f"top must be >= 0, got {top}")
     known = as_names(known, "known")
     n = len(confidential)
-    names = list(scen)
-    options = dict(percentage=percentage, euclidean_dist=euclidean_dist, abs_radius=abs_radius,
-                   closed=closed, na_matches=na_matches, categorical=categorical,
-                   continuous=continuous, align=align)
+    first = next(iter(scen.values()))
+    base = RiskOptions(known=known, syn=first.syn, r=r, **risk_options)  # fails before the work
+    options = {k: v for k, v in base.as_dict().items() if k not in ("known", "syn", "r")}
+    categorical, continuous = base.categorical, base.continuous
     show = progress if progress is not None else (n * sum(len(s.synthetic) for s in
                                                           scen.values()) > 2_000_000)
 
@@ -297,10 +298,13 @@ def compute_report(
 
     # ---------------------------------------------------------------- utility
     if utility:
+        from tqdm.auto import tqdm
+
         from ..utility import ecdf_utility
 
         parts = []
-        for name, sc in scen.items():
+        for name, sc in tqdm(scen.items(), desc="utility U_p", unit="scenario",
+                             disable=not show):
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -351,15 +355,12 @@ def compute_report(
         tables["disclosure"], tables["disclosure_checks"] = dtab, ctab
         notes.extend(dnotes)
 
-    settings = dict(options, radii=None if radii is None else list(radii), utility=utility,
-                    maxorder=maxorder, top=top, intro=list(intro),
-                    na_matches=results[names[0]].na_matches,
-                    disclosure_keys=list(disclosure_keys or []),
-                    disclosure_ngroups=disclosure_ngroups)
     return RiskReport(
         title=title, n=n, known=tuple(known), r=r, results=results, tables=tables,
         notes=tuple(dict.fromkeys(notes)), show_confidential_values=show_confidential_values,
-        settings=settings, sources=dict(sources or {}), scenarios=scen,
+        options=base, radii=None if radii is None else tuple(radii), utility=utility,
+        maxorder=maxorder, top=top, intro=tuple(intro),
+        sources=dict(sources or {}), scenarios=scen,
         confidential=confidential, elapsed=time.perf_counter() - t0,
     )
 
@@ -401,7 +402,9 @@ def _disclosure_tables(confidential: pd.DataFrame, scen: Mapping, keys: list[str
                     entry["1-way level"] = str(one["Level"].iloc[0]) if len(one) else ""
                     entry["2-way pairs"] = "; ".join(map(str, two["target_key_levs"]))
                 checks.append(entry)
-    return pd.DataFrame(rows), pd.DataFrame(checks), notes
+    table = pd.DataFrame(rows)
+    table.attrs.update(keys=list(keys), ngroups=ngroups)  # for the report's text
+    return table, pd.DataFrame(checks), notes
 
 
 def _span(col: pd.Series) -> str:

@@ -21,6 +21,7 @@ import pandas as pd
 
 from .._interface import spell
 from .._output import atomic_dir
+from ..risk.options import RiskOptions
 from ._compute import RiskReport, _radius_text
 
 __all__ = ["FILES", "ReportFiles", "write_report"]
@@ -198,7 +199,7 @@ def _figures(rep: RiskReport) -> dict[str, tuple[Any, str]]:
                                "against risk (y). Boxes span the first to third quartile of a "
                                "scenario's datasets on both axes.")
     conf = rep.confidential
-    if rep.settings.get("utility") and conf is not None:
+    if rep.utility and conf is not None:
         ecdf = rep.tables.get("ecdf_utility")
         ecdf_vars = list(dict.fromkeys(ecdf["variable"])) if ecdf is not None else []
         cat_vars = []
@@ -230,10 +231,10 @@ def _figures(rep: RiskReport) -> dict[str, tuple[Any, str]]:
 def _is_categorical(rep: RiskReport, v: str) -> bool:
     from .._schema import is_categorical
 
-    settings = rep.settings
-    if v in (settings.get("categorical") or []):
+    options = rep.options
+    if options is not None and v in options.categorical:
         return True
-    if v in (settings.get("continuous") or []):
+    if options is not None and v in options.continuous:
         return False
     return is_categorical(rep.confidential[v])
 
@@ -314,7 +315,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     from .. import __version__
 
     n, known, names = rep.n, list(rep.known), list(rep.results)
-    settings, sources = rep.settings, rep.sources
+    options, sources = rep.options or RiskOptions(known=rep.known or ("?",)), rep.sources
     doc = _Document(rep.title)
     if rep.show_confidential_values:
         doc.notice(confidential_notice())
@@ -324,16 +325,16 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
             doc.figure(f"fig_{key}.png", png[key], figures[key][1], key)
 
     conf_name = sources.get("confidential")
-    percentage = settings.get("percentage", True)
+    percentage = options.percentage
     doc.para(
         f"Confidential data: {conf_name + ', ' if conf_name else ''}n = {n} records. "
         f"Known variables (what the intruder knows): {', '.join(known) or 'none'}. "
         f"Radius r = {_radius_text(rep.r)} "
         + ("(a synthetic value matches within ± r × the confidential value)" if percentage
            else "(absolute: within ± r)")
-        + (", R's Euclidean rule." if settings.get("euclidean_dist") else ".")
+        + (", R's Euclidean rule." if options.euclidean_dist else ".")
     )
-    for p in settings.get("intro", []):
+    for p in rep.intro:
         doc.para(p)
     doc.table(pd.DataFrame({
         "synthesized": [", ".join(sc.syn) for sc in rep.scenarios.values()],
@@ -360,7 +361,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     doc.heading("Checks on the data")
     doc.para(f"Records (of n = {n}) whose risk R's rules set without a word: NA in a "
              "continuous known/synthesized variable "
-             + ("matches anything" if settings.get("na_matches", True) else "never matches")
+             + ("matches anything" if options.na_matches else "never matches")
              + "; a confidential value ≤ 0 under a percentage radius is never matched; "
              "records with no match (c = 0) count as risk 0. Ranges over the m datasets.")
     doc.table(rep.tables["checks"].rename(columns=_CHECK_NAMES))
@@ -371,7 +372,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     fig("record_risk")
     top = rep.tables["top_records"]
     if len(top):
-        k = settings.get("top", 10)
+        k = rep.top
         doc.para(f"The {k} highest-risk records of each scenario (record = row number in the "
                  "confidential file, from 1). "
                  + ("Their confidential values are listed "
@@ -402,7 +403,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
         fig("risk_by_radius")
         fig("risk_at_max")
     if "risk_utility" in rep.tables:
-        maxorder = settings.get("maxorder", 1)
+        maxorder = rep.maxorder
         doc.heading("Utility")
         doc.para(
             "U_p: propensity-score mean squared error of a logistic regression telling "
@@ -435,7 +436,8 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
 
 def _disclosure_section(doc: _Document, rep: RiskReport) -> None:
     """synthpop's disclosure measures: repU and DiSCO per target and dataset, the checks."""
-    keys = ", ".join(rep.settings.get("disclosure_keys", []))
+    table = rep.tables["disclosure"]
+    keys = ", ".join(table.attrs.get("keys", []))
     doc.heading("synthpop's disclosure measures")
     doc.para(
         f"As synthpop's disclosure() computes them, from the keys {keys}: an intruder looks "
@@ -446,9 +448,8 @@ def _disclosure_section(doc: _Document, rep: RiskReport) -> None:
         "to their own, correct value (Dorig: fixed in the confidential data itself). Unlike "
         "the identification risk above, neither uses the pairing of confidential and "
         "synthetic rows. Numeric targets are grouped into "
-        f"{rep.settings.get('disclosure_ngroups', 5)} quantile classes."
+        f"{table.attrs.get('ngroups', 5)} quantile classes."
     )
-    table = rep.tables["disclosure"]
     if len(table):
         doc.table(table.groupby(["scenario", "target"], sort=False)[
             ["UiO", "repU", "Dorig", "DiSCO"]].mean().reset_index(), index=False)

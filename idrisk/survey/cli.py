@@ -120,9 +120,10 @@ def run(args: argparse.Namespace) -> int:
             target = None if args.epsilon is None else args.epsilon / (2 * args.m)
             synth = cls(target_delta=target, seed=args.seed)
             synth.fit(data, y=args.y, weight=args.weight, design=args.by, strata=args.strata)
-            table = synth.synthesize(args.m, seed=args.seed).tables(args.by)
+            table = synth.synthesize(args.m, seed=args.seed).tables(
+                args.by, sample_counts=args.sample_counts)
             print(f"idrisk survey-table: {args.method} delta_alpha="
-                  f"{synth.delta_alpha_:.4g}, epsilon={table.info['epsilon']:.4g}",
+                  f"{synth.delta_alpha_:.4g}, epsilon={table.epsilon:.4g}",
                   file=sys.stderr)
     except (ValueError, KeyError, TypeError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
@@ -130,10 +131,6 @@ def run(args: argparse.Namespace) -> int:
     frame = table.to_frame()
     if args.method in RELEASED and not args.sample_counts:
         frame = frame[[*args.by, *RELEASED[args.method]]]
-    elif args.method in ("fbs", "fbp") and "n" in frame:
-        exact = frame.pop("n")
-        if args.sample_counts:
-            frame["n_not_private"] = exact.to_numpy()
     if args.out:
         with atomic_file(args.out, overwrite=args.overwrite, argument="out") as tmp:
             frame.to_csv(tmp, index=False)
