@@ -25,6 +25,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .._schema import is_categorical, label
+
 
 def _sci_parts(x: float, digits: int) -> tuple[int, int, bool]:
     """(kpower, nsig, rounding widens) of ``|x|`` rounded to ``digits`` significant digits."""
@@ -188,13 +190,9 @@ def _from_labels(labels: np.ndarray, levels: list[str]) -> _Factor:
 
 
 def is_r_numeric(series: pd.Series) -> bool:
-    """R's ``is.numeric``: integer and double columns (not logical, not factor)."""
-    dtype = series.dtype
-    return (
-        pd.api.types.is_numeric_dtype(dtype)
-        and not pd.api.types.is_bool_dtype(dtype)
-        and not isinstance(dtype, pd.CategoricalDtype)
-    )
+    """R's ``is.numeric``: integer and double columns (not logical, not factor) -- the
+    package's rule (:func:`idrisk._schema.is_categorical`) read the other way round."""
+    return not is_categorical(series)
 
 
 def _numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
@@ -208,8 +206,6 @@ def _numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
 def as_factor(series: pd.Series) -> _Factor:
     """R's ``factor()`` of a column as synthpop meets it (categoricals keep their levels)."""
     if isinstance(series.dtype, pd.CategoricalDtype):
-        from .._schema import label
-
         levels = [label(c) for c in series.cat.categories]
         return _Factor(levels, series.cat.codes.to_numpy())
     missing = series.isna().to_numpy()
