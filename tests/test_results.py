@@ -220,7 +220,23 @@ def _stan_fit():
                    diagnostics=convergence_table(draws))
 
 
+def _disclosure():
+    from idrisk import disclosure
+
+    f = _frames(3)
+    return disclosure(f[0], f[1:], keys=["g"], target="lab")
+
+
+def _disclosure_summary():
+    from idrisk import disclosure_summary
+
+    f = _frames(3)
+    return disclosure_summary(f[0], f[1:], keys=["g"], targets=["lab"])
+
+
 EXAMPLES = {
+    "idrisk.risk.disclosure_measures.DisclosureResult": _disclosure,
+    "idrisk.risk.disclosure_measures.DisclosureSummary": _disclosure_summary,
     "idrisk.stan.backend.StanFit": _stan_fit,
     "idrisk.reporting._compute.RiskReport": _risk_report,
     "idrisk.rcompat.crosscheck.CrossCheckReport": _cross_check,
