@@ -1,5 +1,5 @@
 r"""Engine of synthpop 1.9-3's disclosure measures (``disclosure``, ``multi.disclosure``,
-``replicated.uniques``), written from ``shared/specs/synthpop-disclosure.md`` and checked
+``replicated.uniques``), written from synthpop's documented behaviour and checked
 against live synthpop run with ``LC_COLLATE=C``.
 
 Everything here follows synthpop's code, quirks included; ``quirks="corrected"`` switches
@@ -20,7 +20,8 @@ Level names are sorted by code point, which is R's ``order()`` under ``LC_COLLAT
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -443,7 +444,7 @@ def _fields(col: str, n_keys: int) -> list[str]:
 
 
 def _as_int_list(value: object, argument: str) -> list[int]:
-    vals = [value] if np.isscalar(value) else list(value)  # type: ignore[arg-type]
+    vals: list[Any] = [value] if np.isscalar(value) else list(cast(Iterable[Any], value))
     out = []
     for v in vals:
         if isinstance(v, bool) or not float(v).is_integer():
@@ -874,7 +875,7 @@ def _assemble(per: list[dict], dkeys: list[str], tname: str, nd: int, tf, orig_t
 
 
 # ====================================================================== multi.disclosure
-def _nth(value: object, i: int, n: int, argument: str) -> object:
+def _nth(value: object, i: int, n: int, argument: str) -> Any:
     vals = [value] if value is None or np.isscalar(value) else list(value)  # type: ignore
     return _recycle(vals, n, argument)[i]
 
@@ -1131,7 +1132,8 @@ def r_print_frame(frame: pd.DataFrame, width: int = 80) -> list[str]:
     lines: list[str] = []
     i = 0
     while i < len(cols) or (i == 0 and not cols):
-        block, used = [], rw
+        block: list[Any] = []
+        used = rw
         while i < len(cols) and (not block or used + 1 + len(cols[i][0]) <= width):
             block.append(cols[i])
             used += 1 + len(cols[i][0])
@@ -1243,7 +1245,7 @@ def _print_list(value: object) -> list[str]:
     if isinstance(value, pd.DataFrame):
         return r_print_frame(value)
     out = []
-    for j, item in enumerate(value):  # type: ignore[arg-type]
+    for j, item in enumerate(cast(Iterable[Any], value)):
         out.append(f"[[{j + 1}]]")
         out += r_print_frame(item) if isinstance(item, pd.DataFrame) else [f'[1] "{item}"']
         out.append("")

@@ -214,7 +214,7 @@ class DisclosureSummary(Result):
     results: Mapping[str, DisclosureResult] = field(compare=False)
 
     def summary(self) -> pd.DataFrame:
-        """One row per target (see :attr:`table`)."""
+        """One row per target (see ``table``)."""
         return self.table
 
     def to_frame(self) -> pd.DataFrame:
