@@ -77,6 +77,86 @@ def datasets(ce_path: str, ci: bool, n: int | None) -> dict:
     }
 
 
+def within_pattern(d, syn: dict, label: str, kept: list, seed: int = 0, S: int = 20):
+    """Within-pattern utility (the paper's section 3.3 / Figure 3, as a number per pattern).
+
+    For every pattern (combination of the kept variables): the total variation distance
+    0.5 * sum |p - q| between the confidential label distribution p and each synthetic
+    dataset's q, mean and sd over the m datasets. The floor ``tv_redraw`` is the same distance
+    for S multinomial redraws of the pattern's labels from its own empirical distribution
+    (the Max scenario): the distance that sampling alone gives with n_b records.
+    """
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    keys = d[kept].astype(str).agg("|".join, axis=1)
+    levels = pd.Index(sorted(d[label].astype(str).unique()))
+    rows = []
+    for b, idx in keys.groupby(keys).groups.items():
+        orig = d.loc[idx, label].astype(str).value_counts(normalize=True).reindex(levels,
+                                                                                  fill_value=0)
+        row = {"pattern": b, "n": len(idx)}
+        for name, sets in syn.items():
+            tv = [0.5 * (s.loc[idx, label].astype(str).value_counts(normalize=True)
+                         .reindex(levels, fill_value=0) - orig).abs().sum() for s in sets]
+            row[f"tv {name}"] = float(np.mean(tv))
+            row[f"sd {name}"] = float(np.std(tv, ddof=1)) if len(tv) > 1 else float("nan")
+        p = orig.to_numpy()
+        red = [0.5 * np.abs(rng.multinomial(len(idx), p) / len(idx) - p).sum() for _ in range(S)]
+        row["tv_redraw"] = float(np.mean(red))
+        rows.append(row)
+    return pd.DataFrame(rows).sort_values("n", ascending=False).reset_index(drop=True)
+
+
+def within_summary(wp, a: str = "DPMPM", b: str = "DP-areal", m: int = 20) -> dict:
+    """Patterns where a is closer / farther than b by more than 2 SE (SE from the m datasets)."""
+    se = np.sqrt((wp[f"sd {a}"] ** 2 + wp[f"sd {b}"] ** 2) / m)
+    diff = wp[f"tv {a}"] - wp[f"tv {b}"]
+    small = wp["n"] < 30
+    out = {"patterns": int(len(wp)), "a_closer": int((diff < -2 * se).sum()),
+           "b_closer": int((diff > 2 * se).sum()), "tie": int((diff.abs() <= 2 * se).sum()),
+           "mean_tv": {k: float(wp[f"tv {k}"].mean()) for k in (a, b)},
+           "mean_tv_redraw": float(wp["tv_redraw"].mean()),
+           "weighted_tv": {k: float(np.average(wp[f"tv {k}"], weights=wp["n"])) for k in (a, b)},
+           "weighted_tv_redraw": float(np.average(wp["tv_redraw"], weights=wp["n"])),
+           "small_patterns_n_lt_30": int(small.sum()),
+           "mean_tv_small": {k: float(wp.loc[small, f"tv {k}"].mean()) for k in (a, b)},
+           "mean_tv_large": {k: float(wp.loc[~small, f"tv {k}"].mean()) for k in (a, b)}}
+    return out
+
+
+def plot_within_pattern(d, syn: dict, label: str, kept: list, title: str, path) -> None:
+    """Counterpart of the paper's Figure 3: label distribution in the four largest patterns
+    (confidential, and the first synthetic dataset of each synthesizer)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    keys = d[kept].astype(str).agg(", ".join, axis=1)
+    top = keys.value_counts().index[:4]
+    levels = d[label].astype(str).value_counts().index  # labels by overall frequency
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.8), sharey=True)
+    for ax, b in zip(axes, top, strict=True):
+        idx = keys.index[keys == b]
+        x = np.arange(len(levels))
+        ax.plot(x, d.loc[idx, label].astype(str).value_counts(normalize=True)
+                .reindex(levels, fill_value=0).to_numpy(), color="grey", lw=2,
+                label="confidential")
+        for name, col in (("DPMPM", "tab:orange"), ("DP-areal", "tab:blue")):
+            ax.plot(x, syn[name][0].loc[idx, label].astype(str).value_counts(normalize=True)
+                    .reindex(levels, fill_value=0).to_numpy(), color=col, lw=1, label=name)
+        ax.set_title(f"pattern {b} (n = {len(idx)})", fontsize=9)
+        ax.set_xlabel(f"{label} level (rank of overall frequency)")
+    axes[0].set_ylabel("share of the pattern's records")
+    axes[0].legend()
+    fig.suptitle(f"{title}: label distribution within the four largest patterns "
+                 "(one synthetic dataset each)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def _log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
@@ -102,6 +182,12 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
     out["areal_accept"] = float(areal.diagnostics["eta_accept"])
     _log(f"{name}: DP-areal {out['areal_seconds']:.0f} s")
     syn["DP-areal"] = areal.synthesize(seed=seed).synthetic
+    # within-pattern utility (section 3.3, Figure 3)
+    wp = within_pattern(d, {k: syn[k] for k in ("DPMPM", "DP-areal")}, label, kept, seed=seed)
+    out["within_pattern"] = within_summary(wp, m=st["m"])
+    wp.to_csv(FIG / f"categorical_within_pattern_{name}{st['suffix']}.csv", index=False)
+    plot_within_pattern(d, syn, label, kept, name,
+                        FIG / f"categorical_within_pattern_{name}{st['suffix']}.png")
     # utility: table deviations (Table 2)
     devs = {k: table_deviations(d, v, label, kept) for k, v in syn.items()}
     out["table2"] = {k: (v.summary() / 100).round(3).to_dict() for k, v in devs.items()}
@@ -114,7 +200,14 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
         frames = {k: label_risk(d, v, label, known) for k, v in syn.items()}
         tab = b.table(**frames)
         tab.insert(0, "Min (all labels)", b_all.summary()["min"])
-        out["risk"][case] = {"table": tab.round(5).to_dict(),
+        # spread: sd over the m datasets (synthesizers) or the S redraws (bounds)
+        sd = {k: f[["exp_risk", "attribute_count"]].std(ddof=1).to_dict()
+              for k, f in frames.items()}
+        for sc, g in b.draws.groupby("scenario"):
+            sd[sc.capitalize()] = g[["exp_risk", "attribute_count"]].std(ddof=1).to_dict()
+        sd["Min (all labels)"] = (b_all.draws[b_all.draws["scenario"] == "min"]
+                                  [["exp_risk", "attribute_count"]].std(ddof=1).to_dict())
+        out["risk"][case] = {"table": tab.round(5).to_dict(), "sd": sd,
                              "closed_form": b.closed_form.round(3).to_dict(),
                              "closed_form_all": b_all.closed_form.round(3).to_dict(),
                              "position_attribute": {k: b.position(f).to_dict()
@@ -131,7 +224,8 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
             main = {k: frames[k] for k in ("DPMPM", "DP-areal")}
             plot_bounds(b, main, "exp_risk", scenarios=("max",), ax=axes[0])
             plot_bounds(b, main, "attribute_count", ax=axes[1])
-            fig.suptitle(f"{name}: known {known} + {label}")
+            fig.suptitle(f"{'CE sample' if name == 'ce' else 'simulated data'}: intruder "
+                         f"knows {', '.join(known)} and the synthetic {label}")
             fig.tight_layout()
             fig.savefig(FIG / f"categorical_bounds_{name}{st['suffix']}.png", dpi=110)
             plt.close(fig)
