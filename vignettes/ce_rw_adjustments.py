@@ -156,5 +156,125 @@ def main(argv=None) -> None:
         print(label, json.dumps(fits[label], default=float), flush=True)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and "--tables" not in sys.argv:
     main()
+
+
+# ---------------------------------------------------------------- tables for the vignette
+PUBLISHED_ADJ = {  # preprint Tables 6-7 (Pairwise) and supplement Tables 1-4 (Marginal)
+    "Data": {"mean": 72090.26, "median": 50225.15, "q90": 153916.30, "earner2": -45826.20},
+    "Synthesizer": {"mean": 72377.12, "median": 50538.50, "q90": 152597.10,
+                    "earner2": -46017.29},
+    "Pairwise": {"mean": 73184.83, "median": 51692.10, "q90": 145968.90, "earner2": -44028.77},
+    "Pairwise c=1.5": {"mean": 71695.49, "median": 51791.43, "q90": 145299.70,
+                       "earner2": -43544.92},
+    "Pairwise g=0.1": {"mean": 72421.46, "median": 51403.06, "q90": 149157.80,
+                       "earner2": -44827.57},
+    "Marginal": {"mean": 76641.95, "median": 54229.08, "q90": 134582.40, "earner2": -34738.85},
+    "Marginal c=1.5": {"mean": 71527.38, "median": 54376.32, "q90": 132463.70,
+                       "earner2": -37687.76},
+    "Marginal g=0.1": {"mean": 72950.40, "median": 52664.07, "q90": 142526.50,
+                       "earner2": -40759.53},
+}
+PUBLISHED_T2 = [  # Table 2 (top 10 risky records): Data, Synthesizer, Marginal, Topcoding
+    ("(-10K, 50K)", 0.9944, 0.0000, 0.0000, 0.9894), ("(100K, 1000K)", 0.9944, 0.0995, 0.0, 0.0),
+    ("(-10K, 50K)", 0.9921, 0.1454, 0.0000, 0.9582), ("(-10K, 50K)", 0.9915, 0.0, 0.0496, 0.9926),
+    ("(100K, 1000K)", 0.9913, 0.0498, 0.0, 0.0), ("(-10K, 50K)", 0.9913, 0.1469, 0.0, 0.9852),
+    ("(-10K, 50K)", 0.9913, 0.0491, 0.0, 0.9707), ("(100K, 1000K)", 0.9910, 0.0, 0.0, 0.0),
+    ("(-10K, 50K)", 0.9910, 0.1471, 0.0, 0.9894), ("(1000K, 2000K)", 0.9910, 0.0, 0.0, 0.0),
+]
+PUBLISHED_T3 = [  # Table 3 (top 10 incomes)
+    ("(1000K, 2000K)", 0.9910, 0.0, 0.0, 0.0), ("(1000K, 2000K)", 0.9643, 0.0499, 0.0, 0.0),
+    ("(1000K, 2000K)", 0.9600, 0.0, 0.0, 0.0), ("(100K, 1000K)", 0.9820, 0.0, 0.0, 0.0),
+    ("(100K, 1000K)", 0.9913, 0.0498, 0.0, 0.0), ("(100K, 1000K)", 0.9565, 0.0995, 0.0, 0.9955),
+    ("(100K, 1000K)", 0.9910, 0.0, 0.0, 0.0), ("(100K, 1000K)", 0.9872, 0.0994, 0.0, 0.0),
+    ("(100K, 1000K)", 0.9944, 0.0995, 0.0, 0.0), ("(100K, 1000K)", 0.9908, 0.0, 0.0482, 0.0),
+]
+
+
+def _band(v: float) -> str:
+    for lo, hi, lab in ((-1e9, 50e3, "(-10K, 50K)"), (50e3, 100e3, "(50K, 100K)"),
+                        (100e3, 1e6, "(100K, 1000K)"), (1e6, 1e12, "(1000K, 2000K)")):
+        if lo <= v < hi:
+            return lab
+    return "?"
+
+
+def tables(fig: Path = FIG) -> str:
+    """Markdown: Tables 2-3 (ours beside the paper's) and the c/g adjustment tables."""
+    risk = pd.read_csv(fig / "rw_ce_record_risks.csv")
+    res = json.loads((fig / "rw_ce_adjustments.json").read_text())
+    main = json.loads((fig / "rw_ce_results.json").read_text())
+    cols = [c for c in ("Unweighted", "Marginal") if c in risk.columns]
+    out = []
+    for title, order, pub in (
+            ("Table 2: the 10 riskiest records (by Data risk; ties by income)",
+             risk.sort_values(["Data", "Income"], ascending=False), PUBLISHED_T2),
+            ("Table 3: the 10 largest incomes", risk.sort_values("Income", ascending=False),
+             PUBLISHED_T3)):
+        head = ["income band", "Data"] + [("Synthesizer" if c == "Unweighted" else c)
+                                          for c in cols] + ["Topcoding", "paper: band", "Data",
+                                                            "Synthesizer", "Marginal",
+                                                            "Topcoding"]
+        out.append(f"{title}\n\n| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+        for (_, row), p in zip(order.head(10).iterrows(), pub, strict=True):
+            cells = [_band(row["Income"]), f"{row['Data']:.4f}"]
+            cells += [f"{row[c]:.4f}" for c in cols]
+            cells += [f"{row['Topcoding']:.4f}", p[0]] + [f"{x:.4f}" for x in p[1:]]
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    # c/g utility tables
+    data_est = {st: main["utility"][f"Data | {st}"]["estimate"] for st in ("mean", "median",
+                                                                         "q90")}
+    data_est["reg"] = main["regression_LogExp"]["Data"]["estimate"]
+    noise = {st: abs(main["utility"][f"Unweighted | {st}"]["estimate"]
+                     - main["utility"][f"Unweighted (seed 2) | {st}"]["estimate"])
+             for st in ("mean", "median", "q90")}
+    noise["reg"] = abs(main["regression_LogExp"]["Unweighted"]["estimate"]
+                       - main["regression_LogExp"]["Unweighted (seed 2)"]["estimate"])
+    noise["U_m"] = abs(main["ecdf_log_income"]["Unweighted"]["U_m"]
+                       - main["ecdf_log_income"]["Unweighted (seed 2)"]["U_m"])
+
+    def ours(label):
+        base = label.split(" ")[0]
+        if label in res.get("fits", {}):
+            f = res["fits"][label]
+            return ({st: f["utility"][st]["estimate"] for st in ("mean", "median", "q90")}
+                    | {"reg": f["regression_LogExp"]["estimate"], "U_m": f["ecdf"]["U_m"],
+                       "risk": f["risk"]["mean"]})
+        if label == base and base in main["fits"]:
+            return ({st: main["utility"][f"{base} | {st}"]["estimate"]
+                     for st in ("mean", "median", "q90")}
+                    | {"reg": main["regression_LogExp"][base]["estimate"],
+                       "U_m": main["ecdf_log_income"][base]["U_m"],
+                       "risk": main["risk_summary"][base]["mean"]})
+        return None
+
+    head = ("| synthesizer | alpha mean | mean | median | q90 | log-Exp coef. | U_m | mean risk "
+            "| paper: mean | median | q90 | Earner 2 |\n|" + "---|" * 12)
+    for kind in ("Pairwise", "Marginal"):
+        out.append(f"{kind}: c/g adjustments (ours: estimate; distance to our Data in "
+                   "brackets as a multiple of the unweighted-pair noise)\n\n" + head)
+        for lab, key in ((kind, "c=1, g=0"), (f"{kind} c=1.5", "c=1.5, g=0"),
+                         (f"{kind} g=0.1", "c=1, g=0.1")):
+            o = ours(lab)
+            w = res["cheap"]["weights"][f"{kind.lower()} {key}"]["mean"]
+            p = PUBLISHED_ADJ[lab]
+            if o is None:
+                cells = ["not fitted"] * 6
+            else:
+                cells = [f"{o[st]:,.0f} ({abs(o[st] - data_est[st]) / noise[st]:.1f})"
+                         for st in ("mean", "median", "q90")]
+                cells += [f"{o['reg']:.3f} ({abs(o['reg'] - data_est['reg']) / noise['reg']:.1f})",
+                          f"{o['U_m']:.4f}", f"{o['risk']:.4f}"]
+            out.append(f"| {lab} ({key}) | {w:.3f} | " + " | ".join(cells) + " | "
+                       + " | ".join(f"{p[k]:,.0f}" for k in ("mean", "median", "q90", "earner2"))
+                       + " |")
+        out.append("")
+    out.append("Noise (|Unweighted 2022 - Unweighted 2023|): " + ", ".join(
+        f"{k} {v:,.4g}" for k, v in noise.items()))
+    return "\n".join(out)
+
+
+if __name__ == "__main__" and "--tables" in sys.argv:
+    print(tables())
