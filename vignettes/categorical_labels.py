@@ -191,6 +191,10 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
     # utility: table deviations (Table 2)
     devs = {k: table_deviations(d, v, label, kept) for k, v in syn.items()}
     out["table2"] = {k: (v.summary() / 100).round(3).to_dict() for k, v in devs.items()}
+    out["table2_sd"] = {k: (v.by_dataset().std(ddof=1) / 100).round(4).to_dict()
+                        for k, v in devs.items()}
+    if st.get("utility_only"):
+        return out
     # risk: bounds and synthesizers per knowledge case (Tables 4 and 5)
     out["risk"] = {}
     for case, known in spec["known"].items():
@@ -256,20 +260,25 @@ def main(argv=None) -> dict:
     ap.add_argument("--ci", action="store_true", help="CI-sized run")
     ap.add_argument("--ce", default=None, help="path of CEdata.csv")
     ap.add_argument("--seed", type=int, default=2022)
+    ap.add_argument("--utility-only", action="store_true",
+                    help="fits, within-pattern utility and table deviations only (with their "
+                         "sd over m); writes categorical_utility[_ci].json")
     args = ap.parse_args(argv)
     st = settings(args.ci)
+    st["utility_only"] = args.utility_only
     st["suffix"] = "_ci" if args.ci else ""
     ce_path = args.ce or str(Path(__file__).resolve().parents[2] / "shared" / "data"
                              / "CEdata.csv")
     FIG.mkdir(exist_ok=True)
-    results = {"settings": {k: v for k, v in st.items() if k != "suffix"}}
+    results = {"settings": {k: v for k, v in st.items() if k not in ("suffix", "utility_only")}}
     for name, spec in datasets(ce_path, args.ci, st["n"]).items():
         t0 = time.time()
         results[name] = run_one(name, spec, st, args.seed)
         results[name]["seconds"] = time.time() - t0
         print(f"{name}: done in {results[name]['seconds']:.0f} s", file=sys.stderr)
     results["paper"] = {"table2": PAPER_T2, "table4": PAPER_T4, "table5": PAPER_T5}
-    path = FIG / f"categorical_results{st['suffix']}.json"
+    stem = "categorical_utility" if args.utility_only else "categorical_results"
+    path = FIG / f"{stem}{st['suffix']}.json"
     path.write_text(json.dumps(results, indent=1, default=float))
     return results
 
@@ -346,4 +355,5 @@ def markdown(results: dict) -> str:
 
 if __name__ == "__main__":
     res = main()
-    print(markdown(res))
+    if "--utility-only" not in sys.argv:
+        print(markdown(res))
