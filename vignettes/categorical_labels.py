@@ -357,3 +357,199 @@ if __name__ == "__main__":
     res = main()
     if "--utility-only" not in sys.argv:
         print(markdown(res))
+
+
+NOISE_RULE = ("A difference counts when it exceeds 2 standard errors (factor = difference / SE, "
+              "signed so that > 0 is the paper's direction). SE of a mean over the m = 20 "
+              "synthetic datasets: sd / sqrt(20); over the S = 100 bound redraws: sd / sqrt(100); "
+              "of a difference: the root sum of squares.")
+
+
+def findings_md(results: dict, utility: dict | None = None) -> str:
+    """The opening table: each finding of the paper, ours on A (CE) and B (simulated), factors."""
+    utility = utility or {}
+    m = results["settings"]["m"]
+    S = results["settings"]["S"]
+
+    def se(sd, k):
+        return sd / np.sqrt(k)
+
+    def fac(a, sa, ka, b, sb, kb):
+        """(a - b) / SE."""
+        s = np.hypot(se(sa, ka), se(sb, kb))
+        return (a - b) / s if s > 0 else float("nan")
+
+    def verdict(fs):
+        fs = [f for f in fs if f == f]
+        if not fs:
+            return "not judged (no SE)"
+        if all(f >= 2 for f in fs):
+            return "reproduced"
+        if all(f <= -2 for f in fs):
+            return "not reproduced (opposite, beyond noise)"
+        if any(f <= -2 for f in fs) and any(f >= 2 for f in fs):
+            return "mixed"
+        if any(f >= 2 for f in fs):
+            return "partly (others within noise)"
+        if any(f <= -2 for f in fs):
+            return "not reproduced in part (opposite, beyond noise)"
+        return "not established (within noise)"
+
+    rows = []
+
+    def add(name, paper, cells, factors, v=None):
+        rows.append((name, paper, cells, factors, v or verdict(
+            [f for fl in factors.values() for f in fl] if isinstance(factors, dict) else factors)))
+
+    names = {"ce": "A", "sim": "B"}
+    # Table 2 / Figure 1
+    for w in ("one-way", "two-way", "three-way"):
+        cells, fs = [], {}
+        for k, lab in names.items():
+            src = utility.get(k, {})
+            t2 = results[k]["table2"]
+            sd = src.get("table2_sd")
+            a, b = t2["DP-areal"][w], t2["DPMPM"][w]
+            f = fac(a, sd["DP-areal"][w], m, b, sd["DPMPM"][w], m) if sd else float("nan")
+            fs[lab] = [f]
+            cells.append(f"{lab}: {b:.2f} vs {a:.2f}")
+        pa, pb = PAPER_T2[w]
+        add(f"Table 2 / Fig. 1: DPMPM deviates less than DP-areal, {w} (/100)",
+            f"{pa} vs {pb}", "; ".join(cells),
+            {k: v for k, v in fs.items()})
+    # within pattern (Figure 3)
+    cells, fs = [], {}
+    for k, lab in names.items():
+        wp = utility.get(k, results[k]).get("within_pattern")
+        if not wp:
+            continue
+        cells.append(f"{lab}: DPMPM closer in {wp['a_closer']}, DP-areal in {wp['b_closer']}, "
+                     f"tie in {wp['tie']} of {wp['patterns']} patterns; mean TV weighted by n "
+                     f"{wp['weighted_tv']['DPMPM']:.3f} vs {wp['weighted_tv']['DP-areal']:.3f} "
+                     f"(redraw floor {wp['weighted_tv_redraw']:.3f})")
+        fs[lab] = [(wp["a_closer"] - wp["b_closer"]) / max(1.0, np.sqrt(wp["a_closer"]
+                                                                         + wp["b_closer"]))]
+    if cells:
+        add("Fig. 3 (section 3.3): within-pattern label distribution closer to the data for "
+            "DPMPM in most patterns", "most patterns", "; ".join(cells), fs)
+    cells = []
+    for k, lab in names.items():
+        wp = utility.get(k, results[k]).get("within_pattern")
+        if wp:
+            cells.append(f"{lab}: patterns with n < 30: {wp['small_patterns_n_lt_30']}, mean TV "
+                         f"{wp['mean_tv_small']['DPMPM']:.2f} / {wp['mean_tv_small']['DP-areal']:.2f}"
+                         f"; larger patterns {wp['mean_tv_large']['DPMPM']:.2f} / "
+                         f"{wp['mean_tv_large']['DP-areal']:.2f}")
+    if cells:
+        add("Fig. 3: both distort small patterns equally strongly", "yes", "; ".join(cells), [],
+            "descriptive (see text)")
+    # ordered logit
+    cells = []
+    for k, lab in names.items():
+        ol = results[k]["ordered_logit"]
+        cells.append(f"{lab}: RMSE {ol['DPMPM']['prediction_rmse_vs_confidential']:.3f} vs "
+                     f"{ol['DP-areal']['prediction_rmse_vs_confidential']:.3f}; label-term CI "
+                     f"overlap {ol['DPMPM']['mean_overlap_label_terms']:.2f} vs "
+                     f"{ol['DP-areal']['mean_overlap_label_terms']:.2f}")
+    add("Fig. 2 / Table 3: ordered logit preserved, DPMPM slightly better", "yes",
+        "; ".join(cells), [], "not judged (no SE computed)")
+    # Table 4
+    for case in ("case i", "case ii"):
+        cells, fs = [], {}
+        for k, lab in names.items():
+            t, sd = results[k]["risk"][case]["table"], results[k]["risk"][case].get("sd", {})
+            a, b = t["DPMPM"]["exp_risk"], t["DP-areal"]["exp_risk"]
+            f = (fac(a, sd["DPMPM"]["exp_risk"], m, b, sd["DP-areal"]["exp_risk"], m)
+                 if sd else float("nan"))
+            fs[lab] = [f]
+            cells.append(f"{lab}: {a:.2f} vs {b:.2f} (factor {f:+.1f})")
+        p = PAPER_T4[case]["exp_risk"]
+        add(f"Table 4, {case}: DPMPM's expected risk above DP-areal's", f"{p[0]} vs {p[1]}",
+            "; ".join(cells), fs)
+    for syn_name, paper_dir, pd_, text in (
+            ("DPMPM", +1, (2.497, 10.474), "rises with knowledge (case i -> ii)"),
+            ("DP-areal", -1, (0.952, 0.851), "slightly falls with knowledge (case i -> ii)")):
+        cells, fs = [], {}
+        for k, lab in names.items():
+            r = results[k]["risk"]
+            a, b = r["case ii"]["table"][syn_name]["exp_risk"], r["case i"]["table"][syn_name][
+                "exp_risk"]
+            sd2, sd1 = r["case ii"].get("sd", {}), r["case i"].get("sd", {})
+            f = (paper_dir * fac(a, sd2[syn_name]["exp_risk"], m, b, sd1[syn_name]["exp_risk"], m)
+                 if sd1 else float("nan"))
+            fs[lab] = [f]
+            cells.append(f"{lab}: {b:.2f} -> {a:.2f}")
+        add(f"Table 4: {syn_name}'s expected risk {text}", f"{pd_[0]} -> {pd_[1]}",
+            "; ".join(cells), fs)
+    for bound, col, paper_txt in (("Min", "Min", "0 (text)"), ("Min (all labels)",
+                                  "Min (all labels)", "0 (text)")):
+        cells, fs = [], {}
+        for k, lab in names.items():
+            fl = []
+            for case in ("case i", "case ii"):
+                t, sd = results[k]["risk"][case]["table"], results[k]["risk"][case].get("sd", {})
+                for syn_name in ("DPMPM", "DP-areal"):
+                    f = (fac(t[syn_name]["exp_risk"], sd[syn_name]["exp_risk"], m,
+                             t[col]["exp_risk"], sd[col]["exp_risk"], S) if sd else float("nan"))
+                    fl.append(f)
+            fs[lab] = fl
+            cells.append(f"{lab}: above in {sum(f > 0 for f in fl)} of 4 cells, factors "
+                         + ", ".join(f"{f:+.1f}" for f in fl))
+        add(f"Table 4 text: expected risk bounded below by Min ({bound})", paper_txt,
+            "; ".join(cells), fs)
+    cells, fs = [], {}
+    for k, lab in names.items():
+        fl = []
+        for case in ("case i", "case ii"):
+            t, sd = results[k]["risk"][case]["table"], results[k]["risk"][case].get("sd", {})
+            for syn_name in ("DPMPM", "DP-areal"):
+                fl.append(fac(t["Max"]["exp_risk"], sd["Max"]["exp_risk"], S,
+                              t[syn_name]["exp_risk"], sd[syn_name]["exp_risk"], m)
+                          if sd else float("nan"))
+        fs[lab] = fl
+        cells.append(f"{lab}: below Max in {sum(f > 0 for f in fl)} of 4, factors "
+                     + ", ".join(f"{f:+.1f}" for f in fl))
+    add("Table 4 text: expected risk bounded above by Max", "yes", "; ".join(cells), fs)
+    cells = []
+    for k, lab in names.items():
+        t = results[k]["risk"]["case ii"]["table"]
+        cells.append(f"{lab}: true <= {max(t[c]['true_rate'] for c in ('DPMPM', 'DP-areal')):.4f},"
+                     f" false {min(t[c]['false_rate'] for c in ('DPMPM', 'DP-areal')):.3f}+")
+    add("Table 4: true match rates about 0, false about 1", "0.000-0.001; 0.98-1.00",
+        "; ".join(cells), [], "reproduced (descriptive)")
+    cells, fs = [], {}
+    for k, lab in names.items():
+        sd = results[k]["risk"]["case ii"].get("sd", {})
+        if sd:
+            cells.append(f"{lab}: sd over m {sd['DPMPM']['exp_risk']:.2f} vs "
+                         f"{sd['DP-areal']['exp_risk']:.2f}")
+    add("Fig. 4a: DP-areal's expected risk varies less over the m datasets than DPMPM's",
+        "yes", "; ".join(cells), [], "descriptive (one sd each)")
+    # Table 5
+    for hi, lo, paper_v in (("Max", "DPMPM", (175.33, 115.25)), ("DPMPM", "DP-areal",
+                                                               (115.25, 88.15)),
+                            ("DP-areal", "Min", (88.15, 47.25))):
+        cells, fs = [], {}
+        for k, lab in names.items():
+            r = results[k]["risk"]["case ii"]
+            t, sd = r["table"], r.get("sd", {})
+            kh = S if hi in ("Max", "Min") else m
+            kl = S if lo in ("Max", "Min") else m
+            f = (fac(t[hi]["attribute_count"], sd[hi]["attribute_count"], kh,
+                     t[lo]["attribute_count"], sd[lo]["attribute_count"], kl)
+                 if sd else float("nan"))
+            fs[lab] = [f]
+            cells.append(f"{lab}: {t[hi]['attribute_count']:.1f} vs "
+                         f"{t[lo]['attribute_count']:.1f}")
+        add(f"Table 5 / Fig. 4b: attribute count {hi} > {lo}", f"{paper_v[0]} vs {paper_v[1]}",
+            "; ".join(cells), fs)
+    out = ["| # | finding (paper) | paper | ours (A: CE sample; B: simulated) | factor (A; B) "
+           "| verdict |", "|---|---|---|---|---|---|"]
+    for i, (name, paper, cells, factors, v) in enumerate(rows, 1):
+        if isinstance(factors, dict):
+            ftxt = "; ".join(f"{k} " + ", ".join(f"{f:+.1f}" for f in fl)
+                             for k, fl in factors.items() if fl)
+        else:
+            ftxt = ", ".join(f"{f:+.1f}" for f in factors)
+        out.append(f"| {i} | {name} | {paper} | {cells} | {ftxt or '-'} | {v} |")
+    return "\n".join(out)

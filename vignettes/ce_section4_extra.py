@@ -38,6 +38,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--age-fixed", action="store_true")
     ap.add_argument("--m-scenarios", type=int, nargs="*", default=[])
     ap.add_argument("--repeats", type=int, default=30)
+    ap.add_argument("--m-values", type=int, nargs="+", default=[1, 10, 20])
     ap.add_argument("--out", type=Path, default=HERE / "figures")
     args = ap.parse_args(argv)
     out_json = args.out / "ce_section4_extra.json"
@@ -75,12 +76,13 @@ def main(argv=None) -> dict:
     for k in args.m_scenarios:
         t0 = time.perf_counter()
         r = float(main_res["maximizing_radius"][str(k)]["r"])
-        mexp = m_experiment(ce, SCENARIOS[k], KNOWN, r, m_values=(1, 10, 20),
+        mexp = m_experiment(ce, SCENARIOS[k], KNOWN, r, m_values=tuple(args.m_values),
                             repeats=args.repeats, seed=args.seed, progress=False)
         mexp.to_csv(args.out / f"ce_m_experiment_s{k}.csv", index=False)
         summ = mexp.groupby("m")[["record_mean_risk", "U_p"]].describe()
         res[f"m_experiment_s{k}"] = {
-            "r": r, "repeats": args.repeats, "seconds": time.perf_counter() - t0,
+            "r": r, "repeats": args.repeats, "m_values": list(args.m_values),
+            "seconds": time.perf_counter() - t0,
             "summary": {f"{col}|{stat}": {str(m): float(v) for m, v in summ[(col, stat)].items()}
                         for col in ("record_mean_risk", "U_p")
                         for stat in ("mean", "50%", "25%", "75%", "min", "max", "std")},
