@@ -133,7 +133,8 @@ def plot_within_pattern(d, syn: dict, label: str, kept: list, title: str, path) 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    keys = d[kept].astype(str).agg(", ".join, axis=1)
+    keys = d[kept].astype(str).apply(lambda r: ", ".join(f"{c} {v}" for c, v in r.items()),
+                                     axis=1)
     top = keys.value_counts().index[:4]
     levels = d[label].astype(str).value_counts().index  # labels by overall frequency
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.8), sharey=True)
@@ -146,12 +147,13 @@ def plot_within_pattern(d, syn: dict, label: str, kept: list, title: str, path) 
         for name, col in (("DPMPM", "tab:orange"), ("DP-areal", "tab:blue")):
             ax.plot(x, syn[name][0].loc[idx, label].astype(str).value_counts(normalize=True)
                     .reindex(levels, fill_value=0).to_numpy(), color=col, lw=1, label=name)
-        ax.set_title(f"pattern {b} (n = {len(idx)})", fontsize=9)
+        ax.set_title(f"{b} (n = {len(idx)})", fontsize=9)
         ax.set_xlabel(f"{label} level (rank of overall frequency)")
     axes[0].set_ylabel("share of the pattern's records")
     axes[0].legend()
-    fig.suptitle(f"{title}: label distribution within the four largest patterns "
-                 "(one synthetic dataset each)")
+    name = {"ce": "CE sample", "sim": "Simulated data"}.get(title, title)
+    fig.suptitle(f"{name}: {label} distribution within the four largest patterns "
+                 "(confidential vs one synthetic dataset of each synthesizer)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
