@@ -408,7 +408,7 @@ def findings_md(results: dict, utility: dict | None = None) -> str:
     for w in ("one-way", "two-way", "three-way"):
         cells, fs = [], {}
         for k, lab in names.items():
-            src = utility.get(k, {})
+            src = utility.get(k, results[k])
             t2 = results[k]["table2"]
             sd = src.get("table2_sd")
             a, b = t2["DP-areal"][w], t2["DPMPM"][w]

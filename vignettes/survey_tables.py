@@ -187,7 +187,9 @@ def quantities(summary: pd.DataFrame) -> dict:
 #  None for a descriptive row).  L = log; q = quantities.
 def _finding_rows(q: dict, fits: pd.DataFrame) -> list:
     L = np.log
-    g = q.get
+
+    def g(key):
+        return q.get(key, float("nan"))
     dmax = fits.groupby("method")["delta_max"]
     dal = fits.groupby("method")["delta_alpha"]
     eps_hi = 2 * fits["delta_alpha"].max() * 3
