@@ -31,6 +31,30 @@ from idrisk.datasets import read_ce  # noqa: E402
 from idrisk.synthesis import syn  # noqa: E402
 
 
+def m_figures(out: Path) -> None:
+    """2D boxplots (the article's Figure 10) for every scenario whose m experiment is stored."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from idrisk.plots import plot_2d_boxplot
+
+    res = json.loads((out / "ce_section4_extra.json").read_text())
+    for k in (2, 3, 4):
+        path = out / f"ce_m_experiment_s{k}.csv"
+        if not path.exists() or f"m_experiment_s{k}" not in res:
+            continue
+        info = res[f"m_experiment_s{k}"]
+        fig = plot_2d_boxplot(pd.read_csv(path), title=(
+            f"Figure 10 for scenario ({k}): r = {info['r']:.0%}, {info['repeats']} repeats per m"))
+        for ax in fig.axes:
+            ax.set_ylabel("mean record-level risk (IR / n, fraction of records)")
+            ax.set_xlabel("mean propensity-score utility U_p (pMSE, unitless)")
+        fig.savefig(out / f"ce_fig10_2d_boxplot_s{k}.png", dpi=110)
+        plt.close(fig)
+
+
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=shared_dir() / "data" / "CEdata.csv")
@@ -89,6 +113,8 @@ def main(argv=None) -> dict:
         }
         out_json.write_text(json.dumps(res, indent=2))
         print(k, json.dumps(res[f"m_experiment_s{k}"], indent=1), flush=True)
+    if args.m_scenarios:
+        m_figures(args.out)
     return res
 
 
