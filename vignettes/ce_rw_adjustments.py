@@ -139,10 +139,12 @@ def main(argv=None) -> None:
     ap.add_argument("--cheap-only", action="store_true")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", default="", help="comma-separated fit labels to run")
+    ap.add_argument("--tag", default="", help="suffix of the output files (parallel runs)")
     args = ap.parse_args(argv)
     df = load_ce(args.data).sample(n=args.n, random_state=args.seed).reset_index(drop=True)
-    out_json = FIG / f"rw_ce_adjustments{'_quick' if args.quick else ''}.json"
-    out_csv = FIG / f"rw_ce_record_risks{'_quick' if args.quick else ''}.csv"
+    sfx = ("_quick" if args.quick else "") + args.tag
+    out_json = FIG / f"rw_ce_adjustments{sfx}.json"
+    out_csv = FIG / f"rw_ce_record_risks{sfx}.csv"
     res = json.loads(out_json.read_text()) if out_json.exists() else {}
     res["cheap"], risk = cheap(df)
     if out_csv.exists():
@@ -244,6 +246,17 @@ def tables(fig: Path = FIG) -> str:
     """Markdown: Tables 2-3 (ours beside the paper's) and the c/g adjustment tables."""
     risk = pd.read_csv(fig / "rw_ce_record_risks.csv")
     res = json.loads((fig / "rw_ce_adjustments.json").read_text())
+    for extra in sorted(fig.glob("rw_ce_adjustments_*.json")):  # parallel runs (--tag)
+        if "quick" in extra.name:
+            continue
+        res.setdefault("fits", {}).update(json.loads(extra.read_text()).get("fits", {}))
+        csv = fig / extra.name.replace("rw_ce_adjustments", "rw_ce_record_risks").replace(
+            ".json", ".csv")
+        if csv.exists():
+            other = pd.read_csv(csv)
+            for col in other.columns:
+                if col not in risk.columns:
+                    risk[col] = other[col].to_numpy()
     main = json.loads((fig / "rw_ce_results.json").read_text())
     cols = [c for c in ("Unweighted", "Marginal") if c in risk.columns]
     out = []
