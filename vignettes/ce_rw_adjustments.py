@@ -288,9 +288,9 @@ def tables(fig: Path = FIG) -> str:
     noise["U_m"] = abs(main["ecdf_log_income"]["Unweighted"]["U_m"]
                        - main["ecdf_log_income"]["Unweighted (seed 2)"]["U_m"])
 
-    def ours(label):
+    def ours(label, refit=False):
         base = label.split(" ")[0]
-        if label in res.get("fits", {}):
+        if label in res.get("fits", {}) and (refit or label != base):
             f = res["fits"][label]
             return ({st: f["utility"][st]["estimate"] for st in ("mean", "median", "q90")}
                     | {"reg": f["regression_LogExp"]["estimate"], "U_m": f["ecdf"]["U_m"],
@@ -308,9 +308,12 @@ def tables(fig: Path = FIG) -> str:
     for kind in ("Pairwise", "Marginal"):
         out.append(f"{kind}: c/g adjustments (ours: estimate; distance to our Data in "
                    "brackets as a multiple of the unweighted-pair noise)\n\n" + head)
-        for lab, key in ((kind, "c=1, g=0"), (f"{kind} c=1.5", "c=1.5, g=0"),
-                         (f"{kind} g=0.1", "c=1, g=0.1")):
-            o = ours(lab)
+        rows_ = [(kind, "c=1, g=0", False)]
+        if kind in res.get("fits", {}):
+            rows_.append((kind, "c=1, g=0", True))
+        rows_ += [(f"{kind} c=1.5", "c=1.5, g=0", False), (f"{kind} g=0.1", "c=1, g=0.1", False)]
+        for lab, key, refit in rows_:
+            o = ours(lab, refit)
             w = res["cheap"]["weights"][f"{kind.lower()} {key}"]["mean"]
             p = PUBLISHED_ADJ[lab]
             if o is None:
@@ -320,7 +323,8 @@ def tables(fig: Path = FIG) -> str:
                          for st in ("mean", "median", "q90")]
                 cells += [f"{o['reg']:.3f} ({abs(o['reg'] - data_est['reg']) / noise['reg']:.1f})",
                           f"{o['U_m']:.4f}", f"{o['risk']:.4f}"]
-            out.append(f"| {lab} ({key}) | {w:.3f} | " + " | ".join(cells) + " | "
+            tag = ", refit" if refit else (", main run" if lab == kind else "")
+            out.append(f"| {lab} ({key}{tag}) | {w:.3f} | " + " | ".join(cells) + " | "
                        + " | ".join(f"{p[k]:,.0f}" for k in ("mean", "median", "q90", "earner2"))
                        + " |")
         out.append("")
