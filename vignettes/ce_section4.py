@@ -98,7 +98,7 @@ def figures(out: Path) -> None:
         fig = _fig(plot_utility_risk(ru, sc, title=f"Figure {num}: utility-risk trade-off, "
                                 f"scenarios {names}, 20 datasets each"))
         _relabel(fig, RISK_LABEL, "propensity-score utility U_p (pMSE, unitless; lower is better)")
-            fig.savefig(out / f"ce_fig{num}_utility_risk_{''.join(map(str, sc))}.png", dpi=110)
+        fig.savefig(out / f"ce_fig{num}_utility_risk_{''.join(map(str, sc))}.png", dpi=110)
     mexp = pd.read_csv(out / "ce_m_experiment.csv")
     fig = _fig(plot_2d_boxplot(mexp, title="Figure 10: scenario (1), r = 5%, 50 repeats per m"))
     _relabel(fig, "mean record-level risk (IR / n, fraction of records)",
