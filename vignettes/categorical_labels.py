@@ -198,6 +198,8 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
                         for k, v in devs.items()}
     if st.get("utility_only"):
         return out
+    if st.get("risk_only"):
+        pass
     # risk: bounds and synthesizers per knowledge case (Tables 4 and 5)
     out["risk"] = {}
     for case, known in spec["known"].items():
@@ -240,6 +242,8 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
             fig.savefig(FIG / f"categorical_table_deviations_{name}{st['suffix']}.png", dpi=110)
             plt.close(fig)
         _log(f"{name}: risk {case}")
+    if st.get("risk_only"):
+        return out
     # analysis-specific utility: ordered logit, hold-out prediction
     outcome, preds = spec["ologit"]
     ol = {}
@@ -265,21 +269,27 @@ def main(argv=None) -> dict:
     ap.add_argument("--utility-only", action="store_true",
                     help="fits, within-pattern utility and table deviations only (with their "
                          "sd over m); writes categorical_utility[_ci].json")
+    ap.add_argument("--risk-only", action="store_true",
+                    help="fits, table deviations, within-pattern utility and the risk tables "
+                         "with their sd (no ordered logit); writes categorical_risk[_ci].json")
     args = ap.parse_args(argv)
     st = settings(args.ci)
     st["utility_only"] = args.utility_only
+    st["risk_only"] = args.risk_only
     st["suffix"] = "_ci" if args.ci else ""
     ce_path = args.ce or str(Path(__file__).resolve().parents[2] / "shared" / "data"
                              / "CEdata.csv")
     FIG.mkdir(exist_ok=True)
-    results = {"settings": {k: v for k, v in st.items() if k not in ("suffix", "utility_only")}}
+    results = {"settings": {k: v for k, v in st.items()
+                            if k not in ("suffix", "utility_only", "risk_only")}}
     for name, spec in datasets(ce_path, args.ci, st["n"]).items():
         t0 = time.time()
         results[name] = run_one(name, spec, st, args.seed)
         results[name]["seconds"] = time.time() - t0
         print(f"{name}: done in {results[name]['seconds']:.0f} s", file=sys.stderr)
     results["paper"] = {"table2": PAPER_T2, "table4": PAPER_T4, "table5": PAPER_T5}
-    stem = "categorical_utility" if args.utility_only else "categorical_results"
+    stem = ("categorical_utility" if args.utility_only else
+            "categorical_risk" if args.risk_only else "categorical_results")
     path = FIG / f"{stem}{st['suffix']}.json"
     path.write_text(json.dumps(results, indent=1, default=float))
     return results
@@ -357,7 +367,7 @@ def markdown(results: dict) -> str:
 
 if __name__ == "__main__":
     res = main()
-    if "--utility-only" not in sys.argv:
+    if "--utility-only" not in sys.argv and "--risk-only" not in sys.argv:
         print(markdown(res))
 
 
