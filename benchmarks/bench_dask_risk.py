@@ -27,6 +27,7 @@ from idrisk import identification_risk
 
 dd = pytest.importorskip("dask.dataframe")
 
+from idrisk import RiskOptions  # noqa: E402
 from idrisk.risk.dask_engine import identification_risk_dask  # noqa: E402
 
 N, M, PARTS = 1_000_000, 4, 8
@@ -65,8 +66,8 @@ def test_dask_threads_n1e6_m4(benchmark, data):
     d_syns = [dd.from_pandas(s, npartitions=PARTS) for s in syns]
     result = benchmark.pedantic(
         identification_risk_dask,
-        args=(d_orig, d_syns),
-        kwargs=dict(CALL, npartitions=PARTS, scheduler="threads"),
+        args=(d_orig, d_syns, RiskOptions(**CALL)),
+        kwargs=dict(npartitions=PARTS, scheduler="threads"),
         rounds=2,
         iterations=1,
     )
@@ -121,6 +122,7 @@ import os, resource, time, warnings
 warnings.simplefilter("ignore")
 import dask.dataframe as dd
 from distributed import Client, LocalCluster
+from idrisk import RiskOptions
 from idrisk.risk.dask_engine import identification_risk_dask
 folder, m = {folder!r}, {m}
 def peak():
@@ -133,9 +135,8 @@ if __name__ == "__main__":
         orig = dd.read_parquet(os.path.join(folder, "orig"))
         syns = [dd.read_parquet(os.path.join(folder, f"syn{{j}}")) for j in range(m)]
         start = time.perf_counter()
-        res = identification_risk_dask(orig, syns, known=["Age", "Urban", "Marital"],
-                                       syn=["Income"], r=0.1, npartitions=20,
-                                       scheduler=client)
+        options = RiskOptions(known=["Age", "Urban", "Marital"], syn=["Income"], r=0.1)
+        res = identification_risk_dask(orig, syns, options, npartitions=20, scheduler=client)
         seconds = time.perf_counter() - start
         workers = client.run(peak)
     result = dict(seconds=seconds, n=len(res.c), m=res.c.shape[1],

@@ -5,13 +5,14 @@ Run:  python -m pytest benchmarks/bench_risk.py --benchmark-enable \
 
 * CE scenario 1 (n = 5,571, m = 20; known Age, Urban, Marital; Income synthesized by
   resampling within Age x Urban x Marital groups with 5% log-normal noise; r = 0.1): idrisk
-  with the compiled (numba) and the numpy engine, the O(n^2) brute force and, where installed,
-  the R package -- all in the same run. Target: >= 150x the R package; <= 0.04 s idle.
+  (compiled kernels; the numpy engine was removed in issue 24), the O(n^2) brute force and,
+  where installed, the R package -- all in the same run. Target: >= 150x the R package;
+  <= 0.04 s idle.
 * 1,000,000 x 20: Age known (continuous, percentage radius) + Urban, Marital; Income
   synthesized; and the same with Age and Income both synthesized. Target < 15 s, peak RSS
   < 3 GB (measured in a fresh process: data generation + the call).
 * 100,000 x 20, three continuous variables (Age known; Income, Expenditure synthesized) with
-  ``euclidean_dist=True``, compiled and numpy engines.
+  ``euclidean_dist=True``.
 
 Every result records the machine load (``uptime``) in ``extra_info``: the machine is shared.
 """
@@ -35,10 +36,9 @@ from _data import (
 from reference import brute_force_numpy
 
 from idrisk import identification_risk
-from idrisk.risk import _kernels
 
 _timings: dict[str, float] = {}
-ENGINES = ["numba", "numpy"] if _kernels.HAVE_NUMBA else ["numpy"]
+ENGINES = ["numba"]  # the one engine (results before issue 24 also hold "numpy")
 
 
 def quiet(func, *args, **kwargs):
@@ -54,8 +54,7 @@ def ce1():
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_ce1_m20_idrisk(benchmark, ce1, engine, monkeypatch):
-    monkeypatch.setenv("IDRISK_ENGINE", engine)
+def test_ce1_m20_idrisk(benchmark, ce1, engine):
     orig, syns = ce1
     result = benchmark.pedantic(quiet, args=(identification_risk, orig, syns), kwargs=CE1_CALL,
                                 rounds=30, iterations=1, warmup_rounds=2)
@@ -125,8 +124,7 @@ def test_million_m20(benchmark, both):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_100k_three_continuous_euclidean(benchmark, engine, monkeypatch):
-    monkeypatch.setenv("IDRISK_ENGINE", engine)
+def test_100k_three_continuous_euclidean(benchmark, engine):
     orig, syns, call = make_three_continuous(100_000, 20)
     result = benchmark.pedantic(quiet, args=(identification_risk, orig, syns), kwargs=call,
                                 rounds=2 if engine == "numba" else 1, iterations=1)

@@ -50,7 +50,7 @@ def test_scenario4_m20(benchmark, ce, rng):
     res = benchmark.pedantic(syn, args=(ce,), kwargs={"m": 20, "visit_sequence": VS,
                                                       "seed": 2021, "rng": rng},
                              rounds=ROUNDS, iterations=1)
-    assert len(res.synthetic) == 20
+    assert len(res.frames) == 20
     _timings[rng] = benchmark.stats.stats.min
     benchmark.extra_info["load"] = machine_load()
 
@@ -80,4 +80,4 @@ def test_scenario4_m20_proper(benchmark, ce):
     res = benchmark.pedantic(syn, args=(ce,), kwargs={"m": 20, "visit_sequence": VS,
                                                       "seed": 2021, "proper": True},
                              rounds=1, iterations=1)
-    assert len(res.synthetic) == 20
+    assert len(res.frames) == 20

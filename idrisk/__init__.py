@@ -14,26 +14,25 @@ exact signature and result names). The toolkit's parts are subpackages:
 * :mod:`idrisk.stan` -- the Stan backend (:class:`StanProgram`);
 * :mod:`idrisk.rcompat` -- R through rpy2.
 
-Everything but the core is imported on first use, so ``import idrisk`` stays quick.
+Everything is imported on first use, so ``import idrisk`` (and ``idrisk --help``) stays
+quick.
 """
 
-from . import _moved
 from ._lazy import lazy_attributes
-from .risk import (
-    ContinuousCodesWarning,
-    IdentificationRiskResult,
-    RadiusWarning,
-    RiskInputWarning,
-    identification_risk,
-)
 
 __version__ = "0.1.0"
 
-_moved.install()
-
 #: public name -> module that defines it (imported on first access)
 _LAZY = {
-    "SynthResult": ".synthesis",
+    "CARTSynthesizer": ".synthesis",
+    "ContinuousCodesWarning": ".risk",
+    "ExactMatchWarning": ".risk",
+    "IdentificationRiskResult": ".risk",
+    "RParityWarning": ".risk",
+    "RadiusWarning": ".risk",
+    "RiskInputWarning": ".risk",
+    "RiskOptions": ".risk",
+    "identification_risk": ".risk",
     "SyntheticData": "._synthetic",
     "syn": ".synthesis",
     "combine_partial": ".utility",
@@ -42,7 +41,8 @@ _LAZY = {
     "propensity_utility": ".utility",
     "maximizing_radius": ".analysis",
     "radius_sweep": ".analysis",
-    "report": ".report",
+    "report": ".reporting",
+    "RiskReport": ".reporting",
     "identification_risk_dask": ".risk",
     "risk_weights": ".weighted",
     "RiskWeightedSynthesizer": ".weighted",
@@ -57,7 +57,6 @@ _LAZY = {
     "laplace_table": ".survey",
     "DPMPM": ".categorical",
     "DPAreal": ".categorical",
-    "CategoricalSynthesis": ".categorical",
     "dpmpm_synthesize": ".categorical",
     "dp_areal_synthesize": ".categorical",
     "attribute_risk": ".risk",
@@ -67,14 +66,6 @@ _LAZY = {
     "ordered_logit_utility": ".utility",
 }
 
-__all__ = [
-    "ContinuousCodesWarning",
-    "IdentificationRiskResult",
-    "RadiusWarning",
-    "RiskInputWarning",
-    "identification_risk",
-    "__version__",
-    *_LAZY,
-]
+__all__ = ["__version__", *_LAZY]
 
 __getattr__, __dir__ = lazy_attributes(__name__, globals(), _LAZY)

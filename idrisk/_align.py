@@ -113,7 +113,7 @@ def check_frame_alignment(
     syn: pd.DataFrame | pd.Series,
     dataset_name: str,
     align: Align = None,
-    reference_name: str = "origdata",
+    reference_name: str = "the confidential data",
 ) -> pd.DataFrame | pd.Series:
     """Return ``syn`` with its rows in ``orig``'s order, or raise naming ``dataset_name``.
 

@@ -21,6 +21,8 @@ _CURRENT: ContextVar[str] = ContextVar("idrisk_interface", default="python")
 #: (``percentage=False`` is ``--absolute``).
 CLI_FLAGS: dict[str, str | dict[Any, str]] = {
     "r": "-r/--radius",
+    "known": "--known",
+    "syn": "--syn",
     "abs_radius": {True: "--abs-radius"},
     "percentage": {False: "--absolute"},
     "categorical": "--categorical",
@@ -32,6 +34,18 @@ CLI_FLAGS: dict[str, str | dict[Any, str]] = {
     "lonely_psu": "--lonely-psu",
     "encoding": "--encoding",
     "sep": "--sep",
+    "out_dir": "--out-dir",
+    "out": "--out",
+    "overwrite": {True: "--overwrite"},
+    "show_confidential_values": {True: "--show-confidential-values"},
+    "sample_counts": {True: "--sample-counts"},
+    "radii": "--radii",
+    "top": "--top",
+    "weight": "--weight",
+    "by": "--by",
+    "y": "--y",
+    "strata": "--strata",
+    "epsilon": "--epsilon",
 }
 
 

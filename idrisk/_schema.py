@@ -24,12 +24,15 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from ._interface import spell
+
 __all__ = [
     "as_names",
     "column_kinds",
     "is_categorical",
     "label",
     "level_labels",
+    "r_label",
     "require_columns",
 ]
 
@@ -108,7 +111,7 @@ def require_columns(
             if close:
                 hints.append(f"{c!r}: did you mean {' or '.join(map(repr, close))}?")
         hint = f" ({'; '.join(hints)})" if hints else ""
-        raise KeyError(f"{argument}: column(s) {missing} not found in {where}{hint}")
+        raise KeyError(f"{spell(argument)}: column(s) {missing} not found in {where}{hint}")
     if not frame.columns.is_unique:
         duplicated = frame.columns[frame.columns.duplicated()]
         clash = sorted({str(c) for c in duplicated} & set(names))
@@ -174,6 +177,43 @@ def label(value: object) -> str:
     ).is_integer():
         return str(int(value))
     return str(value)
+
+
+def r_label(value: object) -> str:
+    """R's ``as.character`` of a value (R 4.2): numbers with 15 significant digits, in fixed
+    notation unless scientific is narrower (``1e5`` -> ``"1e+05"``).
+
+    Examples
+    --------
+    >>> [r_label(v) for v in (1e5, 123456.0, 0.1 + 0.2, 1 / 3, 1e15, 2.0, 0.001, 1e-4, -1.5)]
+    ['1e+05', '123456', '0.3', '0.333333333333333', '1e+15', '2', '0.001', '1e-04', '-1.5']
+    >>> r_label(True), r_label("x")
+    ('TRUE', 'x')
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return "TRUE" if value else "FALSE"
+    if not isinstance(value, (int, float, np.integer, np.floating)):
+        return str(value)
+    x = float(value)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Inf" if x > 0 else "-Inf"
+    if x == 0:
+        return "0"
+    mantissa, exponent = f"{x:.14e}".split("e")
+    nsig = len(mantissa.lstrip("-").replace(".", "").rstrip("0")) or 1
+    kpower = int(exponent)
+    neg = int(x < 0)
+    sci_width = neg + (nsig + 1 if nsig > 1 else 1) + (4 if abs(kpower) < 100 else 5)
+    if kpower >= 0:
+        left, right = kpower + 1, max(0, nsig - kpower - 1)
+    else:
+        left, right = 1, nsig - kpower - 1
+    fixed_width = neg + left + (right + 1 if right > 0 else 0)
+    if fixed_width <= sci_width:
+        return f"{x:.{right}f}"
+    return f"{x:.{nsig - 1}e}"
 
 
 def level_labels(series: pd.Series) -> list[str]:

@@ -8,15 +8,18 @@ the bounds.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
+import numpy as np
 import pandas as pd
 
 from ._result import Result, frozen_update
 
-__all__ = ["SyntheticData"]
+__all__ = ["NotFittedError", "Synthesizer", "SyntheticData"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -35,6 +38,9 @@ class SyntheticData(Result, Sequence):
         The synthesizer's parameters.
     diagnostics
         Sampler or fit diagnostics (a DataFrame, possibly empty).
+    fitted
+        Objects fitted while drawing, by name (CART: ``{"trees": {column: RpartTree}}``);
+        empty for synthesizers whose model is fitted once in ``fit``.
 
     Examples
     --------
@@ -53,6 +59,7 @@ class SyntheticData(Result, Sequence):
     seed: int | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
     diagnostics: pd.DataFrame = field(default_factory=pd.DataFrame)
+    fitted: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         frames = tuple(self.frames)
@@ -62,7 +69,8 @@ class SyntheticData(Result, Sequence):
                     f"SyntheticData: dataset {j + 1} is a {type(frame).__name__}, "
                     "not a pandas DataFrame"
                 )
-        frozen_update(self, frames=frames, settings=dict(self.settings))
+        frozen_update(self, frames=frames, settings=dict(self.settings),
+                      fitted=dict(self.fitted))
 
     # ------------------------------------------------------------------ sequence protocol
     @property
@@ -81,10 +89,7 @@ class SyntheticData(Result, Sequence):
 
     def __getitem__(self, j: int | slice) -> pd.DataFrame | SyntheticData:
         if isinstance(j, slice):
-            return SyntheticData(
-                self.frames[j], method=self.method, seed=self.seed,
-                settings=self.settings, diagnostics=self.diagnostics,
-            )
+            return dataclasses.replace(self, frames=self.frames[j])
         return self.frames[j]
 
     def __iter__(self) -> Iterator[pd.DataFrame]:
@@ -123,3 +128,106 @@ def as_frames(synthetic: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataF
     if isinstance(synthetic, pd.DataFrame):
         return [synthetic]
     return list(synthetic)
+
+
+# ---------------------------------------------------------------------------- protocol
+class NotFittedError(RuntimeError):
+    """A synthesizer was asked to synthesize before :meth:`Synthesizer.fit`."""
+
+
+class Synthesizer:
+    """Base of idrisk's synthesizers: the scikit-learn estimator protocol, for synthesis.
+
+    * Parameters are the explicit keyword arguments of ``__init__``, stored unchanged under
+      their own names (:meth:`get_params`, :meth:`set_params`); they are checked in ``fit``.
+    * ``fit(data, ...)`` learns from the confidential data and returns ``self``; what it
+      learns is kept in attributes whose names end with ``_``.
+    * ``synthesize(m, seed=None)`` returns a :class:`SyntheticData` of m datasets with the
+      confidential data's columns and dtypes; before ``fit`` it raises
+      :class:`NotFittedError`.
+
+    Subclasses set ``_method`` (the name stored in :attr:`SyntheticData.method`).
+    """
+
+    _method = ""
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        names = []
+        for p in inspect.signature(cls.__init__).parameters.values():
+            if p.name == "self":
+                continue
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"{cls.__name__}.__init__ must list its parameters explicitly")
+            names.append(p.name)
+        return names
+
+    def get_params(self) -> dict[str, Any]:
+        """The parameters given to ``__init__`` (scikit-learn's ``get_params``)."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params: Any):
+        """Change parameters (scikit-learn's ``set_params``); returns ``self``.
+
+        A parameter that only shapes the draws (e.g. DPMPM's ``z``) takes effect at the next
+        ``synthesize``; the others at the next ``fit``.
+        """
+        valid = set(self._param_names())
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(
+                    f"{type(self).__name__} has no parameter {key!r}; valid: {sorted(valid)}"
+                )
+            setattr(self, key, value)
+        return self
+
+    def __repr__(self) -> str:
+        defaults = {
+            p.name: p.default
+            for p in inspect.signature(type(self).__init__).parameters.values()
+        }
+        parts = []
+        for name, value in self.get_params().items():
+            default = defaults.get(name, inspect.Parameter.empty)
+            try:
+                same = value is default or bool(value == default)
+            except (TypeError, ValueError):
+                same = False
+            if not same:
+                parts.append(f"{name}={value!r}")
+        if not self.is_fitted:
+            parts.append("not fitted")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    @property
+    def is_fitted(self) -> bool:
+        """Whether :meth:`fit` has run."""
+        return any(k.endswith("_") and not k.startswith("_") for k in vars(self))
+
+    def _check_fitted(self) -> None:
+        if not self.is_fitted:
+            raise NotFittedError(
+                f"{type(self).__name__} is not fitted: call fit(data, ...) before synthesize()"
+            )
+
+    @staticmethod
+    def _check_m(m: Any) -> int:
+        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
+            raise ValueError(f"m must be a positive integer, got {m!r}")
+        return int(m)
+
+    @staticmethod
+    def _check_seed(seed: Any) -> int | None:
+        if seed is None:
+            return None
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an integer or None, got {seed!r}")
+        return int(seed)
+
+    def _result(self, frames, seed, diagnostics=None, **fitted) -> SyntheticData:
+        """The :class:`SyntheticData` of ``frames``, with this synthesizer's parameters."""
+        return SyntheticData(
+            frames, method=self._method, seed=seed, settings=self.get_params(),
+            diagnostics=pd.DataFrame() if diagnostics is None else diagnostics,
+            fitted=fitted,
+        )

@@ -41,8 +41,8 @@ class Scenario:
     ----------
     syn : list of str
         Synthesised variables (visit order).
-    synthetic : list of DataFrame
-        The m synthetic datasets (row i = synthetic version of original record i).
+    synthetic : list of DataFrame or SyntheticData
+        The m synthetic datasets (row i = synthetic version of confidential record i).
     """
 
     syn: list[str]
@@ -50,9 +50,7 @@ class Scenario:
 
     def __post_init__(self) -> None:
         self.syn = [self.syn] if isinstance(self.syn, str) else list(self.syn)
-        if hasattr(self.synthetic, "synthetic"):
-            self.synthetic = list(self.synthetic.synthetic)
-        elif isinstance(self.synthetic, pd.DataFrame):
+        if isinstance(self.synthetic, pd.DataFrame):
             self.synthetic = [self.synthetic]
         else:
             self.synthetic = list(self.synthetic)
@@ -88,7 +86,7 @@ def _scenarios(synthetic, syn) -> dict:
 
 
 def radius_sweep(
-    original: pd.DataFrame,
+    confidential: pd.DataFrame,
     synthetic,
     known: Sequence[str],
     syn: Sequence[str] | Mapping | None = None,
@@ -101,9 +99,9 @@ def radius_sweep(
 
     Parameters
     ----------
-    original : DataFrame
+    confidential : DataFrame
         The confidential data.
-    synthetic : list of DataFrame, SynthResult, or dict ``{scenario: Scenario or list}``
+    synthetic : list of DataFrame, SyntheticData, or dict ``{scenario: Scenario or list}``
         Synthetic datasets of one scenario, or several scenarios by name.
     known : list of str
         Variables the intruder knows (not synthesised).
@@ -139,7 +137,7 @@ def radius_sweep(
     radii = list(radii)
     if not radii:
         raise ValueError("radii is empty")
-    n = len(original)
+    n = len(confidential)
     rows = []
     total = len(scen) * len(radii)
     show = (total > 4) if progress is None else progress
@@ -149,7 +147,7 @@ def radius_sweep(
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
                     res = identification_risk(
-                        original, sc.synthetic, known=list(known), syn=sc.syn,
+                        confidential, sc.synthetic, known=list(known), syn=sc.syn,
                         r=dict(r) if isinstance(r, Mapping) else float(r), progress=False,
                         **risk_options,
                     )
@@ -234,7 +232,7 @@ def risk_at_radius(sweep: pd.DataFrame, radii: Mapping | None = None,
 
 
 def risk_utility(
-    original: pd.DataFrame,
+    confidential: pd.DataFrame,
     scenarios: Mapping,
     known: Sequence[str],
     radii: Mapping | float,
@@ -248,7 +246,7 @@ def risk_utility(
 
     Parameters
     ----------
-    original : DataFrame
+    confidential : DataFrame
     scenarios : dict ``{name: Scenario}``
     known : list of str
     radii : dict ``{name: radius}`` (e.g. from :func:`maximizing_radius`) or one radius
@@ -272,15 +270,16 @@ def risk_utility(
     for name, sc in tqdm(scen.items(), desc="risk and utility",
                          disable=not (progress if progress is not None else len(scen) > 1)):
         r = radii[name] if isinstance(radii, Mapping) else radii
-        sw = radius_sweep(original, {name: sc}, known, radii=[r], progress=False, **risk_options)
-        up = propensity_utility(original, sc.synthetic, maxorder=maxorder, variables=variables)
+        sw = radius_sweep(confidential, {name: sc}, known, radii=[r], progress=False,
+                          **risk_options)
+        up = propensity_utility(confidential, sc.synthetic, maxorder=maxorder, variables=variables)
         sw["U_p"] = up.to_numpy()
         parts.append(sw[["scenario", "r", "dataset", "exp_risk", "record_mean_risk", "U_p"]])
     return pd.concat(parts, ignore_index=True)
 
 
 def m_experiment(
-    original: pd.DataFrame,
+    confidential: pd.DataFrame,
     syn: Sequence[str],
     known: Sequence[str],
     r,
@@ -297,7 +296,7 @@ def m_experiment(
 
     Parameters
     ----------
-    original : DataFrame
+    confidential : DataFrame
     syn : list of str
         Synthesised variables (visit sequence).
     known : list of str
@@ -334,10 +333,10 @@ def m_experiment(
 
         def synthesize(data, m, visit_sequence, seed):
             return _syn(data, m=m, visit_sequence=visit_sequence, seed=seed,
-                        rng="numpy").synthetic
+                        rng="numpy").frames
 
     syn = [syn] if isinstance(syn, str) else list(syn)
-    n = len(original)
+    n = len(confidential)
     rows = []
     total = len(m_values) * repeats
     show = (total > 10) if progress is None else progress
@@ -347,13 +346,13 @@ def m_experiment(
                 raise ValueError(f"m_values must be positive integers, got {m}")
             for k in range(repeats):
                 s = seed + 1000 * i + k
-                datasets = list(synthesize(original, int(m), syn, s))
+                datasets = list(synthesize(confidential, int(m), syn, s))
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
-                    res = identification_risk(original, datasets, known=list(known), syn=syn,
+                    res = identification_risk(confidential, datasets, known=list(known), syn=syn,
                                               r=dict(r) if isinstance(r, Mapping) else r,
                                               progress=False, **risk_options)
-                up = propensity_utility(original, datasets, maxorder=maxorder)
+                up = propensity_utility(confidential, datasets, maxorder=maxorder)
                 exp_risk = float(res.exp_risk.mean())
                 rows.append({"m": int(m), "repeat": k, "seed": s, "exp_risk": exp_risk,
                              "record_mean_risk": exp_risk / n, "U_p": float(up.mean())})

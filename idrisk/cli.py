@@ -1,4 +1,5 @@
-"""Command line: ``idrisk risk``, ``idrisk report``, ``idrisk demo``, ``idrisk check-r``.
+"""Command line: ``idrisk risk``, ``idrisk report``, ``idrisk demo``, ``idrisk survey-table``,
+``idrisk check-r`` (``python -m idrisk`` is the same command).
 
 Examples
 --------
@@ -14,70 +15,41 @@ One vocabulary across subcommands: ``--categorical`` (alias ``--factors``) and
 ``--continuous`` declare column types, ``--euclidean`` (alias ``--euclidean-dist``),
 ``--absolute``, ``-r/--radius`` (numbers, ``0.1,0.2`` or R's ``c(0.1, 0.2)``), ``--align``,
 ``--synthetic``/``--confidential`` (aliases of the positional files; ``--syndata``/``--orig``
-too), ``--out-dir``, ``--progress/--no-progress``.
+too), ``--na-values``, ``--encoding``, ``--sep``, ``--out-dir``, ``--overwrite``,
+``--progress/--no-progress``.
+
+Outputs are atomic: a command writes into a temporary folder beside ``--out-dir`` and moves
+it into place when complete; an existing output is replaced only with ``--overwrite``. Bad
+input ends with one line naming the flag, the file and the column, and exit status 2.
+
+The parser is plain argparse and imports neither numpy nor pandas: ``idrisk --help``,
+``--version`` and argument errors are quick; each subcommand imports what it uses.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from ._errors import InputError
+from ._interface import interface
+from ._read import read_table
 
-__all__ = ["main", "parse_radius", "read_table"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["build_parser", "main", "parse_radius", "read_table", "records_table"]
 
 #: inputs larger than this (bytes, all files) get a reading progress bar on a terminal
 PROGRESS_BYTES = 20_000_000
-
-
-def read_table(
-    path: str | Path,
-    categorical: Sequence[str] = (),
-    *,
-    continuous: Sequence[str] = (),
-) -> pd.DataFrame:
-    """Read a CSV or Parquet file; ``categorical`` columns become categories.
-
-    CSV files carry no types, so numeric-coded factors (e.g. CEdata's Urban ``1``/``2``) must be
-    named in ``categorical``; Parquet keeps pandas' categorical dtype. Text columns stay text
-    (factors for :func:`idrisk.identification_risk`, which names a text column of numbers such
-    as incomes with a stray ``n/a``). The frame remembers its file in
-    ``frame.attrs["source"]`` for messages. Only ``NA`` and empty cells are missing values.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
-    try:
-        if path.suffix.lower() in (".parquet", ".pq"):
-            frame = pd.read_parquet(path)
-        else:
-            frame = pd.read_csv(path, keep_default_na=False, na_values=["NA", ""])
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{path} is empty (no header, no rows)") from None
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError, OSError) as err:
-        raise ValueError(f"{path} could not be read: {err}") from None
-    if frame.shape[1] == 0:
-        raise ValueError(f"{path} has no columns")
-    missing = [c for c in categorical if c not in frame.columns]
-    if missing:
-        raise KeyError(f"--categorical: column(s) {missing} not found in {path}")
-    missing = [c for c in continuous if c not in frame.columns]
-    if missing:
-        raise KeyError(f"--continuous: column(s) {missing} not found in {path}")
-    for column in categorical:
-        values = frame[column].astype("string").astype(object).where(frame[column].notna())
-        frame[column] = values.astype("category")
-    frame.attrs["source"] = str(path)
-    return frame
-
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?%?$")
 
@@ -97,26 +69,43 @@ def parse_radius(tokens: Sequence[str] | None) -> float | list[float] | None:
     if text.startswith("c(") and text.endswith(")"):
         text = text[2:-1]
     elif text.startswith(("c(", "(")) or text.endswith(")"):
-        raise ValueError(
+        raise InputError(
             f"-r/--radius: cannot read {text!r}; write -r 0.1, -r 0.1 0.2, -r 0.1,0.2 or "
-            "R's -r 'c(0.1, 0.2)' (quoted, so the shell passes it on)"
+            "R's -r 'c(0.1, 0.2)' (quoted, so the shell passes it on)", flag="-r/--radius"
         )
     values = []
     for token in re.split(r"[,\s]+", text.strip()):
         if not token:
             continue
         if not _NUMBER.match(token):
-            raise ValueError(
+            raise InputError(
                 f"-r/--radius: cannot read {token!r} as a number; write -r 0.1, -r 0.1 0.2, "
-                "-r 0.1,0.2 or R's -r 'c(0.1, 0.2)'"
+                "-r 0.1,0.2 or R's -r 'c(0.1, 0.2)'", flag="-r/--radius"
             )
         values.append(float(token[:-1]) / 100 if token.endswith("%") else float(token))
     if not values:
-        raise ValueError("-r/--radius: no number given")
+        raise InputError("-r/--radius: no number given", flag="-r/--radius")
     return values[0] if len(values) == 1 else values
 
 
 # --------------------------------------------------------------------------- shared options
+
+
+def _add_reading_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--na-values", nargs="+", default=[], metavar="VALUE",
+                   help="cell values read as missing besides NA and empty cells, e.g. "
+                   "--na-values -8 -9 (a survey's missing-value codes)")
+    p.add_argument("--encoding", default=None,
+                   help="text encoding of CSV files (default utf-8; e.g. latin-1, cp1252)")
+    p.add_argument("--sep", default=None,
+                   help="CSV delimiter (default ','; e.g. --sep ';' or --sep $'\\t')")
+
+
+def _add_output_arguments(p: argparse.ArgumentParser, default: str) -> None:
+    p.add_argument("--out-dir", default=default,
+                   help="output folder, written whole or not at all (default: %(default)s)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an existing output folder (otherwise an error)")
 
 
 def _add_input_arguments(p: argparse.ArgumentParser, *, synthetic_required: bool) -> None:
@@ -141,6 +130,13 @@ def _add_input_arguments(p: argparse.ArgumentParser, *, synthetic_required: bool
                    help="absolute radius (R's percentage = FALSE)")
     p.add_argument("--euclidean", "--euclidean-dist", dest="euclidean", action="store_true",
                    help="R's euclideanDist = TRUE")
+    p.add_argument("--abs-radius", action="store_true",
+                   help="percentage radius from |x|, so that values <= 0 can be matched "
+                   "(R: never matched)")
+    p.add_argument("--closed", action="store_true",
+                   help="match on the boundary of the radius too (R: strictly inside)")
+    p.add_argument("--na-never-matches", action="store_true",
+                   help="a missing value never matches (R: NA matches anything)")
     p.add_argument("--categorical", "--factors", dest="categorical", nargs="*", default=[],
                    help="columns that are categories even if they hold numbers (e.g. codes)")
     p.add_argument("--continuous", nargs="*", default=[],
@@ -150,6 +146,7 @@ def _add_input_arguments(p: argparse.ArgumentParser, *, synthetic_required: bool
         help="Parquet files that keep an index with different labels: pair rows by 'position' "
         "(R's rule) or reorder them by 'index' (CSV files carry no index: by position)",
     )
+    _add_reading_arguments(p)
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bars (default: on a terminal, for large inputs)")
 
@@ -160,7 +157,8 @@ def _inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
         files.insert(0, args.confidential_opt)
     files += list(args.synthetic_opt)
     if not files:
-        raise ValueError("no confidential file given (first argument or --confidential)")
+        raise InputError("no confidential file given (first argument or --confidential)",
+                         flag="--confidential")
     return files[0], files[1:]
 
 
@@ -180,12 +178,16 @@ def _engine_progress(args: argparse.Namespace) -> bool | None:
     return None if sys.stderr.isatty() else False
 
 
-def _read_all(args: argparse.Namespace, paths: Sequence[str], show: bool) -> list[pd.DataFrame]:
+def _read_all(args: argparse.Namespace, paths: Sequence[str], show: bool,
+              roles: Sequence[str]) -> list[pd.DataFrame]:
     from tqdm.auto import tqdm
 
     frames = []
-    for path in tqdm(paths, desc="reading", unit="file", disable=not show):
-        frames.append(read_table(path, args.categorical, continuous=args.continuous))
+    for path, role in tqdm(list(zip(paths, roles, strict=True)), desc="reading", unit="file",
+                           disable=not show):
+        frames.append(read_table(path, args.categorical, continuous=args.continuous,
+                                 na_values=args.na_values, encoding=args.encoding,
+                                 sep=args.sep, flag=role))
     return frames
 
 
@@ -201,26 +203,42 @@ def _write_csv(frame: pd.DataFrame, path: Path, show: bool, index: bool = False)
             frame.iloc[k : k + chunk].to_csv(handle, header=k == 0, index=index)
 
 
+def _risk_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The matching rules of :func:`idrisk.identification_risk` from the flags."""
+    return {"percentage": not args.absolute, "euclidean_dist": args.euclidean,
+            "abs_radius": args.abs_radius, "closed": args.closed,
+            "na_matches": not args.na_never_matches, "categorical": args.categorical or None,
+            "continuous": args.continuous or None, "align": args.align}
+
+
+def _library_input_error(err: Exception) -> InputError:
+    """The library's check of the user's columns/arguments, as the CLI's one-line error."""
+    message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+    return InputError(str(message))
+
+
 # --------------------------------------------------------------------------- risk
 
 
-def _add_risk_parser(sub) -> None:
+def _add_risk_parser(sub: Any) -> None:
     p = sub.add_parser(
         "risk",
         help="identification risk of synthetic files against a confidential file",
-        description="Compute R's IdentificationRisk() for CSV/Parquet files and write record-level "
-        "risk (records.csv: one row per record, numbered from 1) and the per-dataset summary "
-        "(summary.csv).",
+        description="Compute R's IdentificationRisk() for CSV/Parquet files and write "
+        "record-level risk (records.csv: one row per confidential record, numbered from 1; "
+        "for the data custodian, as the row numbers point into the confidential file) and the "
+        "per-dataset summary (summary.csv: counts and rates, no record-level data). Neither "
+        "file holds a confidential value.",
     )
     _add_input_arguments(p, synthetic_required=True)
-    p.add_argument(
-        "--out-dir", default="idrisk-risk", help="output directory (default: %(default)s)"
-    )
+    _add_output_arguments(p, "idrisk-risk")
     p.set_defaults(func=_run_risk)
 
 
-def records_table(result) -> pd.DataFrame:
+def records_table(result: Any) -> pd.DataFrame:
     """records.csv: ``record`` (1..n), record_risk, then risk, c, T, K, F per dataset."""
+    import pandas as pd
+
     parts = [result.record_risk.reset_index(drop=True)]
     for name in ("risk", "c", "T", "K", "F"):
         block = getattr(result, name).reset_index(drop=True)
@@ -233,52 +251,61 @@ def records_table(result) -> pd.DataFrame:
     return records
 
 
+def _roles(conf_path: str, syn_paths: Sequence[str]) -> list[str]:
+    return ["the confidential file"] + ["--synthetic"] * len(syn_paths)
+
+
 def _run_risk(args: argparse.Namespace) -> int:
-    from .risk import identification_risk
+    from ._output import atomic_dir, check_target
 
     conf_path, syn_paths = _inputs(args)
     if not syn_paths:
-        raise ValueError("no synthetic file given (after the confidential file, or --synthetic)")
+        raise InputError("no synthetic file given (after the confidential file, or "
+                         "--synthetic)", flag="--synthetic")
+    check_target(args.out_dir, overwrite=args.overwrite)
+    radius = parse_radius(args.radius)
     show = _progress(args, [conf_path, *syn_paths])
-    confidential, *synthetic = _read_all(args, [conf_path, *syn_paths], show)
-    result = identification_risk(
-        confidential,
-        synthetic,
-        args.known,
-        args.syn,
-        r=parse_radius(args.radius),
-        percentage=not args.absolute,
-        euclidean_dist=args.euclidean,
-        categorical=args.categorical or None,
-        continuous=args.continuous or None,
-        align=args.align,
-        progress=_engine_progress(args),
-    )
-    out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    _write_csv(records_table(result), out / "records.csv", show)
+    confidential, *synthetic = _read_all(args, [conf_path, *syn_paths], show,
+                                         _roles(conf_path, syn_paths))
+    import pandas as pd
+
+    from .risk import identification_risk
+
+    try:
+        result = identification_risk(
+            confidential, synthetic, args.known, args.syn, r=radius, **_risk_options(args),
+            progress=_engine_progress(args),
+        )
+    except (KeyError, ValueError) as err:  # the engine's checks of columns and arguments
+        raise _library_input_error(err) from None
     summary = result.to_frame()
     if result.checks is not None:
         summary = pd.concat([summary, result.checks], axis=1)
     summary.insert(0, "file", syn_paths)
-    summary.to_csv(out / "summary.csv")
+    with atomic_dir(args.out_dir, overwrite=args.overwrite) as tmp:
+        _write_csv(records_table(result), tmp / "records.csv", show)
+        summary.to_csv(tmp / "summary.csv")
+    out = Path(args.out_dir)
     print(result)
     print("\ndatasets: " + ", ".join(f"{j} = {p}" for j, p in enumerate(syn_paths, start=1)))
-    print(f"wrote {out / 'records.csv'} and {out / 'summary.csv'}")
+    print(f"wrote {out / 'records.csv'} (record-level risk: for the data custodian) and "
+          f"{out / 'summary.csv'} (per dataset)")
     return 0
 
 
 # --------------------------------------------------------------------------- report
 
 
-def _add_report_parser(sub) -> None:
+def _add_report_parser(sub: Any) -> None:
     p = sub.add_parser(
         "report",
         help="an HTML + Markdown report on risk and utility of your synthetic files",
         description="Risk per synthetic file (s, expected risk as a count and a share of n, "
-        "true and false match rates), record-level risk and the highest-risk records, a radius "
-        "sweep with the maximising radius, and utility (U_p, ECDFs); report.html is "
-        "self-contained.",
+        "true and false match rates), record-level risk and the highest-risk records (by "
+        "record number, risk and match counts: no confidential value unless "
+        "--show-confidential-values), a radius sweep with the maximising radius, and utility "
+        "(U_p, ECDFs); report.html is self-contained. The report lists its files and who may "
+        "see each.",
     )
     _add_input_arguments(p, synthetic_required=False)
     p.add_argument(
@@ -293,81 +320,86 @@ def _add_report_parser(sub) -> None:
     p.add_argument("--maxorder", type=int, default=1,
                    help="U_p model: 0 = main effects, 1 = + two-way interactions (default)")
     p.add_argument("--top", type=int, default=10, help="highest-risk records listed")
+    p.add_argument("--show-confidential-values", action="store_true",
+                   help="list the confidential values of the highest-risk records (the report "
+                   "then says on its first line that it holds confidential data)")
     p.add_argument("--title", default="Identification risk of synthetic data")
-    p.add_argument("--out-dir", default="idrisk-report",
-                   help="output directory (default: %(default)s)")
+    _add_output_arguments(p, "idrisk-report")
     p.set_defaults(func=_run_report)
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from .report import report
+    from ._output import check_target
 
     conf_path, syn_paths = _inputs(args)
     scenarios: dict[str, tuple[list[str], list[str]]] = {}
     if syn_paths:
         if not args.syn:
-            raise ValueError("--syn: name the synthesized variables of the synthetic files")
+            raise InputError("--syn: name the synthesized variables of the synthetic files",
+                             flag="--syn")
         scenarios["1"] = (list(args.syn), syn_paths)
     for spec in args.scenario:
         head, files = spec[0], spec[1:]
         if ":" not in head or not files:
-            raise ValueError(
+            raise InputError(
                 f"--scenario {' '.join(spec)}: write NAME:VAR1,VAR2 followed by the files, "
-                "e.g. --scenario 2:Tenure,Income s2_1.csv s2_2.csv"
+                "e.g. --scenario 2:Tenure,Income s2_1.csv s2_2.csv", flag="--scenario"
             )
         name, variables = head.split(":", 1)
         if name in scenarios:
-            raise ValueError(f"--scenario: the name {name!r} is used twice")
+            raise InputError(f"--scenario: the name {name!r} is used twice", flag="--scenario")
         scenarios[name] = ([v for v in variables.split(",") if v], files)
     if not scenarios:
-        raise ValueError("no synthetic file given (after the confidential file, --synthetic or "
-                         "--scenario)")
+        raise InputError("no synthetic file given (after the confidential file, --synthetic "
+                         "or --scenario)", flag="--synthetic")
+    if args.top < 0:
+        raise InputError(f"--top must be 0 or more, got {args.top}", flag="--top")
+    check_target(args.out_dir, overwrite=args.overwrite)
+    radius = parse_radius(args.radius) if args.radius else 0.1
     all_paths = [conf_path] + [p for _, files in scenarios.values() for p in files]
+    roles = ["the confidential file"] + [
+        "--synthetic" if name == "1" else f"--scenario {name}"
+        for name, (_, files) in scenarios.items() for _ in files]
     show = _progress(args, all_paths)
-    frames = _read_all(args, all_paths, show)
+    frames = _read_all(args, all_paths, show, roles)
     confidential, rest = frames[0], frames[1:]
     synthetic, syn_vars, k = {}, {}, 0
     for name, (variables, files) in scenarios.items():
         synthetic[name] = rest[k : k + len(files)]
         syn_vars[name] = variables
         k += len(files)
-    rep = report(
-        confidential,
-        synthetic,
-        args.known,
-        syn_vars,
-        r=parse_radius(args.radius) if args.radius else 0.1,
-        out_dir=args.out_dir,
-        radii=None if args.no_sweep else args.radii,
-        percentage=not args.absolute,
-        euclidean_dist=args.euclidean,
-        categorical=args.categorical or None,
-        continuous=args.continuous or None,
-        align=args.align,
-        utility=not args.no_utility,
-        maxorder=args.maxorder,
-        top=args.top,
-        title=args.title,
-        sources={"origdata": conf_path,
-                 "synthetic": {name: files for name, (_, files) in scenarios.items()}},
-        progress=show,
-    )
-    print(rep.tables["summary"].to_string(float_format=lambda v: f"{v:.6g}"))
-    print(f"\nwrote {rep.html} and {rep.markdown}")
+    from .reporting import compute_report, write_report
+
+    try:
+        rep = compute_report(
+            confidential, synthetic, args.known, syn_vars, r=radius,
+            radii=None if args.no_sweep else args.radii, **_risk_options(args),
+            utility=not args.no_utility, maxorder=args.maxorder, top=args.top,
+            show_confidential_values=args.show_confidential_values, title=args.title,
+            sources={"confidential": conf_path,
+                     "synthetic": {name: files for name, (_, files) in scenarios.items()}},
+            progress=show,
+        )
+    except (KeyError, ValueError) as err:  # the engine's checks of columns and arguments
+        raise _library_input_error(err) from None
+    rep = write_report(rep, args.out_dir, overwrite=args.overwrite, progress=show)
+    print(rep.summary().to_string(float_format=lambda v: f"{v:.6g}", na_rep="–"))
+    print(f"\nwrote {rep.files.html} and {rep.files.markdown}"
+          + (" (they hold confidential values)" if args.show_confidential_values else ""))
     return 0
 
 
 # --------------------------------------------------------------------------- demo
 
 
-def _add_demo_parser(sub) -> None:
+def _add_demo_parser(sub: Any) -> None:
     p = sub.add_parser(
         "demo",
         help="synthesize the built-in dataset, measure risk over radii, write a report",
         description="The main job on built-in data: CART partial synthesis, identification risk "
         "over a grid of radii, utility, and the report of `idrisk report` (HTML + Markdown).",
     )
-    p.add_argument("--out-dir", default="idrisk-demo-report", help="report directory")
+    _add_output_arguments(p, "idrisk-demo-report")
     p.add_argument("--seed", type=int, default=2021)
     p.add_argument("--m", type=int, default=5, help="number of synthetic datasets")
     p.add_argument(
@@ -384,31 +416,82 @@ def _add_demo_parser(sub) -> None:
 def _run_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
+    if args.m < 1:
+        raise InputError(f"--m must be 1 or more, got {args.m}", flag="--m")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
-    report = run_demo(args.out_dir, seed=args.seed, m=args.m, rng=args.rng, progress=progress)
+    report = run_demo(args.out_dir, seed=args.seed, m=args.m, rng=args.rng, progress=progress,
+                      overwrite=args.overwrite)
     print(f"report written to {report} and {report.with_suffix('.html')}")
     return 0
+
+
+# --------------------------------------------------------------------------- survey-table
+
+
+def _add_survey_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "survey-table",
+        help="private survey tables (FBS, FBP, Laplace)",
+        description="A survey table (direct, FBS, FBP or Laplace) written as CSV. The direct "
+        "table is not private (design-based estimates of the confidential sample); the "
+        "Laplace, FBS and FBP tables hold no exact cell size (--sample-counts adds it, "
+        "labelled not private); the Laplace table's columns are the noised statistics and "
+        "their noise scales.",
+    )
+    p.add_argument("data", help="CSV file of the confidential sample")
+    p.add_argument("--y", required=True, help="outcome column")
+    p.add_argument("--weight", required=True, help="survey weight column")
+    p.add_argument("--strata", default=None, help="stratum column (default: none)")
+    p.add_argument("--by", nargs="+", required=True, help="grouping columns of the table")
+    p.add_argument("--method", choices=("direct", "fbs", "fbp", "laplace"), default="direct",
+                   help="direct (design-based, no protection), fbs, fbp or laplace")
+    p.add_argument("--epsilon", type=float, default=None,
+                   help="privacy budget: required for laplace; for fbs/fbp the target "
+                        "Delta_alpha is epsilon / (2 m)")
+    p.add_argument("-m", type=int, default=3, dest="m",
+                   help="number of synthetic datasets (fbs, fbp; default 3)")
+    p.add_argument("--variance", choices=("taylor", "replicate"), default="taylor",
+                   help="direct method: Taylor linearization or half-sample replicates")
+    p.add_argument("--replicates", type=int, default=10,
+                   help="number of half-sample replicates (laplace, replicate variance)")
+    p.add_argument("--lonely-psu", default="fail",
+                   choices=("fail", "remove", "certainty", "adjust", "average"),
+                   help="rule for a stratum with one unit (R's survey.lonely.psu)")
+    p.add_argument("--sample-counts", action="store_true",
+                   help="laplace, fbs, fbp: add the exact number of sample units per cell "
+                        "(n_not_private); not protected by the mechanism")
+    _add_reading_arguments(p)
+    p.add_argument("--out", default=None,
+                   help="output CSV, written whole or not at all (default: standard output)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.set_defaults(func=_run_survey_table)
+
+
+def _run_survey_table(args: argparse.Namespace) -> int:
+    from .survey.cli import run
+
+    return run(args)
 
 
 # --------------------------------------------------------------------------- check-r
 
 
-def _add_check_r_parser(sub) -> None:
-    p = sub.add_parser(
-        "check-r",
-        help="cross-check idrisk against the R package (needs R, rpy2 and the R packages)",
-    )
-    try:
-        from .rcompat import add_check_r_arguments, run_check_r
-    except ImportError as err:  # pragma: no cover - only when the module itself is broken
-        reason = str(err)
+def _add_check_r_parser(sub: Any) -> None:
+    # the options are R's (idrisk.rcompat), added when the command runs: importing
+    # rcompat for `idrisk --help` would import pandas
+    sub.add_parser(
+        "check-r", add_help=False,
+        help="cross-check idrisk against the R package (needs R, rpy2 and the R packages; "
+        "idrisk check-r --help lists its options)",
+    ).set_defaults(func=_run_check_r)
 
-        def unavailable(_args: argparse.Namespace) -> int:
-            print(f"idrisk check-r is unavailable: {reason}", file=sys.stderr)
-            return 2
 
-        p.set_defaults(func=unavailable)
-        return
+def _check_r_parser() -> argparse.ArgumentParser:
+    from .rcompat import add_check_r_arguments
+
+    p = argparse.ArgumentParser(prog="idrisk check-r",
+                                description="cross-check idrisk against the R package")
     add_check_r_arguments(p)
     # the shared vocabulary as aliases of check-r's own option names
     aliases = [
@@ -419,61 +502,79 @@ def _add_check_r_parser(sub) -> None:
         (["--euclidean"], {"dest": "euclidean_dist", "action": "store_true",
                            "help": "alias of --euclidean-dist"}),
     ]
-    existing = {s for a in p._actions for s in a.option_strings}
     for flags, kwargs in aliases:
-        if not set(flags) & existing:
+        try:
             p.add_argument(*flags, **kwargs)
-    p.set_defaults(func=run_check_r)
+        except argparse.ArgumentError:  # check-r already has this option
+            pass
+    return p
 
 
-def _add_survey_parser(sub) -> None:
-    """``idrisk survey-table`` from :mod:`idrisk.survey.cli`, when that module exists."""
-    if importlib.util.find_spec("idrisk.survey.cli") is None:
-        return
-    from .survey import cli as survey_cli
+def _run_check_r(args: argparse.Namespace) -> int:
+    from .rcompat import run_check_r
 
-    p = sub.add_parser(
-        "survey-table",
-        help="private survey tables (FBS, FBP, Laplace)",
-        description=(survey_cli.__doc__ or "").split("\n\n")[0] or None,
-    )
-    survey_cli.add_arguments(p)
-    p.set_defaults(func=survey_cli.run)
+    return int(run_check_r(_check_r_parser().parse_args(args.rest)) or 0)
+
+
+# --------------------------------------------------------------------------- main
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="idrisk", description=__doc__.split("\n\n")[0])
+    """The ``idrisk`` parser (plain argparse; builds without importing numpy or pandas)."""
+    parser = argparse.ArgumentParser(
+        prog="idrisk",
+        description="Disclosure risk of synthetic microdata, as the R package "
+        "IdentificationRiskCalculation measures it: risk tables, a report, a demo, private "
+        "survey tables and a cross-check against R.",
+        epilog="Run 'idrisk COMMAND --help' for a command's options. 'python -m idrisk' is the "
+        "same command. Bad input ends with one line naming the flag, the file and the column "
+        "(exit status 2); outputs are written whole or not at all.",
+    )
     parser.add_argument("--version", action="version", version=f"idrisk {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_risk_parser(sub)
     _add_report_parser(sub)
     _add_demo_parser(sub)
-    _add_check_r_parser(sub)
     _add_survey_parser(sub)
+    _add_check_r_parser(sub)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+@contextmanager
+def _warnings_once(command: str) -> Iterator[None]:
+    """Print each warning once as ``idrisk COMMAND: warning: ...``; hide deprecations and
+    numba's notes to developers."""
     seen: set[str] = set()
 
     def show(message, category, filename, lineno, file=None, line=None):  # noqa: ARG001
+        if category.__module__.split(".")[0] == "numba":
+            return
         text = str(message)
         if text not in seen:
             seen.add(text)
-            print(f"idrisk {args.command}: warning: {text}", file=sys.stderr)
+            print(f"idrisk {command}: warning: {text}", file=sys.stderr)
 
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         for category in (DeprecationWarning, PendingDeprecationWarning, FutureWarning):
             warnings.filterwarnings("ignore", category=category)
         warnings.showwarning = show
+        yield
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``idrisk`` command; returns the exit status (2 for bad input)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "check-r":
+        args.rest = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    with interface("cli"), _warnings_once(args.command):
         try:
             return int(args.func(args) or 0)
-        except (KeyError, ValueError, TypeError, FileNotFoundError) as err:
-            message = err.args[0] if isinstance(err, KeyError) and err.args else err
-            print(f"idrisk {args.command}: error: {message}", file=sys.stderr)
+        except InputError as err:
+            print(f"idrisk {args.command}: error: {err}", file=sys.stderr)
             return 2
 
 

@@ -1,7 +1,7 @@
 """The README demo: the article's Section 4 pipeline on the built-in simulated CE-like data.
 
 :func:`run_demo` synthesises the four scenarios with idrisk's CART synthesizer and writes the
-report of :func:`idrisk.report` (the one ``idrisk report`` writes for your own files):
+report of :func:`idrisk.reporting.report` (the one ``idrisk report`` writes for your own files):
 ``report.html`` (self-contained) and ``report.md`` with PNG figures, risk at r = 10%, the
 radius sweep with each scenario's maximising radius, record-level risk and utility.
 """
@@ -64,6 +64,7 @@ def run_demo(
     data: pd.DataFrame | None = None,
     r: float = 0.1,
     maxorder: int = 1,
+    overwrite: bool = False,
 ) -> Path:
     """Run the Section 4 pipeline on the demo data and write the report.
 
@@ -90,6 +91,8 @@ def run_demo(
         Radius of the risk and utility tables.
     maxorder : int
         Interactions in the U_p propensity model (1: two-way, as the article).
+    overwrite : bool
+        Replace an existing report folder (otherwise an error).
 
     Returns
     -------
@@ -104,11 +107,13 @@ def run_demo(
     """
     import warnings
 
-    from idrisk.report import report
+    from idrisk._output import check_target
+    from idrisk.reporting import report
     from idrisk.synthesis import syn
 
     if m < 1:
         raise ValueError(f"m must be >= 1, got {m}")
+    check_target(out_dir, overwrite=overwrite)  # before the synthesis, not after
     data = load_demo(n=n) if data is None else data
     scenarios = {
         k: Scenario(v, syn(data, m=m, visit_sequence=v, seed=seed, rng=rng, progress=progress))
@@ -118,8 +123,8 @@ def run_demo(
         warnings.simplefilter("ignore")  # they are listed in the report
         rep = report(
             data, scenarios, DEMO_KNOWN, r=r, out_dir=out_dir, radii=radii, maxorder=maxorder,
-            progress=progress,
-            sources={"origdata": "simulated CE-like sample (idrisk.datasets.load_demo)"},
+            progress=progress, overwrite=overwrite,
+            sources={"confidential": "simulated CE-like sample (idrisk.datasets.load_demo)"},
             title="idrisk demo: identification risk and utility of CART partial synthesis",
             intro=[
                 f"Data: simulated CE-like sample (`idrisk.datasets.load_demo`, n = {len(data)}); "
@@ -127,4 +132,4 @@ def run_demo(
                 f"{rng!r}, seed = {seed}), as in Hornby & Hu (2021), Section 4."
             ],
         )
-    return rep.markdown
+    return rep.files.markdown

@@ -1,7 +1,21 @@
-"""R's own signatures, for scripts translated from R.
+"""R's own signatures, for scripts translated from R and for validating published R results.
 
 ``IdentificationRisk`` mirrors IdentificationRiskCalculation's function (argument and result
-names as in R); ``syn`` mirrors ``synthpop::syn``.
+names as in R) **and R's reading of the data** wherever R's answer is defined:
+
+* the synthetic data frames are read **by position** (column i is column i of the original;
+  names only pick the columns for the factor levels), with an
+  :class:`~idrisk.RParityWarning` when the names differ;
+* numbers in a column that is a factor in the original become labels by R's
+  ``as.character`` (15 significant digits: ``1e5`` -> ``"1e+05"``, ``0.1 + 0.2`` -> ``"0.3"``);
+* a logical column is a 0/1 number (``data.matrix``);
+* a column in both ``known`` and ``syn``, or twice in ``known``, is taken as given (its squared
+  radius counted twice under ``euclideanDist``);
+* a synthetic dataset with more rows than the original: only its first n rows are read;
+* ``euclideanDist``: squares added in the order of ``known`` / ``syn``, root by C's ``pow``;
+  a percentage radius around +-Inf gives R's one-sided (NaN) bound.
+
+``syn`` mirrors ``synthpop::syn``.
 
 Examples
 --------
@@ -28,22 +42,20 @@ R's printed lines become warnings with R's own text (``RPrintedWarning`` for ``p
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .rcompat.bridge import r_printed_lines
-from .rcompat.run_r import RMessage, RPrintedWarning
-from .risk import identification_risk
-from .risk._prepare import RadiusWarning, numeric_text_columns
+from .risk._rcall import (
+    NumbersAsTextWarning,
+    RMessage,
+    RPrintedWarning,
+    run_identification_risk,
+)
 
-__all__ = ["IdentificationRisk", "NumbersAsTextWarning", "syn", "RPrintedWarning", "RMessage"]
-
-
-class NumbersAsTextWarning(UserWarning):
-    """A text column of numbers is a factor under R's rule (kept here, with this warning)."""
+__all__ = ["IdentificationRisk", "NumbersAsTextWarning", "RMessage", "RPrintedWarning", "syn"]
 
 
 def IdentificationRisk(
@@ -55,62 +67,35 @@ def IdentificationRisk(
     percentage: bool = True,
     euclideanDist: bool = False,
 ) -> dict[str, np.ndarray]:
-    """R's ``IdentificationRisk()``: same arguments, a dict with R's result names.
+    """R's ``IdentificationRisk()``: same arguments, R's reading of the data, a dict with R's
+    result names.
 
     Returns ``c_vector``, ``T_vector``, ``K_vector``, ``F_vector``, ``Risk_vector`` (n x m
     arrays) and ``s_vector``, ``exp.risk_vector``, ``true.rate_vector``, ``false.rate_vector``
-    (length m), identical to R's values. See :func:`idrisk.identification_risk` for the details
-    and the options beyond R.
+    (length m), identical to R's values (see the module docstring for R's rules, and
+    :func:`idrisk.identification_risk` for the options beyond R).
 
     Every line R prints becomes a Python warning with R's text, in the same cases as R:
     ``[1] "Warning: ..."`` lines (a radius vector longer than the continuous known/syn columns,
     and any single ``r``, as R does) as :class:`RPrintedWarning`, R's ``message()`` for
     ``r = None`` as :class:`RMessage`. Where R prints ``Error: ...`` and returns NULL (radius
     vector too short) this raises ``ValueError`` with R's text. idrisk's own warnings (e.g. a
-    value <= 0 that never matches) are passed on, except its duplicate of R's radius lines.
+    value <= 0 that never matches, a synthetic column read by position) are passed on.
     """
-    known_l = [known] if isinstance(known, str) else list(known)
-    syn_l = [syn] if isinstance(syn, str) else list(syn)
-    r_arg = r if r is None or isinstance(r, int | float | Mapping) else [float(v) for v in r]
-    printed, messages, returns_null = r_printed_lines(origdata, known_l, syn_l, r_arg)
-    for text in messages:
+    outcome = run_identification_risk(
+        origdata, syndata, known, syn, r, percentage, euclideanDist
+    )
+    for text in outcome.messages:
         warnings.warn(text, RMessage, stacklevel=2)
-    for text in printed:
-        if returns_null and text.startswith("Error"):
+    for text in outcome.printed:
+        if outcome.result is None and text.startswith("Error"):
             continue
         warnings.warn(text, RPrintedWarning, stacklevel=2)
-    # R's dtype rule: numbers stored as text are factors (idrisk.identification_risk refuses)
-    text = {} if r is None else numeric_text_columns(origdata, known_l + syn_l)
-    if text:
-        warnings.warn(
-            f"column(s) {list(text)} of origdata hold numbers stored as text (values that are "
-            f"not numbers: {text}); as in R they are factors, matched exactly and not within "
-            "the radius. Convert them to numbers to match them within the radius",
-            NumbersAsTextWarning,
-            stacklevel=2,
-        )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            result = identification_risk(
-                origdata,
-                syndata,
-                known_l,
-                syn_l,
-                r=r,
-                percentage=percentage,
-                euclidean_dist=euclideanDist,
-                categorical=list(text) or None,
-            )
-        except ValueError as exc:
-            if returns_null:
-                raise ValueError(f"{printed[0]} (R returns NULL here; idrisk: {exc})") from exc
-            raise
-    for w in caught:
-        duplicate = issubclass(w.category, RadiusWarning) and "entries but only" in str(w.message)
-        if not duplicate:
-            warnings.warn(w.message, stacklevel=2)
-    return result.to_r_dict()
+    for w in outcome.warnings:
+        warnings.warn(w.message, w.category, stacklevel=2)
+    if outcome.result is None:
+        raise ValueError(f"{outcome.printed[0]} (R returns NULL here; idrisk: {outcome.error})")
+    return outcome.result.to_r_dict()
 
 
 def syn(
@@ -122,8 +107,10 @@ def syn(
 ):
     """``synthpop::syn`` with its R signature (CART partial synthesis, R-identical draws).
 
-    Returns an object like synthpop's ``synds``: ``.syn`` is a DataFrame when ``m == 1`` and a
-    list of m DataFrames otherwise; ``.seed`` is the seed used. See :mod:`idrisk.synthesis`.
+    Returns synthpop's ``synds`` shape (:class:`idrisk.synthesis.Synds`, the R-side view):
+    ``.syn`` is a DataFrame when ``m == 1`` and a list of m DataFrames otherwise; ``.seed`` is
+    the seed used; ``.result`` is the :class:`~idrisk.SyntheticData` that the Python API
+    (:func:`idrisk.syn`, :class:`idrisk.synthesis.CARTSynthesizer`) returns.
     """
     from .synthesis import syn_r
 

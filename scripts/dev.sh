@@ -2,7 +2,8 @@
 # One entry point for developers and CI. Works on a fresh Debian machine with python3.
 #
 #   bash scripts/dev.sh demo    # set up, then run the demo (synthesize, risk over radii, report)
-#   bash scripts/dev.sh test    # set up (R, synthpop, Chromium when run as root), run every test
+#   bash scripts/dev.sh test    # set up (R, synthpop, Chromium when run as root, CmdStan), run every
+#                               # test; every Stan test runs on cmdstanpy and on PyStan
 #   bash scripts/dev.sh bench   # run the benchmarks and write benchmarks/results/*.json
 #   bash scripts/dev.sh setup   # only create .venv and install idrisk with its extras
 set -euo pipefail
@@ -35,13 +36,41 @@ need_system() {
   fi
 }
 
+need_cmdstan() {
+  # CmdStan 2.35 for the cmdstanpy variant of every Stan test (PyStan brings its own compiler):
+  # ../shared/cmdstan/install.sh builds it offline the first time (about 2-17 min on 2 cores,
+  # see its README), returns at once afterwards, and prints the path to export as CMDSTAN.
+  local shared="${IDRISK_SHARED:-$(cd .. && pwd)/shared}"
+  local script="$shared/cmdstan/install.sh"
+  if [ ! -f "$script" ]; then
+    echo "== $script not found: the cmdstanpy variants of the Stan tests cannot run" \
+         "(they fail under CI=true)"
+    return 0
+  fi
+  local t0 log line
+  t0=$(date +%s)
+  log=$(mktemp)
+  echo "== CmdStan: bash $script"
+  if ! nice bash "$script" >"$log" 2>&1; then
+    cat "$log"; rm -f "$log"
+    echo "== CmdStan install failed"; return 1
+  fi
+  tail -n 3 "$log"
+  line=$(grep '^export CMDSTAN=' "$log" | tail -n 1)
+  rm -f "$log"
+  if [ -n "$line" ]; then
+    eval "$line"
+    echo "== CMDSTAN=$CMDSTAN ($(( $(date +%s) - t0 )) s)"
+  fi
+}
+
 setup() {
   if [ ! -x "$PY" ]; then
     echo "== creating $VENV"
     python3 -m venv "$VENV"
   fi
   "$PY" -m pip install -q --disable-pip-version-check --upgrade pip
-  local extras="stan,dask,parquet,dp,fast,test"
+  local extras="stan,dask,parquet,dp,test"
   if command -v R >/dev/null 2>&1; then extras="$extras,r"; fi
   echo "== pip install -e .[$extras]"
   "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
@@ -67,6 +96,7 @@ case "${1:-test}" in
   test)
     need_system
     setup
+    need_cmdstan
     shift || true
     run_r_tests
     echo "== pytest"

@@ -44,8 +44,12 @@ class Case:
         )
 
 
-def case_names() -> list[str]:
-    root = fixtures_dir("identification_risk")
+#: the fixture folders: the 80 public cases and the 12 R-parity cases (``r_parity_*``)
+FOLDERS = ("identification_risk", "identification_risk_parity")
+
+
+def case_names(folder: str = "identification_risk") -> list[str]:
+    root = fixtures_dir(folder)
     return sorted(p.name for p in root.iterdir() if (p / "args.json").is_file())
 
 
@@ -65,12 +69,19 @@ def read_frame(path: Path, types: dict[str, str]) -> pd.DataFrame:
     return frame
 
 
-def load_case(name: str) -> Case:
-    root = fixtures_dir("identification_risk") / name
+def load_case(name: str, folder: str = "identification_risk") -> Case:
+    """A case as R held it; the parity folder's extra keys are honoured: the synthetic CSVs
+    are read with their own header and ``synthetic_column_types`` (positional columns, a
+    factor of the original that is a double in the synthetic data), and ``synthetic_n`` rows."""
+    root = fixtures_dir(folder) / name
     args = json.loads((root / "args.json").read_text())
     expected = json.loads((root / "expected.json").read_text())
     types = args["column_types"]
     orig = read_frame(root / "orig.csv", types)
-    syn = [read_frame(root / f"syn_{j}.csv", types) for j in range(1, args["m"] + 1)]
+    syn_types = args.get("synthetic_column_types", types)
+    syn = [read_frame(root / f"syn_{j}.csv", syn_types) for j in range(1, args["m"] + 1)]
+    for j, frame in enumerate(syn):
+        want = args.get("synthetic_n", [args["n"]] * args["m"])[j]
+        assert len(frame) == want, f"{name}: syn_{j + 1}.csv has {len(frame)} rows, not {want}"
     # R factors: levels of each frame are its own sorted labels (as.factor)
     return Case(name, orig, syn, args, expected)

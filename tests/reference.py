@@ -135,9 +135,10 @@ def brute_force_numpy(orig, syns, known, syn, r=None, percentage=True, euclidean
     """
     from idrisk.risk._prepare import prepare_inputs
     from idrisk.risk.matching import half_widths
+    from idrisk.risk.options import RiskOptions
     from idrisk.risk.result import IdentificationRiskResult
 
-    prep = prepare_inputs(orig, syns, known, syn, r)
+    prep = prepare_inputs(orig, syns, RiskOptions(known=known, syn=syn, r=r))
     n, m = prep.n, prep.m
     x = prep.cont_orig if prep.radii is not None else np.empty((n, 0))
     if prep.radii is not None:

@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 from fixture_io import load_case
 
+from idrisk._errors import InputError
+from idrisk._schema import is_categorical
 from idrisk.cli import main, read_table
-from idrisk.risk._prepare import is_categorical_dtype_like
 
 
 @pytest.mark.parametrize(
@@ -67,12 +68,13 @@ def test_risk_command_reports_bad_column(tmp_path, capsys):
             "-r",
             "0.1",
             "--out-dir",
-            str(tmp_path),
+            str(tmp_path / "out"),
         ]
     )
     assert code == 2
     err = capsys.readouterr().err
-    assert f"syn: column(s) ['Nope'] not found in {tmp_path / 'o.csv'} (origdata)" in err
+    where = f"{tmp_path / 'o.csv'} (the confidential data)"
+    assert f"syn: column(s) ['Nope'] not found in {where}" in err
 
 
 def test_read_table_categories(tmp_path):
@@ -82,10 +84,10 @@ def test_read_table_categories(tmp_path):
     frame = read_table(tmp_path / "d.csv", categorical=["U"])
     assert isinstance(frame["U"].dtype, pd.CategoricalDtype)
     assert list(frame["U"].cat.categories) == ["1", "2"]
-    assert is_categorical_dtype_like(frame["T"]) and frame["T"].isna().sum() == 1  # a factor
+    assert is_categorical(frame["T"]) and frame["T"].isna().sum() == 1  # a factor
     assert frame.attrs["source"] == str(tmp_path / "d.csv")
     assert frame["X"].dtype == np.float64
-    with pytest.raises(KeyError, match="--categorical"):
+    with pytest.raises(InputError, match="categorical"):
         read_table(tmp_path / "d.csv", categorical=["Nope"])
 
 
@@ -124,11 +126,11 @@ def test_records_csv_numbers_from_one_with_k_and_f(tmp_path, capsys):
     np.testing.assert_array_equal(rec["record_risk"], want.record_risk)
     summary = pd.read_csv(out / "summary.csv")
     assert summary["file"].tolist() == paths[1:]
-    assert {"na_origdata", "never_match", "c_zero"} <= set(summary.columns)
+    assert {"na_confidential", "never_match", "c_zero"} <= set(summary.columns)
     # the printed result names the files and shows the checks
     assert f"1 = {paths[1]}" in printed.out and "never matched" in printed.out
     # warnings are printed once each, naming the file
-    assert f"warning: {paths[0]} (origdata):" in printed.err
+    assert f"warning: {paths[0]} (the confidential data):" in printed.err
 
 
 def test_flag_aliases_and_radius_spellings(tmp_path):
@@ -163,7 +165,7 @@ def test_parse_radius():
     assert parse_radius(["c(0.05,", "0.1,", "0.2)"]) == [0.05, 0.1, 0.2]
     assert parse_radius(["0.05", "0.1"]) == [0.05, 0.1]
     assert parse_radius(["5%"]) == 0.05 and parse_radius(None) is None
-    with pytest.raises(ValueError, match=r"R's -r 'c\(0.1, 0.2\)'"):
+    with pytest.raises(InputError, match=r"R's -r 'c\(0.1, 0.2\)'"):
         parse_radius(["(0.1"])
 
 
@@ -193,13 +195,15 @@ def test_report_subcommand_errors_name_the_argument(tmp_path, capsys):
     assert "--scenario 2" in capsys.readouterr().err
 
 
-def test_survey_table_is_wired_when_present():
-    import importlib.util
-
+def test_every_command_is_wired(capsys):
     from idrisk.cli import build_parser
 
-    choices = build_parser()._subparsers._group_actions[0].choices
-    assert {"risk", "report", "demo", "check-r"} <= set(choices)
-    if importlib.util.find_spec("idrisk.survey.cli") is None:
-        pytest.skip("idrisk.survey.cli is not there yet")
-    assert "survey-table" in choices
+    for command in ("risk", "report", "demo", "survey-table"):
+        with pytest.raises(SystemExit) as stop:
+            build_parser().parse_args([command, "--help"])
+        assert stop.value.code == 0
+        assert f"idrisk {command}" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:  # check-r's options are R's, read when it runs
+        main(["check-r", "--help"])
+    assert stop.value.code == 0
+    assert "--confidential" in capsys.readouterr().out  # the shared vocabulary as aliases

@@ -66,3 +66,18 @@ def test_run_demo_small(tmp_path):
 def test_markdown_table():
     t = markdown_table(pd.DataFrame({"a": [1.23456, 2.0], "b": ["x", "y"]}), ".3g")
     assert t.splitlines()[2] == "| 0 | 1.23 | x |"
+
+
+def test_demo_refuses_an_existing_report_before_any_work(tmp_path, capsys):
+    from idrisk._errors import OutputError
+    from idrisk.cli import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.html").write_text("an earlier demo")
+    with pytest.raises(OutputError, match="overwrite=True"):
+        run_demo(out, m=1, n=200, radii=[0.1])
+    assert main(["demo", "--out-dir", str(out), "--m", "1"]) == 2
+    assert "--overwrite" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    assert (out / "report.html").read_text() == "an earlier demo"

@@ -1,4 +1,4 @@
-"""The package layout: one subpackage per part, imports that run one way, old paths kept."""
+"""The package layout: one subpackage per part, imports that run one way, no cycles."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import ast
 import importlib
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ PKG = Path(__file__).resolve().parents[1] / "idrisk"
 
 PARTS = ("risk", "synthesis", "weighted", "survey", "categorical", "utility", "stan", "rcompat")
 #: the application layer: nothing inside a subpackage uses it
-TOP_ONLY = {"cli", "demo", "analysis", "plots", "report"}
+TOP_ONLY = {"cli", "demo", "analysis", "plots", "reporting"}
 
 #: which other parts each part may import (absolute or relative). ``risk`` is the bottom layer.
 ALLOWED = {
@@ -100,19 +99,6 @@ def test_public_names_from_the_top_level():
     assert idrisk.StanProgram is importlib.import_module("idrisk.stan").StanProgram
 
 
-@pytest.mark.parametrize(
-    "old,new",
-    sorted(importlib.import_module("idrisk._moved").MOVED.items()),
-)
-def test_old_module_paths_still_import(old, new):
-    sys.modules.pop(old, None)
-    with warnings.catch_warnings(record=True) as rec:
-        warnings.simplefilter("always")
-        mod = importlib.import_module(old)
-    assert mod is importlib.import_module(new)
-    assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message) for w in rec)
-
-
 def test_import_idrisk_stays_light():
     """``import idrisk`` loads the risk engine only: no SciPy, statsmodels, matplotlib, Stan."""
     code = (
@@ -122,3 +108,48 @@ def test_import_idrisk_stays_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """idrisk module -> the idrisk modules it imports (any depth of the file, incl. functions)."""
+    graph: dict[str, set[str]] = {}
+    modules = {}
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG.parent).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        modules[name] = path
+    for name, path in modules.items():
+        targets = set()
+        for mod in _imported_modules(path):
+            # `from idrisk.x import y`: y may be a module or a name in x
+            targets.add(mod if mod in modules else mod.rsplit(".", 1)[0])
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def test_no_import_cycle_between_modules():
+    """Module-level cycles (a package's ``__init__`` importing its own modules aside), e.g. the
+    old ``idrisk.r`` <-> ``idrisk.rcompat.bridge``."""
+    graph = _module_graph()
+    cycles = []
+    for a, targets in graph.items():
+        for b in targets:
+            if a in graph.get(b, set()) and not (
+                b.startswith(a + ".") or a.startswith(b + ".")
+            ):
+                cycles.append(tuple(sorted((a, b))))
+    assert not cycles, f"import cycles: {sorted(set(cycles))}"
+    assert "idrisk.rcompat.bridge" not in graph["idrisk.r"]
+
+
+def test_no_module_named_like_a_function_it_exports():
+    """``idrisk.report`` once held ``report`` and needed a callable-module hack."""
+    clashes = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text())
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        if path.stem in defined:
+            clashes.append(str(path.relative_to(PKG.parent)))
+    assert not clashes, clashes

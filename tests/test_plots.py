@@ -13,13 +13,13 @@ import pytest  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from idrisk.plots import (  # noqa: E402
+    colors_for,
     plot_2d_boxplot,
     plot_ecdf,
     plot_record_risk,
     plot_risk_at_max,
     plot_risk_by_radius,
     plot_utility_risk,
-    scenario_colors,
 )
 
 RADII = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3]
@@ -45,7 +45,7 @@ def _face(patch):
 def test_risk_by_radius(sweep):
     fig = plot_risk_by_radius(sweep, n=5571)
     assert len(fig.axes) == 4
-    colors = scenario_colors([1, 2, 3, 4])
+    colors = colors_for([1, 2, 3, 4])
     ylims = {ax.get_ylim() for ax in fig.axes}
     assert len(ylims) == 1  # one y-scale shared by the panels
     assert "Identification risk by radius" in fig._suptitle.get_text()
@@ -73,12 +73,12 @@ def test_risk_by_radius(sweep):
 
 def test_risk_at_max(sweep):
     at = sweep[sweep.r == 0.1]
-    fig = plot_risk_at_max(at)
-    ax = fig.axes[0]
+    ax = plot_risk_at_max(at)
+    fig = ax.figure
     assert len(ax.get_xticklabels()) == 4
     assert len(ax.lines) == 6 * 4
     assert ax.get_title() and "records identified" in ax.get_ylabel()
-    colors = scenario_colors([1, 2, 3, 4])
+    colors = colors_for([1, 2, 3, 4])
     assert [_face(p) for p in ax.patches] == [colors[s] for s in (1, 2, 3, 4)]
     assert "box: middle half (Q1–Q3)" in _legend_texts(fig)
     assert "r = 10%" in ax.get_xticklabels()[0].get_text()
@@ -89,11 +89,11 @@ def test_utility_risk_rectangles():
     rng = np.random.default_rng(1)
     df = pd.DataFrame({"scenario": np.repeat([1, 2, 3, 4], 20), "U_p": rng.random(80),
                        "exp_risk": rng.random(80) * 40})
-    fig = plot_utility_risk(df, [1, 2, 4])
-    ax = fig.axes[0]
+    ax = plot_utility_risk(df, [1, 2, 4])
+    fig = ax.figure
     assert len(ax.collections) == 3
     # scenario 4 keeps the colour it has in the figures with all four scenarios
-    colors = scenario_colors([1, 2, 3, 4])
+    colors = colors_for([1, 2, 3, 4])
     assert [matplotlib.colors.to_hex(c.get_facecolor()[0]) for c in ax.collections] == [
         colors[s] for s in (1, 2, 4)]
     texts = _legend_texts(fig)
@@ -118,8 +118,8 @@ def test_2d_boxplot():
     rng = np.random.default_rng(2)
     df = pd.DataFrame({"m": np.repeat([1, 10, 20], 30), "U_p": rng.random(90),
                        "record_mean_risk": rng.random(90)})
-    fig = plot_2d_boxplot(df)
-    ax = fig.axes[0]
+    ax = plot_2d_boxplot(df)
+    fig = ax.figure
     assert len(ax.patches) == 3
     assert len(ax.lines) == 6 * 3
     g = df[df.m == 10]
@@ -142,14 +142,14 @@ def test_missing_columns():
 
 def test_record_risk_and_ecdf():
     rr = pd.DataFrame({1: [0.0, 0.0, 0.5, 1.0, 0.25], 3: [0.0, 0.1, 0.2, 0.0, 0.0]})
-    fig = plot_record_risk(rr, colors=scenario_colors([1, 2, 3]))
-    ax = fig.axes[0]
+    ax = plot_record_risk(rr, colors=colors_for([1, 2, 3]))
+    fig = ax.figure
     assert ax.get_title() and "records" in ax.get_ylabel()
     assert _legend_texts(fig) == ["scenario (1)", "scenario (3)"]
-    bars3 = [p for p in ax.patches if _face(p) == scenario_colors([1, 2, 3])[3]]
+    bars3 = [p for p in ax.patches if _face(p) == colors_for([1, 2, 3])[3]]
     assert sum(p.get_height() for p in bars3) == 5  # every record counted once
     o = pd.Series([1.0, 2.0, 3.0, 4.0])
-    fig2 = plot_ecdf(o, {1: [o + 0.5, o], 2: [o * 2]}, "Income", unit="USD")
+    fig2 = plot_ecdf(o, {1: [o + 0.5, o], 2: [o * 2]}, "Income", unit="USD").figure
     assert len(fig2.axes[0].lines) == 4 and "USD" in fig2.axes[0].get_xlabel()
     assert _legend_texts(fig2)[0] == "confidential"
     plt.close("all")
@@ -160,12 +160,44 @@ def test_category_shares():
 
     o = pd.Series(["1", "2", "2", "4", "4", "4"])
     s1 = [pd.Series(["1", "1", "2", "4", "4", "4"]), pd.Series(["2", "2", "2", "4", "4", "6"])]
-    fig = plot_category_shares(o, {2: s1}, "Tenure", colors=scenario_colors([1, 2]))
-    ax = fig.axes[0]
+    ax = plot_category_shares(o, {2: s1}, "Tenure", colors=colors_for([1, 2]))
+    fig = ax.figure
     assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "4", "6"]
     heights = [p.get_height() for p in ax.patches]
     assert heights[:4] == pytest.approx([1 / 6, 2 / 6, 3 / 6, 0])  # confidential
     assert heights[4:] == pytest.approx([1 / 6, 2 / 6, 2.5 / 6, 1 / 12])  # mean of the two
-    assert _face(ax.patches[4]) == scenario_colors([1, 2])[2]
+    assert _face(ax.patches[4]) == colors_for([1, 2])[2]
     assert _legend_texts(fig)[0] == "confidential" and ax.get_title()
     plt.close(fig)
+
+
+def test_risk_by_radius_flags_a_maximum_at_the_edge_of_the_grid():
+    rising = pd.DataFrame({"scenario": [1] * 6, "r": [0.01, 0.01, 0.05, 0.05, 0.1, 0.1],
+                           "dataset": [1, 2] * 3, "exp_risk": [1.0, 2, 3, 4, 5, 6]})
+    inside = rising.assign(exp_risk=[1.0, 2, 7, 8, 5, 6])
+
+    def flags(fig):
+        return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+    fig = plot_risk_by_radius(rising, n=10)
+    assert flags(fig) == ["maximum at the largest radius of the grid:\nextend the grid above "
+                          "10%"]
+    assert flags(plot_risk_by_radius(inside, n=10)) == []
+    plt.close("all")
+
+
+def test_category_shares_keep_the_factor_order_and_wrap_long_labels():
+    from idrisk.plots import plot_category_shares
+
+    levels = ["PRIMARY/NO EDUCATION", "VOCATIONAL/GRAMMAR", "SECONDARY",
+              "POST-SECONDARY OR HIGHER"]  # R's order, not alphabetical
+    o = pd.Series(pd.Categorical(np.repeat(levels, [1, 2, 3, 4]), categories=levels))
+    ax = plot_category_shares(o, {1: [o.astype(str)]}, "edu")
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert [t.replace("\n", "").replace(" ", "") for t in ticks] == [
+        v.replace(" ", "") for v in levels]
+    assert all(max(len(line) for line in t.split("\n")) <= 12 for t in ticks[:2])
+    counts = pd.Series(np.repeat([10, 2, 300], [1, 1, 1]).astype(str))  # codes by value
+    ax = plot_category_shares(counts, {1: [counts]}, "code")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "10", "300"]
+    plt.close("all")

@@ -4,14 +4,12 @@ page that a real browser renders with every figure loaded."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from _browser import chromium, images_loaded, needs_chromium
 from _shared import cedata_path, fixtures_dir
 
 import idrisk
@@ -21,8 +19,6 @@ from idrisk.cli import main
 from idrisk.datasets import load_demo
 
 KNOWN = ["Age", "Urban", "Marital"]
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             "/usr/bin/chromium") if p and Path(p).exists()), None)
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +27,9 @@ def small(tmp_path_factory):
 
     data = load_demo(n=400, seed=3)
     scen = {
-        "A": syn(data, m=3, visit_sequence=["Income"], seed=1, rng="numpy").synthetic,
+        "A": syn(data, m=3, visit_sequence=["Income"], seed=1, rng="numpy"),
         "B": syn(data, m=3, visit_sequence=["Expenditure", "Income"], seed=1,
-                 rng="numpy").synthetic,
+                 rng="numpy"),
     }
     syn_vars = {"A": ["Income"], "B": ["Expenditure", "Income"]}
     out = tmp_path_factory.mktemp("report")
@@ -71,53 +67,33 @@ def test_report_numbers_are_the_engines(small):
 
 def test_report_files_are_self_contained(small):
     *_, rep = small
-    html = rep.html.read_text()
-    md = rep.markdown.read_text()
+    html = rep.files.html.read_text()
+    md = rep.files.markdown.read_text()
     # no network: every image is inline data, no external script, style or link
     srcs = re.findall(r"<img[^>]*src='([^']*)'", html)
-    assert len(srcs) == len(rep.figures) >= 5
+    assert len(srcs) == len(rep.files.figures) >= 5
     assert all(s.startswith("data:image/png;base64,") for s in srcs)
     assert not re.search(r"(src|href)=['\"]?(https?:|//)", html)
     # Markdown: the same figures as files
-    for path in rep.figures.values():
+    for path in rep.files.figures.values():
         assert path.name in md and path.stat().st_size > 1000
     for heading in ("Risk per scenario", "Checks on the data", "Record-level risk",
                     "Radius sweep", "Utility"):
         assert heading in html and f"## {heading}" in md
     assert "expected risk (records identified, of n)" in html
-    assert (rep.html.parent / "summary.csv").exists()
+    assert (rep.files.folder / "summary.csv").exists()
 
 
-def _chromium(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
-    profile = tmp_path / "profile"
-    profile.mkdir(exist_ok=True)
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking", "--disable-component-update",
-           "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
-
-
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (CI installs it: "
-                    "apt-get install chromium)")
+@needs_chromium
 def test_browser_renders_report_with_every_image(small, tmp_path):
     *_, rep = small
     # 1. every <img> decoded: a probe copy of the page records it in the DOM after 'load'
-    probe = tmp_path / "probe.html"
-    script = (
-        "<script>window.addEventListener('load',function(){var im=document.images,ok=0;"
-        "for(var i=0;i<im.length;i++){if(im[i].complete&&im[i].naturalWidth>0)ok++;}"
-        "document.body.setAttribute('data-images',im.length);"
-        "document.body.setAttribute('data-loaded',ok);});</script>"
-    )
-    probe.write_text(rep.html.read_text().replace("</body>", script + "</body>"))
-    done = _chromium(["--virtual-time-budget=10000", "--dump-dom", probe.as_uri()], tmp_path)
-    found = re.search(r'data-images="(\d+)" data-loaded="(\d+)"', done.stdout)
-    assert found, done.stderr[-2000:]
-    images, loaded = map(int, found.groups())
-    assert images == len(rep.figures) and loaded == images
+    images, loaded = images_loaded(rep.files.html.read_text(), tmp_path)
+    assert images == len(rep.files.figures) and loaded == images
     # 2. the page itself renders to a PNG that is not blank
     png = tmp_path / "report.png"
-    _chromium([f"--screenshot={png}", "--window-size=1200,3000", rep.html.as_uri()], tmp_path)
+    chromium([f"--screenshot={png}", "--window-size=1200,3000", rep.files.html.as_uri()],
+             tmp_path)
     assert png.exists() and png.stat().st_size > 50_000
     from PIL import Image
 
@@ -150,3 +126,15 @@ def test_cli_report_on_ce_and_synthpop_files(tmp_path, capsys):
         np.testing.assert_array_equal(got.exp_risk.to_numpy(), r_exp.exp_risk.to_numpy())
     html = (out / "report.html").read_text()
     assert "syn_01.csv" in html and "CEdata.csv" in html  # files named, not syndata[0]
+
+
+def test_report_shows_every_option_in_its_signature():
+    """help(idrisk.report) lists compute_report's options, and out_dir/overwrite."""
+    import inspect
+
+    from idrisk.reporting import compute_report
+
+    shown = list(inspect.signature(idrisk.report).parameters)
+    want = list(inspect.signature(compute_report).parameters)
+    assert [p for p in shown if p not in ("out_dir", "overwrite")] == want
+    assert shown.index("out_dir") == want.index("r") + 1

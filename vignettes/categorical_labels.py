@@ -168,22 +168,22 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
     out: dict = {"n": len(d), "labels": int(d[label].nunique()),
                  "patterns": int(d.groupby(kept, observed=True).ngroups)}
     t0 = time.time()
-    model = DPMPM(K=40, seed=seed, progress=False).fit(
-        d[spec["model_cols"]], n_iter=st["dpmpm_iter"], burn=st["dpmpm_burn"], m=st["m"])
+    model = DPMPM(K=40, n_iter=st["dpmpm_iter"], burn=st["dpmpm_burn"], keep=st["m"],
+                  seed=seed, progress=False).fit(d[spec["model_cols"]], label)
     out["dpmpm_seconds"] = time.time() - t0
     _log(f"{name}: DPMPM {out['dpmpm_seconds']:.0f} s")
-    out["dpmpm_kstar"] = model.kstar_summary()
-    syn = {"DPMPM": model.synthesize(label, z="kept", seed=seed).synthetic,
-           "DPMPM (z=gibbs)": model.synthesize(label, z="gibbs", seed=seed).synthetic}
+    out["dpmpm_kstar"] = model.kstar_summary().to_dict()
+    syn = {"DPMPM": list(model.set_params(z="kept").synthesize(st["m"], seed=seed)),
+           "DPMPM (z=gibbs)": list(model.set_params(z="gibbs").synthesize(st["m"], seed=seed))}
     syn = {k: [s.assign(**{c: d[c] for c in d.columns if c not in s}) for s in v]
            for k, v in syn.items()}
     t0 = time.time()
-    areal = DPAreal(K=50, seed=seed, progress=False).fit(
-        d, label, kept, n_iter=st["areal_iter"], burn=st["areal_burn"], m=st["m"])
+    areal = DPAreal(K=50, n_iter=st["areal_iter"], burn=st["areal_burn"], keep=st["m"],
+                    seed=seed, progress=False).fit(d, label, kept)
     out["areal_seconds"] = time.time() - t0
-    out["areal_accept"] = float(areal.diagnostics["eta_accept"])
+    out["areal_accept"] = float(areal.sampler_diagnostics_["eta_accept"])
     _log(f"{name}: DP-areal {out['areal_seconds']:.0f} s")
-    syn["DP-areal"] = areal.synthesize(seed=seed).synthetic
+    syn["DP-areal"] = list(areal.synthesize(st["m"], seed=seed))
     # within-pattern utility (section 3.3, Figure 3)
     wp = within_pattern(d, {k: syn[k] for k in ("DPMPM", "DP-areal")}, label, kept, seed=seed)
     out["within_pattern"] = within_summary(wp, m=st["m"])
@@ -192,7 +192,8 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
                         FIG / f"categorical_within_pattern_{name}{st['suffix']}.png")
     # utility: table deviations (Table 2)
     devs = {k: table_deviations(d, v, label, kept) for k, v in syn.items()}
-    out["table2"] = {k: (v.summary() / 100).round(3).to_dict() for k, v in devs.items()}
+    out["table2"] = {k: (v.summary()["mean_abs_deviation"] / 100).round(3).to_dict()
+                     for k, v in devs.items()}
     out["table2_sd"] = {k: (v.by_dataset().std(ddof=1) / 100).round(4).to_dict()
                         for k, v in devs.items()}
     if st.get("utility_only"):
@@ -237,10 +238,9 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
             fig.tight_layout()
             fig.savefig(FIG / f"categorical_bounds_{name}{st['suffix']}.png", dpi=110)
             plt.close(fig)
-            axs = plot_table_deviations({k: devs[k] for k in ("DPMPM", "DP-areal")})
-            axs[0].figure.savefig(FIG / f"categorical_table_deviations_{name}{st['suffix']}.png",
-                                  dpi=110)
-            plt.close(axs[0].figure)
+            fig = plot_table_deviations({k: devs[k] for k in ("DPMPM", "DP-areal")})
+            fig.savefig(FIG / f"categorical_table_deviations_{name}{st['suffix']}.png", dpi=110)
+            plt.close(fig)
         _log(f"{name}: risk {case}")
     if st.get("risk_only"):
         return out

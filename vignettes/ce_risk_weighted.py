@@ -175,18 +175,18 @@ def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
 def _figures(df, risks, alphas, quick, suffix=""):
     import matplotlib.pyplot as plt
 
-    from idrisk.weighted.plots import risk_violins, weights_vs_value, whack_a_mole_scatter
+    from idrisk.weighted.plots import plot_risk_violins, plot_weights_vs_value, plot_whack_a_mole
 
     sfx = ("_quick" if quick else "") + suffix
     FIG.mkdir(parents=True, exist_ok=True)
-    ax = risk_violins(risks, title="CE income: record-level identification risk, r = 20%")
+    ax = plot_risk_violins(risks, title="CE income: record-level identification risk, r = 20%")
     ax.set_ylabel("identification risk (probability)")
     ax.figure.tight_layout()
     ax.figure.savefig(FIG / f"rw_ce_violins{sfx}.png", dpi=110)
     plt.close(ax.figure)
     fig, axes = plt.subplots(1, 3, figsize=(14, 3.6), sharey=True)
     for ax, label in zip(axes, ("Marginal", "Pairwise", "Unweighted (seed 2)"), strict=True):
-        whack_a_mole_scatter(np.log(df["Income"]), risks["Unweighted"], risks[label], ax=ax,
+        plot_whack_a_mole(np.log(df["Income"]), risks["Unweighted"], risks[label], ax=ax,
                              label=label, xlabel="log income (log US$)")
         ax.set_title(label)
     fig.suptitle("Whack-a-mole: risk under each fit against log income; records whose risk rose "
@@ -194,7 +194,7 @@ def _figures(df, risks, alphas, quick, suffix=""):
     fig.tight_layout()
     fig.savefig(FIG / f"rw_ce_whackamole{sfx}.png", dpi=110)
     plt.close(fig)
-    ax = weights_vs_value(np.log(df["Income"]), {k: alphas[k] for k in ("Marginal", "Pairwise")},
+    ax = plot_weights_vs_value(np.log(df["Income"]), {k: alphas[k] for k in ("Marginal", "Pairwise")},
                           xlabel="log income (log US$)")
     ax.set_ylabel("record weight alpha (0-1)")
     ax.set_title("Risk weights of the 1,000 CE records, r = 20%")

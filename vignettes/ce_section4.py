@@ -65,6 +65,14 @@ def shared_dir() -> Path:
 RISK_LABEL = "risk (expected records identified, of 5,571)"
 
 
+def _fig(obj):
+    """The Figure of a plot function's result (a Figure, an Axes or an array of Axes)."""
+    if hasattr(obj, "savefig"):
+        return obj
+    first = obj.flat[0] if hasattr(obj, "flat") else obj
+    return first.figure
+
+
 def _relabel(fig, ylabel: str | None = None, xlabel: str | None = None) -> None:
     for ax in fig.axes:
         if ylabel and ax.get_ylabel():
@@ -76,28 +84,25 @@ def _relabel(fig, ylabel: str | None = None, xlabel: str | None = None) -> None:
 def figures(out: Path) -> None:
     """Figures 6-10 from the CSVs in ``out`` (titles and units on every axis)."""
     sweep = pd.read_csv(out / "ce_risk_by_radius.csv")
-    fig = plot_risk_by_radius(sweep, title="Figure 6: file-level risk of the 20 datasets by "
-                              "radius (same r for Age and every synthesised variable)")
+    fig = _fig(plot_risk_by_radius(sweep, title="Figure 6: file-level risk of the 20 datasets by "
+                              "radius (same r for Age and every synthesised variable)"))
     _relabel(fig, "risk (expected records identified)", "radius r (% of each record's value)")
     fig.savefig(out / "ce_fig6_risk_by_radius.png", dpi=110)
-    fig = plot_risk_at_max(risk_at_radius(sweep), title="Figure 7: file-level risk of the 20 "
-                           "datasets at each scenario's maximising radius")
+    fig = _fig(plot_risk_at_max(risk_at_radius(sweep), title="Figure 7: file-level risk of the 20 "
+                           "datasets at each scenario's maximising radius"))
     _relabel(fig, RISK_LABEL)
-    fig.tight_layout()
     fig.savefig(out / "ce_fig7_risk_at_max.png", dpi=110)
     ru = pd.read_csv(out / "ce_risk_utility.csv")
     for num, sc in ((8, [1, 2, 4]), (9, [1, 3, 4])):
         names = ", ".join(f"({s})" for s in sc)
-        fig = plot_utility_risk(ru, sc, title=f"Figure {num}: utility-risk trade-off, "
-                                f"scenarios {names}, 20 datasets each")
+        fig = _fig(plot_utility_risk(ru, sc, title=f"Figure {num}: utility-risk trade-off, "
+                                f"scenarios {names}, 20 datasets each"))
         _relabel(fig, RISK_LABEL, "propensity-score utility U_p (pMSE, unitless; lower is better)")
-        fig.tight_layout()
         fig.savefig(out / f"ce_fig{num}_utility_risk_{''.join(map(str, sc))}.png", dpi=110)
     mexp = pd.read_csv(out / "ce_m_experiment.csv")
-    fig = plot_2d_boxplot(mexp, title="Figure 10: scenario (1), r = 5%, 50 repeats per m")
+    fig = _fig(plot_2d_boxplot(mexp, title="Figure 10: scenario (1), r = 5%, 50 repeats per m"))
     _relabel(fig, "mean record-level risk (IR / n, fraction of records)",
              "mean propensity-score utility U_p (pMSE, unitless)")
-    fig.tight_layout()
     fig.savefig(out / "ce_fig10_2d_boxplot.png", dpi=110)
     plt.close("all")
 

@@ -46,8 +46,9 @@ def m_figures(out: Path) -> None:
         if not path.exists() or f"m_experiment_s{k}" not in res:
             continue
         info = res[f"m_experiment_s{k}"]
-        fig = plot_2d_boxplot(pd.read_csv(path), title=(
+        out_ = plot_2d_boxplot(pd.read_csv(path), title=(
             f"Figure 10 for scenario ({k}): r = {info['r']:.0%}, {info['repeats']} repeats per m"))
+        fig = out_ if hasattr(out_, "savefig") else out_.figure
         for ax in fig.axes:
             ax.set_ylabel("mean record-level risk (IR / n, fraction of records)")
             ax.set_xlabel("mean propensity-score utility U_p (pMSE, unitless)")

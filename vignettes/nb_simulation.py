@@ -238,7 +238,7 @@ def tables_markdown(res: dict) -> str:
 def _figures(df, risks_all, alphas, radii, quick, seed):
     import matplotlib.pyplot as plt
 
-    from idrisk.weighted.plots import risk_violins, weights_vs_value, whack_a_mole_scatter
+    from idrisk.weighted.plots import plot_risk_violins, plot_weights_vs_value, plot_whack_a_mole
 
     suffix = "_quick" if quick else ""
     FIG.mkdir(parents=True, exist_ok=True)
@@ -246,7 +246,7 @@ def _figures(df, risks_all, alphas, radii, quick, seed):
     s0 = f"Synthesizer seed {seed}"
     for ax, r in zip(np.atleast_1d(axes), radii, strict=True):
         risk = risks_all[r]
-        risk_violins({"Data": risk["Data"], "Synthesizer": risk[s0],
+        plot_risk_violins({"Data": risk["Data"], "Synthesizer": risk[s0],
                       "Marginal": risk["Marginal"], "Pairwise": risk["Pairwise"]},
                      ax=ax, title=f"r = {int(round(r * 100))}%")
         ax.tick_params(axis="x", labelsize=7)
@@ -258,18 +258,17 @@ def _figures(df, risks_all, alphas, radii, quick, seed):
     fig, axes = plt.subplots(1, 3, figsize=(14, 3.6), sharey=True)
     for ax, label in zip(axes, ("Marginal", "Pairwise", f"Synthesizer seed {seed + 1}"),
                          strict=True):
-        whack_a_mole_scatter(df["y"], risks_all[r][s0], risks_all[r][label], ax=ax,
+        plot_whack_a_mole(df["y"], risks_all[r][s0], risks_all[r][label], ax=ax,
                              label=label, xlabel="y (count)")
         ax.set_title(f"{label} vs Synthesizer seed {seed}, r = {int(round(r * 100))}%",
                      fontsize=9)
     fig.tight_layout()
     fig.savefig(FIG / f"rw_nb_whackamole{suffix}.png", dpi=110)
     plt.close(fig)
-    ax = weights_vs_value(df["y"], {f"{k[0]} r={int(round(k[1] * 100))}%": v
+    ax = plot_weights_vs_value(df["y"], {f"{k[0]} r={int(round(k[1] * 100))}%": v
                                     for k, v in alphas.items() if k[1] == r},
                           xlabel="y (count)")
     ax.set_title("Risk weights against the count")
-    ax.figure.tight_layout()
     ax.figure.savefig(FIG / f"rw_nb_weights{suffix}.png", dpi=110)
     plt.close(ax.figure)
 

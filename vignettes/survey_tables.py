@@ -68,7 +68,7 @@ def run_simulation(
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Run the simulation; returns (estimates, fit log, population truth)."""
     pop = simulate_population(N, seed=seed)
-    truth = population_truth(pop)
+    truth = population_truth(pop, "salary", BY)
     results, fits = [], []
     rng = np.random.SeedSequence(seed)
     rep_seeds = rng.spawn(reps)
@@ -92,15 +92,15 @@ def run_simulation(
                           warmup=warmup, draws=draws, refits=refits, backend="auto")
                 syn.fit(sample, y="salary", weight="w", design=BY)
             fits.append({
-                "rep": r, "method": cls.method, "delta_max": float(syn.delta.max()),
-                "delta_alpha": syn.delta_alpha, "alpha_mean": float(syn.alpha.mean()),
-                "c": syn.c_used, "fits": 1 + len(syn.history), "seconds": time.time() - t0,
-                "max_rhat": float(syn.fit_weighted.diagnostics["rhat"].max()),
-                "divergent": syn.fit_weighted.n_divergent,
+                "rep": r, "method": cls.__name__.lower(), "delta_max": float(syn.delta_.max()),
+                "delta_alpha": syn.delta_alpha_, "alpha_mean": float(syn.alpha_.mean()),
+                "c": syn.c_used_, "fits": 1 + len(syn.history_), "seconds": time.time() - t0,
+                "max_rhat": float(syn.fit_weighted_.diagnostics["rhat"].max()),
+                "divergent": syn.fit_weighted_.n_divergent,
             })
             for m in m_values:
                 res = syn.synthesize(m, seed=s_seed + m)
-                results.append(_rows(res.tables(BY), cls.method, m, r))
+                results.append(_rows(res.tables(BY), res.method, m, r))
         if out is not None:
             pd.concat(results).to_csv(out / "survey_results.csv", index=False)
             pd.DataFrame(fits).to_csv(out / "survey_fits.csv", index=False)
@@ -430,7 +430,7 @@ def main(argv=None) -> int:
         fits = pd.read_csv(out / "survey_fits.csv")
         results = results[results["rep"].isin(fits.groupby("rep").size().pipe(
             lambda s: s[s == 2].index))]  # complete samples only
-        truth = population_truth(simulate_population(100_000, seed=args.seed))
+        truth = population_truth(simulate_population(100_000, seed=args.seed), "salary", BY)
     else:
         kw = {"chains": 2, "warmup": 150, "draws": 150, "refits": 0} if args.ci else {}
         results, fits, truth = run_simulation(args.reps, seed=args.seed, out=out, **kw)

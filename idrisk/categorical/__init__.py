@@ -23,14 +23,13 @@ Risk measures for a synthesized label live in :mod:`idrisk.risk` (``attribute_ri
 
 from .data import PAPER_PATTERN_SIZES, ce_label_data, simulate_label_data
 from .dp_areal import ArealData, DPAreal, areal_data, dp_areal_synthesize
-from .dpmpm import DPMPM, CategoricalSynthesis, KStarWarning, dpmpm_synthesize
+from .dpmpm import DPMPM, KStarWarning, dpmpm_synthesize
 from .plots import plot_bounds, plot_table_deviations
 
 __all__ = [
     "DPMPM",
     "PAPER_PATTERN_SIZES",
     "ArealData",
-    "CategoricalSynthesis",
     "DPAreal",
     "KStarWarning",
     "areal_data",

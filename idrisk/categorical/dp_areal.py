@@ -14,7 +14,7 @@ Two engines target the same posterior -- that of the corrected Stan program
 Omega diag(sigma))``, ``mu_phi ~ N(0, 1/tau_phi)``, ``Omega ~ LKJ(4)``, ``sigma ~ half-t(3, 0,
 1)``, ``mu ~ N(0, 1/tau_mu)``, all precisions ``Gamma(1, 1)``):
 
-``engine="gibbs"`` (default)
+``sampler="gibbs"`` (default)
     a Metropolis-within-Gibbs sampler in numpy that adds the component labels z: z | rest
     (categorical); each log-rate by an independence Metropolis step with a t proposal at its
     Laplace approximation; (theta_k, phi_k) per component and mu, mu_phi by their Gaussian
@@ -23,7 +23,7 @@ Omega diag(sigma))``, ``mu_phi ~ N(0, 1/tau_phi)``, ``Omega ~ LKJ(4)``, ``sigma 
     coordinate by coordinate; pi | z by its Dirichlet; alpha by random-walk Metropolis on
     log alpha. Each sweep costs O(N K), so the CE scale (5,320 combinations, K = 50) runs
     in minutes where NUTS on the published program needs days.
-``engine="stan"``
+``sampler="stan"``
     the corrected program through :class:`idrisk.stan.StanProgram` (for small problems and
     for checking the sampler).
 
@@ -32,15 +32,14 @@ Examples
 >>> import numpy as np, pandas as pd
 >>> rng = np.random.default_rng(0)
 >>> d = pd.DataFrame({"g": rng.integers(0, 2, 300), "lab": rng.integers(0, 6, 300)})
->>> fit = DPAreal(K=5, seed=1, progress=False).fit(d, "lab", ["g"], n_iter=300, burn=100, m=2)
->>> out = fit.synthesize()
->>> out.m, sorted(out.synthetic[0]["lab"].unique()) == list(range(6))
+>>> model = DPAreal(K=5, n_iter=300, burn=100, keep=2, seed=1, progress=False)
+>>> out = model.fit(d, "lab", ["g"]).synthesize(2)
+>>> out.m, sorted(out[0]["lab"].unique()) == list(range(6))
 (2, True)
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,13 +47,17 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .dpmpm import CategoricalSynthesis, _as_column, _categorical, _progress
+from .._numba import jit
+from .._result import Result
+from .._schema import as_names
+from .._synthetic import Synthesizer, SyntheticData
+from .dpmpm import _as_column, _categorical, _check_chain, _draw_plan, _progress
 
 __all__ = ["ArealData", "DPAreal", "areal_data", "dp_areal_synthesize"]
 
 
-@dataclass
-class ArealData:
+@dataclass(frozen=True, repr=False)
+class ArealData(Result):
     """Counts of every (pattern, label) combination, pattern-major (``i = b * G + g``).
 
     Attributes
@@ -80,6 +83,23 @@ class ArealData:
     @property
     def N(self) -> int:
         return len(self.counts)
+
+    def summary(self) -> pd.DataFrame:
+        """One row: combinations, patterns, labels, records and design columns."""
+        return pd.DataFrame([{"combinations": self.N, "patterns": len(self.patterns),
+                              "labels": len(self.labels), "records": len(self.record_pattern),
+                              "design_columns": self.R,
+                              "empty_combinations": int((self.counts == 0).sum())}])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per combination: the pattern's kept values, ``label`` and ``count``."""
+        out = self.patterns.iloc[self.pattern].reset_index(drop=True)
+        out["label"] = np.asarray(self.labels)[self.label_code]
+        out["count"] = self.counts
+        return out
+
+    def _header(self) -> str:
+        return f"ArealData(N={self.N}, patterns={len(self.patterns)}, labels={len(self.labels)})"
 
     @property
     def R(self) -> int:
@@ -165,7 +185,8 @@ def _log_dirichlet(rng: np.random.Generator, a: np.ndarray) -> np.ndarray:
     return lg - (top + np.log(np.sum(np.exp(lg - top))))
 
 
-def _sigma_logp_py(v, dev, R, eta):
+@jit
+def _sigma_logp(v, dev, R, eta):
     """Log target of (log sigma, CPC coordinates) given dev = phi_k - mu_phi (K x R):
     sum_k log MVN(dev_k | 0, diag(sigma) Omega diag(sigma)) + half-t(3) priors + LKJ
     Cholesky density + Jacobians (Stan's transforms)."""
@@ -206,14 +227,6 @@ def _sigma_logp_py(v, dev, R, eta):
             w[r] = acc / (sigma[r] * L[r, r])
             quad += w[r] * w[r]
     return -K * logdet - 0.5 * quad + lp
-
-
-try:  # numba makes the coordinate-wise updates cheap; the Python version is the same code
-    import numba
-
-    _sigma_logp = numba.njit(cache=True)(_sigma_logp_py)
-except ImportError:  # pragma: no cover
-    _sigma_logp = _sigma_logp_py
 
 
 class _SigmaBlock:
@@ -402,142 +415,202 @@ def _gibbs(ad: ArealData, K: int, n_iter: int, burn: int, keep: set[int], lkj_et
     return out
 
 
-class DPAreal:
+class DPAreal(Synthesizer):
     """The DP-areal synthesizer.
 
     Parameters
     ----------
     K : int
         Mixture components (the paper: 50).
-    engine : {"gibbs", "stan"}
+    sampler : {"gibbs", "stan"}
         Metropolis-within-Gibbs in numpy, or the corrected Stan program (NUTS).
     lkj_eta : float
         LKJ shape of the correlation of phi (the published listing: 4; the text: 2).
+    n_iter, burn : int
+        Gibbs: ``n_iter`` sweeps of which ``burn`` adapt and are discarded. Stan: each
+        chain has ``burn`` warm-up and ``n_iter - burn`` draws.
+    keep : int
+        Posterior draws of the log-rates kept for synthesis (Gibbs: sweeps
+        ``burn + round(j (n_iter - burn) / keep)``; Stan: evenly spaced over all draws);
+        ``synthesize(m)`` uses m of them, evenly spread.
+    chains, adapt_delta : int, float
+        With ``sampler="stan"``.
+    store_eta : bool, optional
+        Keep every post-burn-in draw of the log-rates in ``eta_draws_`` (default when
+        N x draws <= 2 million).
+    stan_program : {"dp_areal", "dp_areal_nc"}
+        With ``sampler="stan"``: the corrected published program, or the same posterior in
+        a non-centred parameterisation (NUTS mixes much better on it).
     seed : int, optional
     progress : bool
-    stan_program : {"dp_areal", "dp_areal_nc"}
-        With ``engine="stan"``: the corrected published program, or the same posterior in a
-        non-centred parameterisation (NUTS mixes much better on it).
+
+    Attributes
+    ----------
+    areal_ : ArealData
+        The tabulated combinations.
+    trace_ : DataFrame
+        Per sweep (Gibbs) or draw (Stan): ``tau_lambda``, ``alpha``, ``mu``, ...
+    eta_mean_, eta_sd_ : ndarray
+        Posterior mean and sd of each combination's log-rate.
+    eta_draws_ : ndarray or None
+    sampler_diagnostics_ : pandas.Series
+        Gibbs: ``eta_accept`` and the sigma block's acceptance rates; Stan: ``divergent``.
+    stan_fit_ : StanFit or None
     """
 
-    def __init__(self, K: int = 50, engine: str = "gibbs", lkj_eta: float = 4.0,
-                 seed: int | None = None, progress: bool = True,
-                 stan_program: str = "dp_areal") -> None:
-        if stan_program not in ("dp_areal", "dp_areal_nc"):
-            raise ValueError(f"stan_program must be 'dp_areal' or 'dp_areal_nc', "
-                             f"got {stan_program!r}")
+    _method = "dp_areal"
+
+    def __init__(
+        self,
+        K: int = 50,
+        sampler: str = "gibbs",
+        lkj_eta: float = 4.0,
+        n_iter: int = 4000,
+        burn: int = 2000,
+        keep: int = 20,
+        chains: int = 4,
+        adapt_delta: float = 0.9,
+        store_eta: bool | None = None,
+        stan_program: str = "dp_areal",
+        seed: int | None = None,
+        progress: bool = True,
+    ) -> None:
+        self.K = K
+        self.sampler = sampler
+        self.lkj_eta = lkj_eta
+        self.n_iter = n_iter
+        self.burn = burn
+        self.keep = keep
+        self.chains = chains
+        self.adapt_delta = adapt_delta
+        self.store_eta = store_eta
         self.stan_program = stan_program
-        if not isinstance(K, (int, np.integer)) or K < 1:
-            raise ValueError(f"K must be a positive integer, got {K!r}")
-        if engine not in ("gibbs", "stan"):
-            raise ValueError(f"engine must be 'gibbs' or 'stan', got {engine!r}")
-        if lkj_eta <= 0:
-            raise ValueError(f"lkj_eta must be positive, got {lkj_eta!r}")
-        self.K, self.engine, self.lkj_eta = int(K), engine, float(lkj_eta)
-        self.seed, self.progress = seed, progress
-        self._fitted = False
+        self.seed = seed
+        self.progress = progress
 
-    def __repr__(self) -> str:
-        s = ""
-        if self._fitted:
-            s = (f", fitted: N={self.areal_.N} combinations ({len(self.areal_.patterns)} "
-                 f"patterns x {len(self.areal_.labels)} labels), R={self.areal_.R}")
-        return f"DPAreal(K={self.K}, engine={self.engine!r}, seed={self.seed}{s})"
+    def _validate_params(self) -> None:
+        if self.stan_program not in ("dp_areal", "dp_areal_nc"):
+            raise ValueError(f"stan_program must be 'dp_areal' or 'dp_areal_nc', "
+                             f"got {self.stan_program!r}")
+        _check_chain(self.K, self.n_iter, self.burn, self.keep)
+        if self.sampler not in ("gibbs", "stan"):
+            raise ValueError(f"sampler must be 'gibbs' or 'stan', got {self.sampler!r}")
+        if self.lkj_eta <= 0:
+            raise ValueError(f"lkj_eta must be positive, got {self.lkj_eta!r}")
 
-    def _repr_html_(self) -> str:
-        return f"<p>{html.escape(repr(self))}</p>"
+    def fit(self, data: pd.DataFrame, label: str, kept: str | Sequence[str]) -> DPAreal:
+        """Sample the posterior and keep ``keep`` well-separated draws of the log-rates.
 
-    def fit(self, data: pd.DataFrame, label: str, kept: str | Sequence[str],
-            n_iter: int = 4000, burn: int = 2000, m: int = 20, chains: int = 4,
-            adapt_delta: float = 0.9, store_eta: bool | None = None) -> DPAreal:
-        """Sample the posterior and keep ``m`` well-separated draws of the log-rates.
-
-        Gibbs: ``n_iter`` sweeps of which ``burn`` adapt and are discarded; kept sweeps
-        ``burn + round(j (n_iter - burn) / m)``. Stan: ``chains`` chains with ``burn``
-        warm-up and ``n_iter - burn`` draws each; kept draws evenly spaced over all.
-        ``store_eta`` keeps every post-burn-in draw of the log-rates (default when
-        N x draws <= 2 million) in ``eta_draws``.
+        Parameters
+        ----------
+        data : DataFrame
+            Confidential data.
+        label : str
+            The categorical column to synthesize.
+        kept : str or list of str
+            The kept columns whose combinations (patterns) the label is drawn within.
         """
-        if n_iter < 1 or burn < 0 or burn >= n_iter:
-            raise ValueError(f"need 0 <= burn < n_iter, got burn={burn}, n_iter={n_iter}")
-        if m < 1 or m > n_iter - burn:
-            raise ValueError(f"m must be in 1..n_iter - burn ({n_iter - burn}), got {m}")
-        kept = [kept] if isinstance(kept, str) else list(kept)
+        self._validate_params()
+        kept = as_names(kept, "kept")
         ad = areal_data(data, label, kept)
-        self.data_, self.label_, self.kept_, self.areal_ = data, label, kept, ad
-        self.n_iter_, self.burn_, self.m_ = n_iter, burn, m
+        n_iter, burn, keep, K = int(self.n_iter), int(self.burn), int(self.keep), int(self.K)
+        store_eta = self.store_eta
         if store_eta is None:
             store_eta = ad.N * (n_iter - burn) <= 2_000_000
-        if self.engine == "gibbs":
-            keep = {burn + int(round(j * (n_iter - burn) / m)) for j in range(1, m + 1)}
-            res = _gibbs(ad, self.K, n_iter, burn, keep, self.lkj_eta, self.seed,
+        stan_fit = None
+        if self.sampler == "gibbs":
+            keep_at = {burn + int(round(j * (n_iter - burn) / keep)) for j in range(1, keep + 1)}
+            res = _gibbs(ad, K, n_iter, burn, keep_at, float(self.lkj_eta), self.seed,
                          self.progress, store_eta)
-            self.trace = res["trace"]
-            self.eta_mean, self.eta_sd = res["eta_mean"], res["eta_sd"]
-            self.eta_draws = res.get("eta_draws")
-            self._kept = res["kept"]
-            self.diagnostics = {"eta_accept": res["eta_accept"],
-                                "sigma_accept": res["sigma_accept"]}
+            trace = res["trace"]
+            eta_mean, eta_sd = res["eta_mean"], res["eta_sd"]
+            eta_draws = res.get("eta_draws")
+            kept_eta = res["kept"]
+            sigma_accept = np.atleast_1d(res["sigma_accept"])
+            diagnostics = pd.Series(
+                {"eta_accept": float(res["eta_accept"]),
+                 **{f"sigma_accept_{j + 1}": float(a) for j, a in enumerate(sigma_accept)}},
+                name="sampler_diagnostics")
         else:
             from ..stan import StanProgram
 
             prog = StanProgram(self.stan_program)
-            fit = prog.sample(ad.stan_data(self.K, self.lkj_eta),
-                              seed=int(self.seed) if self.seed is not None else 1,
-                              chains=chains, warmup=burn, draws=n_iter - burn,
-                              adapt_delta=adapt_delta, progress=self.progress,
-                              check=["log_lambda", "tau_lambda"])
-            eta = fit.draws["log_lambda"].reshape(-1, ad.N)
-            self.stan_fit = fit
-            self.eta_draws = eta if store_eta else None
-            self.eta_mean, self.eta_sd = eta.mean(axis=0), eta.std(axis=0)
-            idx = np.linspace(0, eta.shape[0] - 1, m).round().astype(int)
-            self._kept = [(int(i) + 1, eta[i].copy()) for i in idx]
-            self.trace = pd.DataFrame({
+            stan_fit = prog.sample(ad.stan_data(K, float(self.lkj_eta)),
+                                   seed=int(self.seed) if self.seed is not None else 1,
+                                   chains=int(self.chains), warmup=burn, draws=n_iter - burn,
+                                   adapt_delta=float(self.adapt_delta),
+                                   progress=self.progress,
+                                   check=["log_lambda", "tau_lambda"])
+            eta = stan_fit.draws["log_lambda"].reshape(-1, ad.N)
+            eta_draws = eta if store_eta else None
+            eta_mean, eta_sd = eta.mean(axis=0), eta.std(axis=0)
+            idx = np.linspace(0, eta.shape[0] - 1, keep).round().astype(int)
+            kept_eta = [(int(i) + 1, eta[i].copy()) for i in idx]
+            trace = pd.DataFrame({
                 "draw": np.arange(1, eta.shape[0] + 1),
-                "tau_lambda": fit.draws["tau_lambda"].reshape(-1),
-                "alpha": fit.draws["alpha"].reshape(-1), "mu": fit.draws["mu"].reshape(-1)})
-            self.diagnostics = {"divergent": int(fit.sampler["divergent__"].sum())}
-        self._fitted = True
+                "tau_lambda": stan_fit.draws["tau_lambda"].reshape(-1),
+                "alpha": stan_fit.draws["alpha"].reshape(-1),
+                "mu": stan_fit.draws["mu"].reshape(-1)})
+            diagnostics = pd.Series(
+                {"divergent": int(stan_fit.sampler["divergent__"].sum())},
+                name="sampler_diagnostics")
+        self.data_, self.label_, self.kept_, self.areal_ = data, label, kept, ad
+        self.trace_ = trace
+        self.eta_mean_, self.eta_sd_, self.eta_draws_ = eta_mean, eta_sd, eta_draws
+        self.sampler_diagnostics_ = diagnostics
+        self.stan_fit_ = stan_fit
+        self.iterations_ = [i for i, _ in kept_eta]
+        self._kept = kept_eta
         return self
 
     def probabilities(self, draw: int = -1) -> pd.DataFrame:
         """Label probabilities within each pattern, ``lambda / sum lambda``, at kept draw
         ``draw`` (patterns x labels)."""
-        if not self._fitted:
-            raise RuntimeError("call fit() first")
+        self._check_fitted()
         ad = self.areal_
         eta = self._kept[draw][1].reshape(len(ad.patterns), len(ad.labels))
         p = np.exp(eta - eta.max(axis=1, keepdims=True))
         return pd.DataFrame(p / p.sum(axis=1, keepdims=True), columns=ad.labels)
 
-    def synthesize(self, seed: int | None = None) -> CategoricalSynthesis:
-        """m partially synthetic datasets: each record's label drawn within its pattern."""
-        if not self._fitted:
-            raise RuntimeError("call fit() first")
-        if seed is None:
-            seed = None if self.seed is None else [int(self.seed), 20220318]
-        rng = np.random.default_rng(seed)
+    def synthesize(self, m: int | None = None, seed: int | None = None) -> SyntheticData:
+        """m partially synthetic datasets: each record's label drawn within its pattern.
+
+        Parameters
+        ----------
+        m : int, optional
+            Number of datasets (at most ``keep``; default ``keep``).
+        seed : int, optional
+            Seed of the label draws (default: derived from the sampler's seed).
+
+        Returns
+        -------
+        SyntheticData
+            ``diagnostics``: the sweep or draw (``iteration``) behind each dataset.
+        """
+        self._check_fitted()
+        m, seed, rng, positions = _draw_plan(len(self._kept), m, seed, self.seed, 20220318,
+                                             "posterior draws")
         ad = self.areal_
         B, G = len(ad.patterns), len(ad.labels)
+        chosen = [self._kept[k] for k in positions]
         out = []
-        for _, eta in self._kept:
+        for _, eta in chosen:
             e = eta.reshape(B, G)
             w = np.exp(e - e.max(axis=1, keepdims=True))[ad.record_pattern]
             codes = _categorical(rng, w)
             d = self.data_.copy()
             d[self.label_] = _as_column(codes, self.data_[self.label_], ad.labels)
             out.append(d)
-        return CategoricalSynthesis(synthetic=out, method="dp_areal", syn=[self.label_],
-                                    iterations=[i for i, _ in self._kept],
-                                    info={"K": self.K, "engine": self.engine, "seed": self.seed,
-                                          **getattr(self, "diagnostics", {})})
+        diagnostics = pd.DataFrame({"iteration": [i for i, _ in chosen]},
+                                   index=pd.RangeIndex(1, m + 1, name="dataset"))
+        return self._result(out, seed, diagnostics)
 
 
 def dp_areal_synthesize(data: pd.DataFrame, label: str, kept: str | Sequence[str], m: int = 20,
                         K: int = 50, n_iter: int = 4000, burn: int = 2000,
-                        engine: str = "gibbs", seed: int | None = None,
-                        progress: bool = True) -> CategoricalSynthesis:
+                        sampler: str = "gibbs", seed: int | None = None,
+                        progress: bool = True) -> SyntheticData:
     """Fit :class:`DPAreal` and synthesize ``label`` (one call)."""
-    return DPAreal(K=K, engine=engine, seed=seed, progress=progress).fit(
-        data, label, kept, n_iter=n_iter, burn=burn, m=m).synthesize()
+    model = DPAreal(K=K, sampler=sampler, n_iter=n_iter, burn=burn, keep=m, seed=seed,
+                    progress=progress)
+    return model.fit(data, label, kept).synthesize(m)

@@ -32,32 +32,28 @@ Examples
 >>> rng = np.random.default_rng(0)
 >>> df = pd.DataFrame({"a": rng.integers(0, 2, 300), "b": rng.integers(0, 3, 300)})
 >>> df["c"] = (df["a"] + df["b"] + rng.integers(0, 2, 300)).astype(str)
->>> fit = DPMPM(K=10, seed=1, progress=False).fit(df, n_iter=400, burn=200, m=3)
->>> out = fit.synthesize(["c"])
->>> len(out.synthetic), out.synthetic[0].shape
+>>> model = DPMPM(K=10, n_iter=400, burn=200, keep=3, seed=1, progress=False)
+>>> out = model.fit(df, target="c").synthesize(3)
+>>> len(out), out[0].shape
 (3, (300, 3))
->>> bool((out.synthetic[0]["a"] == df["a"]).all())      # kept variables are unchanged
+>>> bool((out[0]["a"] == df["a"]).all())      # kept variables are unchanged
 True
 """
 
 from __future__ import annotations
 
-import html
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from .._schema import as_names
+from .._synthetic import Synthesizer, SyntheticData
 from . import _kernels
 
-__all__ = [
-    "DPMPM",
-    "CategoricalSynthesis",
-    "KStarWarning",
-    "dpmpm_synthesize",
-]
+__all__ = ["DPMPM", "KStarWarning", "dpmpm_synthesize"]
 
 Z_MODES = ("kept", "prior", "gibbs")
 
@@ -107,53 +103,6 @@ def _as_column(values: np.ndarray, template: pd.Series, levels: pd.Index) -> pd.
 
 
 @dataclass
-class CategoricalSynthesis:
-    """m partially synthetic datasets of categorical variables.
-
-    Attributes
-    ----------
-    synthetic : list of DataFrame
-        The m synthetic datasets (same columns, dtypes and index as the data).
-    method : str
-        ``"dpmpm"`` or ``"dp_areal"``.
-    syn : list of str
-        The synthesized columns.
-    z : str or None
-        The latent-class draw (DPMPM only).
-    iterations : list of int
-        The sampler iterations (1-based) the datasets were drawn at.
-    info : dict
-        Method-specific details (truncation K, seeds, ...).
-    """
-
-    synthetic: list[pd.DataFrame]
-    method: str
-    syn: list[str]
-    z: str | None = None
-    iterations: list[int] = field(default_factory=list)
-    info: dict = field(default_factory=dict)
-
-    @property
-    def m(self) -> int:
-        return len(self.synthetic)
-
-    def __repr__(self) -> str:
-        n = len(self.synthetic[0]) if self.synthetic else 0
-        z = f", z={self.z!r}" if self.z is not None else ""
-        return (f"CategoricalSynthesis(method={self.method!r}, m={self.m}, n={n}, "
-                f"syn={self.syn}{z}, iterations={self.iterations})")
-
-    def _repr_html_(self) -> str:
-        head = self.synthetic[0].head().to_html() if self.synthetic else ""
-        return f"<p>{html.escape(repr(self))}</p><p>First dataset:</p>{head}"
-
-    def to_frame(self) -> pd.DataFrame:
-        """All datasets stacked, with a leading ``dataset`` column (1..m)."""
-        return pd.concat([d.assign(dataset=i + 1) for i, d in enumerate(self.synthetic)],
-                         ignore_index=True)[["dataset", *self.synthetic[0].columns]]
-
-
-@dataclass
 class _Snapshot:
     iteration: int
     z: np.ndarray
@@ -161,7 +110,35 @@ class _Snapshot:
     theta: list[np.ndarray]   # per variable, K x d_j
 
 
-class DPMPM:
+def _check_chain(K, n_iter, burn, keep) -> None:
+    """The settings every sampler here shares: truncation K, iterations, burn-in, kept states."""
+    if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 1:
+        raise ValueError(f"K must be a positive integer, got {K!r}")
+    if n_iter < 1 or burn < 0 or burn >= n_iter:
+        raise ValueError(f"need 0 <= burn < n_iter, got burn={burn}, n_iter={n_iter}")
+    if keep < 1 or keep > n_iter - burn:
+        raise ValueError(f"keep must be in 1..n_iter - burn ({n_iter - burn}), got {keep}")
+
+
+def _kept_positions(keep: int, m: int) -> list[int]:
+    """Positions (0-based) of m of the ``keep`` kept states, evenly spread, the last last."""
+    return [int(round(j * keep / m)) - 1 for j in range(1, m + 1)]
+
+
+def _draw_plan(keep: int, m, seed, own_seed, salt: int, what: str):
+    """(m, seed, generator, kept positions) of a ``synthesize(m, seed)`` call: m defaults to
+    all ``keep`` kept states; without a seed the draws derive from the sampler's seed."""
+    m = keep if m is None else Synthesizer._check_m(m)
+    if m > keep:
+        raise ValueError(f"m={m} exceeds the {keep} kept {what}; fit with keep >= {m}")
+    seed = Synthesizer._check_seed(seed)
+    draw_seed = seed
+    if draw_seed is None:
+        draw_seed = None if own_seed is None else [int(own_seed), salt]
+    return m, seed, np.random.default_rng(draw_seed), _kept_positions(keep, m)
+
+
+class DPMPM(Synthesizer):
     """Truncated DP mixture of products of multinomials, fitted by blocked Gibbs sampling.
 
     Parameters
@@ -174,87 +151,97 @@ class DPMPM:
     a_theta : float
         Symmetric Dirichlet parameter of every class's multinomial (1 = uniform, as in
         NPBayesImputeCat).
+    n_iter, burn : int
+        Total Gibbs iterations and burn-in.
+    keep : int
+        Number of sampler states kept for synthesis, at iterations ``burn + round(j (n_iter
+        - burn) / keep)``, ``j = 1..keep`` (the last one being ``n_iter``); ``synthesize(m)``
+        uses m of them, evenly spread (all of them when ``m = keep``).
+    z : {"kept", "prior", "gibbs"}
+        How each record's latent class is drawn when synthesizing (see the module
+        docstring); read at synthesis time, so ``set_params(z=...)`` needs no refit.
     seed : int or None
         Seed of the sampler (numpy ``Generator(PCG64)``); the same seed gives the same
-        chain with either engine.
-    engine : {"auto", "numba", "numpy"}
-        The latent-class step; ``"auto"`` uses numba when installed. Both give identical
-        chains for the same seed.
+        chain.
     progress : bool
         Show a tqdm progress bar.
 
-    Attributes (after :meth:`fit`)
-    -------------------------------
-    trace : DataFrame
+    Attributes
+    ----------
+    columns_ : list of str
+        The modelled columns.
+    target_ : list of str
+        The columns synthesized.
+    levels_ : list of pandas.Index
+        The levels of each modelled column.
+    trace_ : DataFrame
         ``iteration``, ``kstar`` (occupied classes after the class step) and ``alpha``
         at every iteration, burn-in included.
+    iterations_ : list of int
+        The iterations of the kept states.
     """
 
-    def __init__(self, K: int = 40, a_alpha: float = 0.25, b_alpha: float = 0.25,
-                 a_theta: float = 1.0, seed: int | None = None, engine: str = "auto",
-                 progress: bool = True) -> None:
-        if not isinstance(K, (int, np.integer)) or K < 1:
-            raise ValueError(f"K must be a positive integer, got {K!r}")
-        for name, v in (("a_alpha", a_alpha), ("b_alpha", b_alpha), ("a_theta", a_theta)):
+    _method = "dpmpm"
+
+    def __init__(
+        self,
+        K: int = 40,
+        a_alpha: float = 0.25,
+        b_alpha: float = 0.25,
+        a_theta: float = 1.0,
+        n_iter: int = 10_000,
+        burn: int = 5_000,
+        keep: int = 20,
+        z: str = "kept",
+        seed: int | None = None,
+        progress: bool = True,
+    ) -> None:
+        self.K = K
+        self.a_alpha = a_alpha
+        self.b_alpha = b_alpha
+        self.a_theta = a_theta
+        self.n_iter = n_iter
+        self.burn = burn
+        self.keep = keep
+        self.z = z
+        self.seed = seed
+        self.progress = progress
+
+    def _validate_params(self) -> None:
+        _check_chain(self.K, self.n_iter, self.burn, self.keep)
+        for name in ("a_alpha", "b_alpha", "a_theta"):
+            v = getattr(self, name)
             if not np.isfinite(v) or v <= 0:
                 raise ValueError(f"{name} must be positive, got {v!r}")
-        if engine not in ("auto", "numba", "numpy"):
-            raise ValueError(f"engine must be 'auto', 'numba' or 'numpy', got {engine!r}")
-        if engine == "numba" and not _kernels.HAVE_NUMBA:
-            raise ImportError("engine='numba' needs numba (pip install numba)")
-        self.K = int(K)
-        self.a_alpha = float(a_alpha)
-        self.b_alpha = float(b_alpha)
-        self.a_theta = float(a_theta)
-        self.seed = seed
-        self.engine = ("numba" if _kernels.HAVE_NUMBA else "numpy") if engine == "auto" \
-            else engine
-        self.progress = progress
-        self._fitted = False
-
-    def __repr__(self) -> str:
-        state = ""
-        if self._fitted:
-            ks = self.kstar_summary()
-            state = (f", fitted: n={self.n_}, columns={self.columns_}, n_iter={self.n_iter_}, "
-                     f"burn={self.burn_}, k* median {ks['median']:g} "
-                     f"(95%: {ks['lo']:g}-{ks['hi']:g}), mean alpha {ks['alpha_mean']:.4g}")
-        return (f"DPMPM(K={self.K}, a_alpha={self.a_alpha:g}, b_alpha={self.b_alpha:g}, "
-                f"seed={self.seed}, engine={self.engine!r}{state})")
-
-    def _repr_html_(self) -> str:
-        return f"<p>{html.escape(repr(self))}</p>"
+        if self.z not in Z_MODES:
+            raise ValueError(f"z must be one of {Z_MODES}, got {self.z!r}")
 
     # ------------------------------------------------------------------ fitting
-    def fit(self, data: pd.DataFrame, n_iter: int = 10_000, burn: int = 5_000, m: int = 20,
+    def fit(self, data: pd.DataFrame, target: str | Sequence[str],
             columns: Sequence[str] | None = None) -> DPMPM:
-        """Run the Gibbs sampler and keep the state at ``m`` well-separated iterations.
-
-        The kept iterations are ``burn + round(j (n_iter - burn) / m)``, ``j = 1..m``: spread
-        evenly over the post-burn-in run, the last one being ``n_iter``.
+        """Run the Gibbs sampler and keep the state at ``keep`` well-separated iterations.
 
         Parameters
         ----------
         data : DataFrame
             Complete categorical data (category, string or integer columns).
-        n_iter, burn : int
-            Total iterations and burn-in.
-        m : int
-            Number of states kept for synthesis.
+        target : str or list of str
+            The columns to synthesize (among ``columns``); the others are kept.
         columns : list of str, optional
             Columns to model (default all).
         """
-        if n_iter < 1 or burn < 0 or burn >= n_iter:
-            raise ValueError(f"need 0 <= burn < n_iter, got burn={burn}, n_iter={n_iter}")
-        if m < 1 or m > n_iter - burn:
-            raise ValueError(f"m must be in 1..n_iter - burn ({n_iter - burn}), got {m}")
+        self._validate_params()
+        columns = list(data.columns) if columns is None else as_names(columns, "columns")
+        target = as_names(target, "target")
+        if not target:
+            raise ValueError("target is empty")
+        bad = [v for v in target if v not in columns]
+        if bad:
+            raise KeyError(f"target: {bad} are not among the modelled columns {columns}")
         codes, levels = encode_categorical(data, columns)
-        self.data_ = data
-        self.columns_ = list(data.columns) if columns is None else list(columns)
-        self.levels_ = levels
-        self.n_, p = codes.shape
-        self.n_iter_, self.burn_, self.m_ = int(n_iter), int(burn), int(m)
-        K = self.K
+        n_iter, burn, keep = int(self.n_iter), int(self.burn), int(self.keep)
+        n, p = codes.shape
+        K = int(self.K)
         d = np.array([len(lv) for lv in levels])
         offsets = np.concatenate([[0], np.cumsum(d)])
         L = int(offsets[-1])
@@ -263,31 +250,31 @@ class DPMPM:
         order = np.argsort(d, kind="stable")
         parent, col, slices, leaf = _prefix_tree(codes[:, order], offsets[order])
         rec_cols = (codes + offsets[:-1]).astype(np.int64)
-        step = _kernels.z_step_numba if self.engine == "numba" else _kernels.z_step_numpy
 
-        keep_at = {burn + int(round(j * (n_iter - burn) / m)) for j in range(1, m + 1)}
+        keep_at = {burn + int(round(j * (n_iter - burn) / keep)) for j in range(1, keep + 1)}
         rng = np.random.default_rng(self.seed)
         # initial state: equal class weights, uniform multinomials, alpha = 1 (so the first
         # class step spreads the records over all K classes)
         alpha = 1.0
         theta_flat = np.repeat(1.0 / d, d)[None, :].repeat(K, axis=0)
         pi = np.full(K, 1.0 / K)
-        z = np.empty(self.n_, dtype=np.int64)
+        z = np.empty(n, dtype=np.int64)
         counts = np.zeros((K, L + 1), dtype=np.int64)
         kstar = np.empty(n_iter, dtype=np.int64)
         alphas = np.empty(n_iter)
         snaps: list[_Snapshot] = []
+        a_alpha, b_alpha, a_theta = float(self.a_alpha), float(self.b_alpha), float(self.a_theta)
         bar = _progress(n_iter, self.progress, "DPMPM")
         try:
             for it in range(1, n_iter + 1):
-                u = rng.random(self.n_)
-                step(pi, np.ascontiguousarray(theta_flat.T), parent, col, slices, leaf, u, z,
-                     counts, rec_cols)
+                u = rng.random(n)
+                _kernels.z_step(pi, np.ascontiguousarray(theta_flat.T), parent, col, leaf, u,
+                                z, counts, rec_cols)
                 nk = counts[:, 0]
                 kstar[it - 1] = np.count_nonzero(nk)
-                theta_flat = _draw_theta(rng, self.a_theta + counts[:, 1:], offsets)
+                theta_flat = _draw_theta(rng, a_theta + counts[:, 1:], offsets)
                 pi, log1mv_sum = _draw_sticks(rng, nk, alpha)
-                alpha = rng.gamma(self.a_alpha + K - 1, 1.0 / (self.b_alpha - log1mv_sum))
+                alpha = rng.gamma(a_alpha + K - 1, 1.0 / (b_alpha - log1mv_sum))
                 alphas[it - 1] = alpha
                 if it in keep_at:
                     snaps.append(_Snapshot(it, z.copy(), pi.copy(),
@@ -298,67 +285,66 @@ class DPMPM:
         finally:
             if bar is not None:
                 bar.close()
-        self.trace = pd.DataFrame({"iteration": np.arange(1, n_iter + 1), "kstar": kstar,
-                                   "alpha": alphas})
+        self.data_ = data
+        self.columns_ = columns
+        self.target_ = target
+        self.levels_ = levels
+        self.trace_ = pd.DataFrame({"iteration": np.arange(1, n_iter + 1), "kstar": kstar,
+                                    "alpha": alphas})
+        self.iterations_ = [s.iteration for s in snaps]
         self._snapshots = snaps
-        self._fitted = True
         if kstar[burn:].max() >= K:
             warnings.warn(f"the number of occupied classes k* reached K = {K} after burn-in; "
                           "increase K", KStarWarning, stacklevel=2)
         return self
 
-    def kstar_summary(self, level: float = 0.95) -> dict:
-        """Post-burn-in k*: median and central ``level`` interval; posterior mean of alpha."""
+    def kstar_summary(self, level: float = 0.95) -> pd.Series:
+        """Post-burn-in k*: median and central ``level`` interval, maximum; posterior mean of
+        alpha."""
         self._check_fitted()
-        post = self.trace.iloc[self.burn_:]
+        post = self.trace_.iloc[int(self.burn):]
         q = (1 - level) / 2
-        return {"median": float(post["kstar"].median()),
-                "lo": float(post["kstar"].quantile(q)),
-                "hi": float(post["kstar"].quantile(1 - q)),
-                "max": int(post["kstar"].max()),
-                "alpha_mean": float(post["alpha"].mean())}
-
-    def _check_fitted(self) -> None:
-        if not self._fitted:
-            raise RuntimeError("call fit() first")
+        return pd.Series({"median": float(post["kstar"].median()),
+                          "lo": float(post["kstar"].quantile(q)),
+                          "hi": float(post["kstar"].quantile(1 - q)),
+                          "max": float(post["kstar"].max()),
+                          "alpha_mean": float(post["alpha"].mean())}, name="kstar")
 
     # ---------------------------------------------------------------- synthesis
-    def synthesize(self, syn: Sequence[str] | str, z: str = "kept",
-                   seed: int | None = None) -> CategoricalSynthesis:
-        """Partially synthetic datasets: ``syn`` redrawn at each kept iteration.
+    def synthesize(self, m: int | None = None, seed: int | None = None) -> SyntheticData:
+        """Partially synthetic datasets: the target columns redrawn at m kept iterations.
 
         Parameters
         ----------
-        syn : list of str
-            Variables to synthesize (among the fitted columns).
-        z : {"kept", "prior", "gibbs"}
-            How each record's latent class is drawn (see the module docstring).
+        m : int, optional
+            Number of datasets (at most ``keep``; default ``keep``).
         seed : int, optional
             Seed of the synthesis draws (default: derived from the sampler's seed). The
             chain itself is not affected.
+
+        Returns
+        -------
+        SyntheticData
+            ``diagnostics``: per dataset the sampler ``iteration`` it was drawn at and the
+            ``kstar`` and ``alpha`` of that iteration.
         """
         self._check_fitted()
-        syn = [syn] if isinstance(syn, str) else list(syn)
-        if not syn:
-            raise ValueError("syn is empty")
-        bad = [v for v in syn if v not in self.columns_]
-        if bad:
-            raise KeyError(f"syn: {bad} are not among the fitted columns {self.columns_}")
-        if z not in Z_MODES:
-            raise ValueError(f"z must be one of {Z_MODES}, got {z!r}")
-        if seed is None:
-            seed = None if self.seed is None else [int(self.seed), 20220317]
-        rng = np.random.default_rng(seed)
+        if self.z not in Z_MODES:
+            raise ValueError(f"z must be one of {Z_MODES}, got {self.z!r}")
+        m, seed, rng, positions = _draw_plan(len(self._snapshots), m, seed, self.seed,
+                                             20220317, "sampler states")
         codes, _ = encode_categorical(self.data_, self.columns_)
-        syn_idx = [self.columns_.index(v) for v in syn]
+        syn_idx = [self.columns_.index(v) for v in self.target_]
         kept_idx = [j for j in range(len(self.columns_)) if j not in syn_idx]
+        n = len(self.data_)
+        snaps = [self._snapshots[k] for k in positions]
         out = []
-        for snap in self._snapshots:
+        for snap in snaps:
             K = snap.pi.shape[0]
-            if z == "gibbs":
+            if self.z == "gibbs":
                 zz = snap.z
-            elif z == "prior":
-                zz = _categorical(rng, np.broadcast_to(snap.pi, (self.n_, K)))
+            elif self.z == "prior":
+                zz = _categorical(rng, np.broadcast_to(snap.pi, (n, K)))
             else:
                 logw = np.log(snap.pi)[None, :] + sum(
                     np.log(snap.theta[j][:, codes[:, j]]).T for j in kept_idx)
@@ -369,19 +355,20 @@ class DPMPM:
                 df[self.columns_[j]] = _as_column(new, self.data_[self.columns_[j]],
                                                   self.levels_[j])
             out.append(df)
-        return CategoricalSynthesis(
-            synthetic=out, method="dpmpm", syn=syn, z=z,
-            iterations=[s.iteration for s in self._snapshots],
-            info={"K": self.K, "seed": self.seed, "engine": self.engine,
-                  **self.kstar_summary()})
+        its = [s.iteration for s in snaps]
+        trace = self.trace_.set_index("iteration")
+        diagnostics = pd.DataFrame(
+            {"iteration": its, "kstar": trace.loc[its, "kstar"].to_numpy(),
+             "alpha": trace.loc[its, "alpha"].to_numpy()},
+            index=pd.RangeIndex(1, m + 1, name="dataset"))
+        return self._result(out, seed, diagnostics)
 
 
-def dpmpm_synthesize(data: pd.DataFrame, syn: Sequence[str] | str, m: int = 20, K: int = 40,
-                     n_iter: int = 10_000, burn: int = 5_000, z: str = "kept",
+def dpmpm_synthesize(data: pd.DataFrame, target: str | Sequence[str], m: int = 20,
+                     K: int = 40, n_iter: int = 10_000, burn: int = 5_000, z: str = "kept",
                      a_alpha: float = 0.25, b_alpha: float = 0.25,
-                     seed: int | None = None, engine: str = "auto",
-                     progress: bool = True) -> CategoricalSynthesis:
-    """Fit :class:`DPMPM` on all columns of ``data`` and synthesize ``syn`` (one call).
+                     seed: int | None = None, progress: bool = True) -> SyntheticData:
+    """Fit :class:`DPMPM` on all columns of ``data`` and synthesize ``target`` (one call).
 
     Examples
     --------
@@ -390,13 +377,12 @@ def dpmpm_synthesize(data: pd.DataFrame, syn: Sequence[str] | str, m: int = 20, 
     >>> df = pd.DataFrame({"g": rng.integers(0, 2, 200), "lab": rng.integers(0, 5, 200)})
     >>> out = dpmpm_synthesize(df, "lab", m=2, K=5, n_iter=200, burn=100, seed=3,
     ...                        progress=False)
-    >>> out
-    CategoricalSynthesis(method='dpmpm', m=2, n=200, syn=['lab'], z='kept', iterations=[150, 200])
+    >>> out.method, out.m, out.diagnostics["iteration"].tolist()
+    ('dpmpm', 2, [150, 200])
     """
-    model = DPMPM(K=K, a_alpha=a_alpha, b_alpha=b_alpha, seed=seed, engine=engine,
-                  progress=progress)
-    model.fit(data, n_iter=n_iter, burn=burn, m=m)
-    return model.synthesize(syn, z=z)
+    model = DPMPM(K=K, a_alpha=a_alpha, b_alpha=b_alpha, n_iter=n_iter, burn=burn, keep=m,
+                  z=z, seed=seed, progress=progress)
+    return model.fit(data, target).synthesize(m)
 
 
 # ---------------------------------------------------------------------- helpers

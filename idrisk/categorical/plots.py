@@ -1,10 +1,12 @@
 """Figures of Hu & Savitsky: inherent-bound histograms with synthesizer lines (Figure 4) and
 table-deviation densities (Figure 1).
 
+The package's plot convention (:mod:`idrisk._plotting`): an optional ``ax``, the Axes returned
+(the Figure for the multi-panel :func:`plot_table_deviations`), the backend left alone, one
+colour per synthesizer.
+
 Examples
 --------
->>> import matplotlib
->>> matplotlib.use("Agg")
 >>> import numpy as np, pandas as pd
 >>> from idrisk.risk.bounds import inherent_bounds, label_risk
 >>> rng = np.random.default_rng(0)
@@ -19,9 +21,12 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from .._plotting import colors_for, new_axes
 
 __all__ = ["plot_bounds", "plot_table_deviations"]
 
@@ -32,13 +37,13 @@ _LABELS = {
     "attribute_count": ("Exact attribute disclosures", "exact attribute disclosures (records)"),
     "attribute_share": ("Exact attribute disclosures", "share of records"),
 }
-_STYLES = [("tab:orange", "--"), ("tab:blue", ":"), ("tab:red", "-."), ("tab:brown", "-")]
+_LINESTYLES = ["--", ":", "-.", "-"]
 _BOUND_COLORS = {"min": "tab:purple", "max": "tab:green"}
 
 
 def plot_bounds(bounds, synthesizers: Mapping[str, pd.DataFrame] | None = None,
                 measure: str = "exp_risk", scenarios: Sequence[str] = ("min", "max"),
-                ax=None, bins: int = 20):
+                ax: Any = None, bins: int = 20, colors: Mapping | None = None):
     """Histogram of the Min/Max redraws of ``measure`` with each synthesizer's minimum, mean
     and maximum over its m datasets as vertical lines (the paper's Figure 4).
 
@@ -53,13 +58,19 @@ def plot_bounds(bounds, synthesizers: Mapping[str, pd.DataFrame] | None = None,
         ``attribute_share``.
     scenarios : sequence of {"min", "max"}
         Which bound histograms to draw (the paper's Figure 4a shows Max only).
-    """
-    import matplotlib.pyplot as plt
+    ax : matplotlib.axes.Axes, optional
+        Draw here (default: a new figure).
+    colors : mapping name -> colour, optional
+        Default: the package palette by the synthesizers' order.
 
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     if measure not in _LABELS:
         raise ValueError(f"measure must be one of {list(_LABELS)}, got {measure!r}")
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4))
+    ax = new_axes(ax, (7, 4))
+    palette = colors_for(list(synthesizers or {}), colors)
     draws = bounds.draws
     for sc in scenarios:
         if sc not in _BOUND_COLORS:
@@ -68,7 +79,8 @@ def plot_bounds(bounds, synthesizers: Mapping[str, pd.DataFrame] | None = None,
         if len(v):
             ax.hist(v, bins=bins, color=_BOUND_COLORS[sc], alpha=0.45,
                     label=f"{sc.capitalize()} scenario (S = {bounds.S})")
-    for (name, frame), (color, ls) in zip((synthesizers or {}).items(), _STYLES * 3):
+    for k, (name, frame) in enumerate((synthesizers or {}).items()):
+        color, ls = palette[name], _LINESTYLES[k % len(_LINESTYLES)]
         v = frame[measure].dropna()
         if not len(v):
             continue
@@ -84,7 +96,8 @@ def plot_bounds(bounds, synthesizers: Mapping[str, pd.DataFrame] | None = None,
 
 
 def plot_table_deviations(deviations: Mapping[str, object], ways: Sequence[int] = (1, 2, 3),
-                          relative: bool = False, axes=None, bins: int = 40):
+                          relative: bool = False, ax: Any = None, bins: int = 40,
+                          colors: Mapping | None = None):
     """Distribution of the signed cell deviations ``syn - orig`` of one-, two- and three-way
     tables over all m datasets, one panel per table order and one line per synthesizer
     (the paper's Figure 1).
@@ -95,15 +108,30 @@ def plot_table_deviations(deviations: Mapping[str, object], ways: Sequence[int] 
         From :func:`idrisk.utility.table_deviations`.
     relative : bool
         Plot ``(syn - orig) / orig`` over the cells with ``orig > 0`` instead of counts.
-    """
-    import matplotlib.pyplot as plt
+    ax : sequence of Axes, optional
+        One Axes per table order (default: a new figure with one panel per order).
+    colors : mapping name -> colour, optional
+        Default: the package palette by the synthesizers' order.
 
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure of the panels (a multi-panel plot returns its Figure).
+    """
     ways = list(ways)
-    if axes is None:
-        _, axes = plt.subplots(1, len(ways), figsize=(4.2 * len(ways), 3.6), squeeze=False)
-        axes = axes[0]
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, grid = plt.subplots(1, len(ways), figsize=(max(6.4, 4.2 * len(ways)), 4.0),
+                               squeeze=False, layout="constrained")
+        axes = list(grid[0])
+    else:
+        axes = list(np.ravel(ax)) if not hasattr(ax, "plot") else [ax]
+        if len(axes) != len(ways):
+            raise ValueError(f"ax: {len(axes)} Axes for {len(ways)} table orders")
+    palette = colors_for(list(deviations), colors)
     names = {1: "one-way", 2: "two-way", 3: "three-way"}
-    for ax, w in zip(axes, ways):
+    for panel, w in zip(axes, ways, strict=True):
         values = {}
         for name, td in deviations.items():
             c = td.cells[td.cells["way"] == w]
@@ -114,15 +142,16 @@ def plot_table_deviations(deviations: Mapping[str, object], ways: Sequence[int] 
                 values[name] = c["diff"].to_numpy()
         allv = np.concatenate([v for v in values.values() if len(v)]) if values else np.array([])
         edges = np.histogram_bin_edges(allv, bins=bins) if len(allv) else bins
-        for (name, v), (color, ls) in zip(values.items(), _STYLES * 3):
-            ax.hist(v, bins=edges, density=True, histtype="step", color=color, ls=ls, lw=1.8,
-                    label=name)
-        ax.axvline(0, color="grey", lw=0.8)
-        ax.set_title(f"{names.get(w, w)} tables")
-        ax.set_xlabel("relative deviation (syn - orig) / orig" if relative
+        for k, (name, v) in enumerate(values.items()):
+            color, ls = palette[name], _LINESTYLES[k % len(_LINESTYLES)]
+            panel.hist(v, bins=edges, density=True, histtype="step", color=color, ls=ls,
+                       lw=1.8, label=name)
+        panel.axvline(0, color="grey", lw=0.8)
+        panel.set_title(f"{names.get(w, w)} tables")
+        panel.set_xlabel("relative deviation (syn - orig) / orig" if relative
                       else "cell deviation syn - orig (records)")
-        ax.set_ylabel("density")
-        ax.legend(fontsize="small")
-    axes[0].figure.suptitle("Synthetic minus confidential table counts, all m datasets")
-    axes[0].figure.tight_layout()
-    return axes
+        panel.set_ylabel("density")
+        panel.legend(fontsize="small")
+    fig = axes[0].figure
+    fig.suptitle("Synthetic minus confidential table counts, all m datasets")
+    return fig

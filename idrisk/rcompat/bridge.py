@@ -8,24 +8,18 @@ exchange arrays with NumPy 2.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..risk._rcall import run_identification_risk
 from ._columns import build_column
 from .results import R_RESULT_ORDER
 
-__all__ = ["frame_from_columns", "identification_risk_for_r", "R_NULL_ERROR", "R_MESSAGE"]
+__all__ = ["frame_from_columns", "identification_risk_for_r"]
 
-#: what R prints before returning NULL for a radius vector that is too short
-R_NULL_ERROR = (
-    "Error: radius vector must be length 1 or number of continuous synthetic and known variables."
-)
-#: R's message() when r is NULL
-R_MESSAGE = "Assuming all synthetic and known vars to be categorical"
 _MATRICES = ("c_vector", "T_vector", "K_vector", "F_vector", "Risk_vector")
 
 
@@ -88,99 +82,31 @@ def identification_risk_for_r(
         column-major order); ``n``, ``m``; ``printed``: texts R shows via ``print()``;
         ``messages``: R ``message()`` texts; ``warnings``: other warnings.
     """
-    from ..r import IdentificationRisk
-
     r_arg = None if r is None else [float(v) for v in _as_list(r)]
     if r_arg is not None and len(r_arg) == 1:
         r_arg = r_arg[0]
     known_l = [str(k) for k in _as_list(known)]
     syn_l = [str(s) for s in _as_list(syn)]
     frames = list(_as_list(syndata))
-    printed, messages, returns_null = r_printed_lines(origdata, known_l, syn_l, r_arg)
+    outcome = run_identification_risk(
+        origdata, frames, known_l, syn_l, r_arg, bool(percentage), bool(euclideanDist)
+    )
+    result = outcome.result
     n, m = len(origdata), len(frames)
     out: dict[str, Any] = {
         "n": n,
         "m": m,
-        "printed": printed,
-        "messages": messages,
-        "warnings": [],
+        "printed": list(outcome.printed),
+        "messages": list(outcome.messages),
+        "warnings": [f"{w.category.__name__}: {str(w.message).strip()}" for w in outcome.warnings],
         "result": None,
     }
-    if returns_null:
+    if result is None:
         return out
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = IdentificationRisk(
-            origdata, frames, known_l, syn_l, r_arg, bool(percentage), bool(euclideanDist)
-        )
-    for w in caught:
-        text = str(w.message).strip()
-        if w.category.__name__ in _R_CATEGORIES or text.startswith(_R_TEXTS):
-            continue  # R's own lines are in `printed` / `messages` already
-        out["warnings"].append(f"{w.category.__name__}: {text}")
     flat = {}
-    for key in R_RESULT_ORDER:
-        arr = np.asarray(result[key], dtype=np.float64)
+    for key, value in result.to_r_dict().items():
+        arr = np.asarray(value, dtype=np.float64)
         # plain lists: reticulate 1.28 cannot exchange arrays with NumPy 2
         flat[key] = (arr.reshape(n, m).ravel(order="F") if key in _MATRICES else arr).tolist()
-    out["result"] = flat
+    out["result"] = {key: flat[key] for key in R_RESULT_ORDER}
     return out
-
-
-_R_TEXTS = ("Warning", "Error", "Assuming", '[1] "')
-_R_CATEGORIES = ("RadiusWarning", "RPrintedWarning", "RMessage")
-
-
-def r_printed_lines(
-    origdata: pd.DataFrame, known: list[str], syn: list[str], r: float | list[float] | None
-) -> tuple[list[str], list[str], bool]:
-    """What R's IdentificationRisk() prints for these arguments, and whether it returns NULL.
-
-    Returns ``(print() lines, message() lines, returns_null)``. The rules (see the
-    identification-risk spec): r NULL -> one message; a single r -> two Warning lines saying
-    it uses the first 0 radii; more entries than continuous known/syn columns -> two Warning
-    lines with that count; fewer (and more than one) -> an Error line and NULL.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"K": pd.Categorical(["a"]), "X": [1.0], "Y": [2.0]})
-    >>> r_printed_lines(df, ["K"], ["X", "Y"], [0.1])[0][1]
-    'Warning: only using the first 0 radii.'
-    >>> r_printed_lines(df, ["K"], ["X", "Y"], [0.1, 0.2, 0.3])[0][1]
-    'Warning: only using the first 2 radii.'
-    >>> r_printed_lines(df, ["K"], ["X", "Y"], None)[1]
-    ['Assuming all synthetic and known vars to be categorical']
-    """
-    from ..risk._prepare import is_categorical_dtype_like
-
-    if r is None:
-        return [], [R_MESSAGE], False
-    if isinstance(r, Mapping):  # named radii are idrisk's, not an R call: nothing to print
-        return [], [], False
-    values = [r] if isinstance(r, int | float) else list(r)
-    used = set(known) | set(syn)
-    # the columns R treats as continuous: not factor/character (the engine's own rule)
-    n_cont = sum(
-        1 for c in origdata.columns if c in used and not is_categorical_dtype_like(origdata[c])
-    )
-    if len(values) == 1:
-        return _r_warning_lines(0), [], False
-    if len(values) < n_cont:
-        return [_r_print(R_NULL_ERROR)], [], True
-    if len(values) > n_cont:
-        return _r_warning_lines(n_cont), [], False
-    return [], [], False
-
-
-def _r_print(text: str) -> str:
-    """The text R passes to ``print()`` (the R wrapper prints it, giving ``[1] "text"``)."""
-    return text
-
-
-def _r_warning_lines(k: int) -> list[str]:
-    return [
-        _r_print(
-            "Warning: length of radius vector longer than number of synthetic and known variables."
-        ),
-        _r_print(f"Warning: only using the first {k} radii."),
-    ]

@@ -1,7 +1,19 @@
 """Read an IdentificationRisk case directory (``orig.csv``, ``syn_<j>.csv``, ``args.json``).
 
-The layout is the one of ``shared/fixtures/identification_risk/<case>/``; ``args.json`` holds
-``known``, ``syn``, ``r``, ``percentage``, ``euclideanDist`` and ``column_types``.
+The layout (a case folder, as ``idrisk check-r CASE...`` reads it):
+
+* ``orig.csv`` -- the confidential data, header = column names in R's column order;
+* ``syn_1.csv`` ... ``syn_m.csv`` -- the synthetic datasets (each with its own header: R reads
+  the synthetic columns by position);
+* ``args.json`` -- the call: ``known``, ``syn`` (lists, in the order given to R; a name may
+  repeat), ``r`` (null, a number or a list), ``percentage``, ``euclideanDist`` (booleans),
+  ``column_types`` (column -> ``factor``/``character``/``integer``/``double``), ``m``;
+  optional ``synthetic_column_types`` (the synthetic files' types, in their column order, when
+  they differ from ``column_types``), ``synthetic_columns_positional`` and ``synthetic_n``
+  (informative: the files are read as they are);
+* ``expected.json`` (optional) -- R's answer: ``c_vector`` ... ``false.rate_vector`` (matrices as
+  n lists of m values, ``"NaN"`` for NaN) and ``returned_null``. With it, ``check-r`` compares
+  idrisk with the stored answer and needs no R.
 """
 
 from __future__ import annotations
@@ -88,7 +100,8 @@ def read_case(path: str | Path) -> RiskCase:
     types = args.get("column_types")
     orig = read_typed_csv(root / "orig.csv", types)
     m = args.get("m") or len(list(root.glob("syn_*.csv")))
-    syn = [read_typed_csv(root / f"syn_{j}.csv", types) for j in range(1, m + 1)]
+    syn_types = args.get("synthetic_column_types", types)
+    syn = [read_typed_csv(root / f"syn_{j}.csv", syn_types) for j in range(1, m + 1)]
     expected = root / "expected.json"
     return RiskCase(
         name=root.name,

@@ -5,11 +5,15 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._result import Result
+from ..risk._rcall import run_identification_risk
 from ..risk.result import IdentificationRiskResult
+from .cases import RiskCase
 from .results import R_RESULT_ORDER
 
 __all__ = ["ComponentDiff", "CrossCheckReport", "compare_results", "cross_check"]
@@ -61,8 +65,8 @@ class ComponentDiff:
         )
 
 
-@dataclass
-class CrossCheckReport:
+@dataclass(frozen=True, repr=False)
+class CrossCheckReport(Result):
     """Per-component comparison of two IdentificationRisk results (e.g. idrisk vs R).
 
     Truthy when every component agrees exactly (within ``atol``), or when both sides refused
@@ -77,7 +81,7 @@ class CrossCheckReport:
     >>> assert report, report  # doctest: +SKIP
     """
 
-    components: list[ComponentDiff]
+    components: tuple[ComponentDiff, ...]
     left: str = "idrisk"
     right: str = "R"
     atol: float = 0.0
@@ -116,6 +120,15 @@ class CrossCheckReport:
             },
             index=pd.Index([c.name for c in self.components], name="component"),
         )
+
+    def summary(self) -> pd.DataFrame:
+        """The per-component table (:meth:`to_frame`)."""
+        return self.to_frame()
+
+    def _header(self) -> str:
+        status = "AGREE" if self else "DIFFER"
+        label = f": {self.label}" if self.label else ""
+        return f"CrossCheckReport({self.left} vs {self.right}{label}, atol={self.atol:g}): {status}"
 
     def __repr__(self) -> str:
         status = "AGREE" if self else "DIFFER"
@@ -211,12 +224,12 @@ def compare_results(
         for side, res in zip(names, (left, right), strict=True):
             if res is None and errors[side] is None:
                 errors[side] = "no result"
-        return CrossCheckReport([], names[0], names[1], atol, errors, label)
+        return CrossCheckReport((), names[0], names[1], atol, errors, label)
     if index is None and isinstance(left, IdentificationRiskResult):
         index = left.c.index
     a, b = _as_r_dict(_decode(left)), _as_r_dict(_decode(right))
     comps = [_component(k, a[k], b[k], index, atol) for k in R_RESULT_ORDER]
-    return CrossCheckReport(comps, names[0], names[1], atol, errors, label)
+    return CrossCheckReport(tuple(comps), names[0], names[1], atol, errors, label)
 
 
 def _decode(res):
@@ -229,6 +242,46 @@ def _decode(res):
         return np.nan if v == "NaN" else v
 
     return {k: fix(v) if isinstance(v, list) else v for k, v in dict(res).items()}
+
+
+def _idrisk_r_rules(*args: Any) -> IdentificationRiskResult:
+    """idrisk under R's rules (:func:`idrisk.r.IdentificationRisk`'s reading of the data)."""
+    outcome = run_identification_risk(*args)
+    if outcome.result is None:
+        raise ValueError(outcome.error or "R returns NULL")
+    return outcome.result
+
+
+def check_case(case: RiskCase, *, atol: float = 0.0) -> CrossCheckReport:
+    """Compare idrisk (under R's rules) with a case's stored R answer (``expected.json``).
+
+    Examples
+    --------
+    >>> from idrisk.rcompat import read_case
+    >>> case = read_case("../shared/fixtures/identification_risk/T0_c0_hand")  # doctest: +SKIP
+    >>> bool(check_case(case))  # doctest: +SKIP
+    True
+    """
+    if case.expected is None:
+        raise ValueError(f"{case.name}: no expected.json (R's answer) to compare with")
+    names = ("idrisk", "R (stored)")
+    errors: dict[str, str | None] = {names[0]: None, names[1]: None}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ours: IdentificationRiskResult | None = _idrisk_r_rules(
+                case.orig, case.syn, case.known, case.syn_vars, case.r, case.percentage,
+                case.euclidean_dist,
+            )  # fmt: skip
+        except ValueError as exc:
+            ours, errors[names[0]] = None, str(exc)
+    theirs = None if case.expected.get("returned_null") else case.expected
+    if theirs is None:
+        errors[names[1]] = "R returned NULL"
+    return compare_results(
+        ours, theirs, atol=atol, names=names, index=case.orig.index, errors=errors,
+        label=case.name,
+    )  # fmt: skip
 
 
 def cross_check(
@@ -264,7 +317,6 @@ def cross_check(
     >>> bool(report)  # doctest: +SKIP
     True
     """
-    from ..risk import identification_risk
     from ._errors import RCallError
     from ._session import require_r_package
     from .run_r import IRC, identification_risk_r
@@ -273,7 +325,7 @@ def cross_check(
     args = (origdata, syndata, known, syn, r, percentage, euclidean_dist)
     errors: dict[str, str | None] = {"idrisk": None, "R": None}
     results = {}
-    for side, fun in (("idrisk", identification_risk), ("R", identification_risk_r)):
+    for side, fun in (("idrisk", _idrisk_r_rules), ("R", identification_risk_r)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:

@@ -82,7 +82,7 @@ def r_result_dict(rlist) -> dict[str, np.ndarray] | None:
 
 
 def result_from_r(
-    rlist, index: pd.Index | None = None, settings: dict | None = None
+    rlist, index: pd.Index | None = None, **about: Any
 ) -> IdentificationRiskResult | None:
     """Convert R's ``IdentificationRisk()`` list to an :class:`IdentificationRiskResult`.
 
@@ -91,4 +91,4 @@ def result_from_r(
     d = r_result_dict(rlist)
     if d is None:
         return None
-    return IdentificationRiskResult.from_r_dict(d, index=index, settings=settings)
+    return IdentificationRiskResult.from_r_dict(d, index=index, **about)

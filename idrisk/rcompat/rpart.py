@@ -23,6 +23,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._result import Result
+
 __all__ = ["RpartFit", "r_available", "rpart_fit"]
 
 _R_CODE = r"""
@@ -84,8 +86,8 @@ def r_available() -> bool:
     return True
 
 
-@dataclass
-class RpartFit:
+@dataclass(frozen=True, repr=False)
+class RpartFit(Result):
     """What R's rpart returned.
 
     Attributes
@@ -110,11 +112,16 @@ class RpartFit:
     def n_leaves(self) -> int:
         return int((self.frame["var"] == "<leaf>").sum())
 
-    def __repr__(self) -> str:
+    def _header(self) -> str:
         return f"RpartFit(n={self.where.size}, nodes={len(self.frame)}, leaves={self.n_leaves})"
 
-    def to_frame(self) -> pd.DataFrame:
+    def summary(self) -> pd.DataFrame:
+        """rpart's node table (node, var, n, dev)."""
         return self.frame.copy()
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per fitted record: its leaf node (rpart's ``where``)."""
+        return self.where.rename("leaf").rename_axis("record").reset_index()
 
 
 def _to_r_frame(df: pd.DataFrame, ro, pandas2ri, localconverter):

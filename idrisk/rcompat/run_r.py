@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from ..risk._rcall import RMessage, RPrintedWarning
+from ..risk.options import RiskOptions
 from ..risk.result import IdentificationRiskResult
 from ._errors import RPackageNotInstalledError
 from ._session import PACKAGE_INSTALL_HINTS, call_r, require_r_package, robjects
@@ -22,15 +24,6 @@ __all__ = [
 ]
 
 IRC = "IdentificationRiskCalculation"
-
-
-class RPrintedWarning(UserWarning):
-    """A ``[1] "Warning: ..."`` line that the R package printed (it prints, it does not warn)."""
-
-
-class RMessage(UserWarning):
-    """A line that the R package emitted with ``message()`` (e.g. "Assuming all synthetic and
-    known vars to be categorical" when ``r`` is NULL)."""
 
 
 class RReturnedNull(ValueError):
@@ -58,25 +51,18 @@ def identification_risk_r(
     r: float | Sequence[float] | None = None,
     percentage: bool = True,
     euclidean_dist: bool = False,
-    *,
-    closed: bool = False,
-    abs_radius: bool = False,
-    ellipsoid: bool = False,
-    na_matches: bool = True,
-    progress: bool | None = None,
 ) -> IdentificationRiskResult:
     """Run ``IdentificationRiskCalculation::IdentificationRisk`` in R on pandas data.
 
-    Same arguments as :func:`idrisk.identification_risk`; the options R lacks (``closed``,
-    ``abs_radius``, ``ellipsoid``, ``na_matches=False``) must keep their defaults.
-    The data frames are converted with :func:`dataframe_to_r` (categoricals become factors,
-    str columns character vectors). Lines R prints (``[1] "Warning: ..."``) become
-    :class:`RPrintedWarning` warnings; R's ``message()`` lines :class:`RMessage` warnings.
+    R's own arguments (as :func:`idrisk.r.IdentificationRisk`). The data frames are converted
+    with :func:`dataframe_to_r` (categoricals become factors, str columns character vectors).
+    Lines R prints (``[1] "Warning: ..."``) become :class:`RPrintedWarning` warnings; R's
+    ``message()`` lines :class:`RMessage` warnings.
 
     Returns
     -------
     IdentificationRiskResult
-        Indexed like ``origdata``; ``settings["engine"] == "R"``.
+        Indexed like ``origdata``; its ``options`` are R's arguments under R's rules.
 
     Raises
     ------
@@ -91,16 +77,6 @@ def identification_risk_r(
     ... # doctest: +SKIP
     >>> res.exp_risk.mean()  # doctest: +SKIP
     """
-    unsupported = {
-        "closed": closed,
-        "abs_radius": abs_radius,
-        "ellipsoid": ellipsoid,
-        "na_matches": not na_matches,
-    }
-    bad = [k for k, v in unsupported.items() if v]
-    if bad:
-        raise ValueError(f"{bad}: the R package has no such option; leave them at their defaults")
-    del progress
     require_r_package(IRC)
     ro = robjects()
     frames = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
@@ -127,15 +103,11 @@ def identification_risk_r(
         warnings.warn(text, UserWarning, stacklevel=2)
     from .results import result_from_r
 
-    settings = {
-        "engine": "R",
-        "known": known_l,
-        "syn": syn_l,
-        "r": r,
-        "percentage": percentage,
-        "euclidean_dist": euclidean_dist,
-    }
-    result = result_from_r(call.value, index=origdata.index, settings=settings)
+    options = RiskOptions(
+        known=known_l, syn=syn_l, r=r, percentage=bool(percentage),
+        euclidean_dist=bool(euclidean_dist), rules="r",
+    )  # fmt: skip
+    result = result_from_r(call.value, index=origdata.index, options=options)
     if result is None:
         detail = _strip_print(error_lines[0]) if error_lines else "R returned NULL"
         raise RReturnedNull(detail)

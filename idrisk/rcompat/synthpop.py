@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._result import Result
 from ._session import call_r, robjects
 from .convert import dataframe_from_r, dataframe_to_r, to_python
 
@@ -41,8 +42,8 @@ SETTINGS = (
 )
 
 
-@dataclass(repr=False)
-class SynthpopResult:
+@dataclass(frozen=True, repr=False)
+class SynthpopResult(Result):
     """The output of ``synthpop::syn``: m synthetic DataFrames and the call's settings.
 
     Attributes
@@ -79,13 +80,20 @@ class SynthpopResult:
     def visit_sequence(self) -> dict:
         return self.settings.get("visit.sequence") or {}
 
+    def summary(self) -> pd.DataFrame:
+        """Rows and columns of each synthetic dataset (index 1..m)."""
+        return pd.DataFrame(
+            {"rows": [d.shape[0] for d in self.syn], "columns": [d.shape[1] for d in self.syn]},
+            index=pd.RangeIndex(1, self.m + 1, name="dataset"),
+        )
+
     def to_frame(self) -> pd.DataFrame:
         """All synthetic datasets stacked, with a ``dataset`` column 1..m."""
         return pd.concat(
             [d.assign(dataset=j) for j, d in enumerate(self.syn, start=1)], ignore_index=True
         )
 
-    def __repr__(self) -> str:
+    def _header(self) -> str:
         n = len(self.syn[0]) if self.syn else 0
         methods = (
             {k: v for k, v in self.method.items() if v}

@@ -6,8 +6,8 @@ IdentificationRiskCalculation's ``IdentificationRisk()`` (paper
 risk, true and false match rates, record-level c, T, K, F and risk matrices.
 
 * :func:`identification_risk` -- the single-machine engine (``identification.py``, with
-  input rules in ``_prepare.py``, the counting engine in ``matching.py`` and the result in
-  ``result.py``);
+  its options in ``options.py`` (:class:`RiskOptions`), input rules in ``_prepare.py``,
+  the counting engine in ``matching.py`` and the result in ``result.py``);
 * :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``).
 
 This part imports nothing from the rest of idrisk: synthesizers depend on it, never the
@@ -15,8 +15,15 @@ other way round.
 """
 
 from .._lazy import lazy_attributes
-from ._prepare import ContinuousCodesWarning, RadiusWarning, RiskInputWarning
+from ._prepare import (
+    ContinuousCodesWarning,
+    ExactMatchWarning,
+    RadiusWarning,
+    RiskInputWarning,
+    RParityWarning,
+)
 from .identification import identification_risk
+from .options import RiskOptions
 from .result import IdentificationRiskResult
 
 _LAZY = {
@@ -31,9 +38,12 @@ _LAZY = {
 
 __all__ = [
     "ContinuousCodesWarning",
+    "ExactMatchWarning",
     "IdentificationRiskResult",
+    "RParityWarning",
     "RadiusWarning",
     "RiskInputWarning",
+    "RiskOptions",
     "identification_risk",
     *_LAZY,
 ]

@@ -1,8 +1,8 @@
-"""Compiled counting kernels for :mod:`idrisk.risk.matching` (numba: `idrisk[fast]`).
+"""Compiled counting kernels of :mod:`idrisk.risk.matching` (numba).
 
-The kernels receive what the numpy engine has already computed exactly -- window positions in
-sorted arrays and rank ranges -- and replace its vectorised candidate expansions with loops, so
-no per-(record, value) numpy call is needed and memory stays O(n):
+The kernels receive window positions in sorted arrays and rank ranges, computed exactly by
+binary search in :mod:`idrisk.risk.matching`, and count with loops, so no per-(record, value)
+numpy call is needed and memory stays O(n):
 
 * :func:`count_grid`: two continuous variables. Synthetic rows are sorted by (group key, u);
   the other variable w is replaced by its rank among the distinct synthetic w values, and the
@@ -13,54 +13,19 @@ no per-(record, value) numpy call is needed and memory stays O(n):
   Comparisons are on integer ranks obtained by binary search, so the counts are exact.
 * :func:`count_candidates`: any number of variables and every rule (closed, NA semantics,
   ellipsoid): every candidate row of a target's window on the most selective variable is
-  checked on all variables with the same floating-point operations as the numpy engine.
+  checked on all variables with R's floating-point comparisons.
 
-All kernels are compiled by :func:`load` with ``cache=True`` (the first use in a fresh
-environment compiles them once, a few seconds) and ``nogil=True`` (synthetic datasets are
-counted on threads).
+Every kernel is compiled by :func:`idrisk._numba.jit` (cached in idrisk's cache directory,
+``nogil=True``: synthetic datasets are counted on threads).
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-import threading
-
 import numpy as np
 
-__all__ = ["HAVE_NUMBA", "count_candidates", "count_grid", "grid_table", "load"]
+from .._numba import jit as _jit
 
-# numba (and through it SciPy) is imported only when a kernel is first needed, so that
-# ``import idrisk`` stays light
-HAVE_NUMBA = importlib.util.find_spec("numba") is not None
-
-_SOURCES: dict[str, object] = {}
-_LOADED = False
-_LOCK = threading.Lock()
-
-
-def _jit(func):
-    """Register ``func`` as a kernel; :func:`load` compiles it (the plain function until then)."""
-    _SOURCES[func.__name__] = func
-    return func
-
-
-def load():
-    """Compile every kernel with numba (or load it from numba's cache), once; returns the module.
-
-    Called by :func:`idrisk.risk.matching.resolve_engine` when it chooses numba.
-    """
-    global _LOADED
-    if not _LOADED:
-        with _LOCK:
-            if not _LOADED:
-                import numba
-
-                module = globals()
-                for name, func in _SOURCES.items():
-                    module[name] = numba.njit(cache=True, nogil=True)(func)
-                _LOADED = True
-    return sys.modules[__name__]
+__all__ = ["count_candidates", "count_grid", "grid_table", "merge_positions", "sort_by_key"]
 
 
 @_jit

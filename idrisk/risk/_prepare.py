@@ -8,21 +8,32 @@ vector is handed out) lives here; the counting engine in
 
 from __future__ import annotations
 
-import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._errors import ColumnTypeError
+from .._interface import spell
+from .._schema import is_categorical, label, level_labels, r_label, require_columns
+from .options import RiskOptions
+
 __all__ = [
     "ContinuousCodesWarning",
+    "ExactMatchWarning",
+    "ExtraRadiiWarning",
     "PreparedInputs",
+    "RParityWarning",
     "RadiusWarning",
     "RiskInputWarning",
-    "is_categorical_dtype_like",
+    "as_float",
+    "column_levels",
+    "exact_codes",
+    "is_factor",
+    "level_codes",
     "numeric_text_columns",
     "prepare_inputs",
 ]
@@ -41,6 +52,11 @@ class RadiusWarning(UserWarning):
     percentage radius above 1 (``r = 10`` means +-1000%)."""
 
 
+class ExtraRadiiWarning(RadiusWarning):
+    """More radii than continuous known/syn columns: the extra entries are ignored (R prints
+    two ``Warning`` lines here)."""
+
+
 class ContinuousCodesWarning(UserWarning):
     """Integer codes (few distinct whole numbers) are matched within a radius as continuous."""
 
@@ -50,77 +66,78 @@ class RiskInputWarning(UserWarning):
     values <= 0 that never match under a percentage radius, many records with c = 0)."""
 
 
+class ExactMatchWarning(RiskInputWarning):
+    """``r`` is None, so numeric known/syn columns are matched by equality (R's rule)."""
+
+
+class RParityWarning(UserWarning):
+    """:mod:`idrisk.r` reproduces a rule of R's that differs from idrisk's own reading (synthetic
+    columns by position, the first n synthetic rows, a column listed twice)."""
+
+
 # --------------------------------------------------------------------------- dtypes
 
 
-def is_categorical_dtype_like(series: pd.Series) -> bool:
-    """True where R (through rpy2's pandas converter) would see a factor or character vector.
+def _labeller(rules: str) -> Callable[[object], str]:
+    """How values become factor labels: Python's (:func:`idrisk._schema.label`) or R's
+    ``as.character`` (:func:`idrisk._schema.r_label`)."""
+    return r_label if rules == "r" else label
 
-    ``category``, ``object`` and string dtypes are factors; numbers and booleans are not.
-    """
-    dtype = series.dtype
-    if isinstance(dtype, pd.CategoricalDtype):
-        return True
-    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
+
+def is_factor(series: pd.Series, rules: str = "python") -> bool:
+    """A factor for the matching: the package's rule (:func:`idrisk._schema.is_categorical`);
+    under R's rules a logical column is a number (``data.matrix`` makes it 0/1)."""
+    if rules == "r" and pd.api.types.is_bool_dtype(series.dtype):
         return False
-    return pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+    return is_categorical(series)
 
 
-def _r_label(value: object) -> str:
-    """R's ``as.character`` label of ``value`` (``2`` and ``2.0`` both give ``"2"``)."""
-    if isinstance(value, (bool, np.bool_)):
-        return "TRUE" if value else "FALSE"
-    if (
-        isinstance(value, (float, np.floating))
-        and math.isfinite(value)
-        and float(value).is_integer()
-    ):
-        return str(int(value))
-    return str(value)
-
-
-def _levels_of(series: pd.Series) -> list[str]:
+def column_levels(series: pd.Series, rules: str = "python") -> list[str]:
     """Levels of a factor-like column as labels (declared categories first, as R keeps them)."""
+    if rules == "python":
+        return level_labels(series)
+    to_label = _labeller(rules)
     if isinstance(series.dtype, pd.CategoricalDtype):
         values = list(series.cat.categories)
     else:
-        values = sorted(pd.unique(series.dropna()), key=_r_label)
-    return [_r_label(v) for v in values]
+        values = sorted(pd.unique(series.dropna()), key=to_label)
+    return [to_label(v) for v in values]
 
 
-def _codes_for(series: pd.Series, levels: pd.Index, memo: dict | None = None) -> np.ndarray:
-    """Integer level codes of ``series`` in ``levels``; -1 for NA or a label not in ``levels``.
+def level_codes(
+    series: pd.Series, levels: pd.Index, memo: dict | None = None, rules: str = "python"
+) -> np.ndarray:
+    """Integer codes of ``series`` in ``levels``, found **by label**; -1 for NA or a label not
+    in ``levels``.
 
-    ``memo`` caches the label lookup of a categorical dtype (frames usually share one; the
-    same dtype object is found by identity before the slower equality of dtypes is tried).
+    ``memo`` caches the label lookup of a categorical column's categories: frames usually
+    share one categories object, found by identity (kept alive in the memo). Two dtypes with
+    the same labels in another order are different lookups (pandas calls such unordered dtypes
+    equal, so the memo is never keyed on the dtype).
     """
     lookup = None
     if isinstance(series.dtype, pd.CategoricalDtype):  # codes are there already
-        dtype = series.dtype
+        uniques = series.dtype.categories
         codes = series.array.codes
-        uniques = dtype.categories
         if memo is not None:
-            same = memo.get(id(dtype))
-            if same is not None and same[0] is dtype:  # the dtype is kept alive in the memo
-                lookup = same[1]
-            else:
-                lookup = memo.get((id(levels), dtype))
+            same = memo.get((id(levels), id(uniques)))
+            if same is not None and same[0] is uniques and same[1] is levels:
+                lookup = same[2]
     else:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        dtype = None
     if len(uniques) == 0:
         return np.full(len(series), -1, dtype=CODE_DTYPE)
     if lookup is None:
+        to_label = _labeller(rules)
         # one extra entry, -1, so that code -1 (NA) maps to -1 in a single take
-        lookup = np.append(levels.get_indexer([_r_label(u) for u in uniques]), -1)
+        lookup = np.append(levels.get_indexer([to_label(u) for u in uniques]), -1)
         lookup = lookup.astype(CODE_DTYPE)
-        if memo is not None and dtype is not None:
-            memo[(id(levels), dtype)] = lookup
-            memo[id(dtype)] = (dtype, lookup)
+        if memo is not None and isinstance(series.dtype, pd.CategoricalDtype):
+            memo[(id(levels), id(uniques))] = (uniques, levels, lookup)
     return lookup[codes]
 
 
-def _exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:
+def exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:
     """Common codes for numeric columns matched by equality (``r = None``); NaN gets -1."""
     stacked = np.concatenate(values) + 0.0  # + 0.0 folds -0.0 into 0.0
     codes, uniques = pd.factorize(stacked, use_na_sentinel=True)
@@ -148,29 +165,29 @@ def _strip(v: object) -> object:
     return v.strip() if isinstance(v, str) else v
 
 
-def _numeric(series: pd.Series, column: str, where: str, parse: bool = False) -> np.ndarray:
+def as_float(series: pd.Series, column: str, where: str, parse: bool = False) -> np.ndarray:
     """A continuous column as float64 (NaN for NA), or a TypeError naming it.
 
     ``parse``: the column was declared continuous, so text/categories holding numbers are
     converted (anything that is not a number is an error naming the values).
     """
-    if is_categorical_dtype_like(series):
+    if is_categorical(series) and not pd.api.types.is_bool_dtype(series.dtype):
         if parse:
             values, parsed = _parse_numbers(series)
             bad = _offending(values, parsed)
             if bad:
-                raise TypeError(
+                raise ColumnTypeError(
                     f"column {column!r} is declared continuous but holds values that are not "
                     f"numbers in {where}: {bad}; fix or blank them (NA) first"
                 )
             return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
         values, parsed = _parse_numbers(series)
         bad = _offending(values, parsed)
-        raise TypeError(
-            f"column {column!r} is continuous (numeric in origdata) but holds text or categories "
-            f"in {where} (dtype {series.dtype}"
+        raise ColumnTypeError(
+            f"column {column!r} is continuous (numeric in the confidential data) but holds "
+            f"text or categories in {where} (dtype {series.dtype}"
             + (f"; values that are not numbers: {bad}" if bad else "")
-            + f"); convert it to numbers, or declare it categorical=[{column!r}]"
+            + f"); convert it to numbers, or declare it {spell('categorical', [column])}"
         )
     if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":  # no NA mask
         return series.to_numpy(dtype=np.float64, copy=False)
@@ -197,7 +214,9 @@ def numeric_text_columns(
     for c in columns:
         series = frame[c]
         dtype = series.dtype
-        if isinstance(dtype, pd.CategoricalDtype) or not is_categorical_dtype_like(series):
+        if isinstance(dtype, pd.CategoricalDtype) or not is_categorical(series):
+            continue
+        if pd.api.types.is_bool_dtype(dtype):
             continue
         counts = series.value_counts(dropna=True)  # parse each distinct value once
         if counts.empty:
@@ -264,7 +283,7 @@ def _radius_vector(
                 warnings.warn(
                     f"r has {values.size} entries but only {len(continuous)} continuous known/syn "
                     f"columns {continuous}: using the first {len(continuous)} radii",
-                    RadiusWarning,
+                    ExtraRadiiWarning,
                     stacklevel=4,
                 )
             radii = {c: float(v) for c, v in zip(continuous, values)}
@@ -278,8 +297,8 @@ def _radius_vector(
         value = max(big.values())
         warnings.warn(
             f"r = {value:g} (column(s) {sorted(big)}) means ±{100 * value:g}% with "
-            f"percentage=True; did you mean {value / 100:.2f}? (for an absolute radius pass "
-            "percentage=False, CLI --absolute)",
+            f"a percentage radius; did you mean {value / 100:.2f}? (for an absolute radius "
+            f"pass {spell('percentage', False)})",
             RadiusWarning,
             stacklevel=4,
         )
@@ -301,7 +320,9 @@ class PreparedInputs:
         variables. :meth:`release` sets a synthetic dataset's arrays to None once it has been
         counted.
     cont_orig, cont_syn
-        ``(n, p_cont)`` float64 values of the continuous known/syn variables (NaN = NA).
+        ``(n, p_cont)`` float64 values of the continuous known/syn variables (NaN = NA), in the
+        order of ``known`` then ``syn`` (R's order for the Euclidean radius; under R's rules a
+        column listed twice is there twice).
     cont_known
         Boolean mask over the continuous columns: True for known variables.
     radii
@@ -309,8 +330,7 @@ class PreparedInputs:
     """
 
     index: pd.Index
-    known: list[str]
-    syn: list[str]
+    options: RiskOptions
     categorical: list[str]
     continuous: list[str]
     cat_orig: np.ndarray
@@ -321,7 +341,7 @@ class PreparedInputs:
     radii: dict[str, float] | None
     levels: dict[str, list[str]] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)
-    declared_continuous: list[str] = field(default_factory=list)
+    orig_name: str = "the confidential data"
 
     @property
     def n(self) -> int:
@@ -331,154 +351,137 @@ class PreparedInputs:
     def m(self) -> int:
         return len(self.cat_syn)
 
+    @property
+    def radius_vector(self) -> np.ndarray:
+        """The radius of every continuous engine column."""
+        assert self.radii is not None
+        return np.array([self.radii[c] for c in self.continuous], dtype=np.float64)
+
     def release(self, j: int) -> None:
         """Drop synthetic dataset j's arrays once it has been counted (keeps the peak memory of
         a large call near one dataset's arrays instead of m of them)."""
         self.cat_syn[j] = self.cont_syn[j] = None  # type: ignore[call-overload]
 
-    def settings(self, **options: object) -> dict[str, object]:
-        """The call's settings as stored on the result: variables, radii and ``options``."""
-        return {
-            "known": self.known,
-            "syn": self.syn,
-            "radii": self.radii,
-            **options,
-            "categorical": self.categorical,
-            "continuous": self.continuous,
-        }
 
-
-def _as_name_list(value: str | Sequence[str] | None, argument: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    names = list(value)
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"{argument}: column names must be strings, got {name!r}")
-    duplicated = sorted({x for x in names if names.count(x) > 1})
-    if duplicated:
-        raise ValueError(f"{argument}: column(s) {duplicated} listed more than once")
-    return names
-
-
-def _check_unique_columns(frame: pd.DataFrame, names: list[str], where: str) -> None:
-    if frame.columns.is_unique:
-        return
-    duplicated = frame.columns[frame.columns.duplicated()]
-    clash = sorted(set(duplicated) & set(names))
-    if clash:
-        raise ValueError(f"{where} has more than one column named {clash}")
-
-
-def _as_frame_list(syndata: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
-    if isinstance(syndata, pd.DataFrame):
-        return [syndata]
-    if isinstance(syndata, (str, bytes)) or not isinstance(syndata, Sequence):
+def _as_frame_list(synthetic: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
+    if isinstance(synthetic, pd.DataFrame):
+        return [synthetic]
+    if isinstance(synthetic, (str, bytes)) or not isinstance(synthetic, Sequence):
         raise TypeError(
-            f"syndata must be a DataFrame or a list of DataFrames, got {type(syndata).__name__}"
+            "synthetic must be a DataFrame, a list of DataFrames or a SyntheticData, got "
+            f"{type(synthetic).__name__}"
         )
-    frames = list(syndata)
+    frames = list(synthetic)
     if not frames:
-        raise ValueError("syndata is empty: give at least one synthetic dataset")
+        raise ValueError("synthetic is empty: give at least one synthetic dataset")
     for j, frame in enumerate(frames, start=1):
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(
-                f"syndata: synthetic dataset {j} (syndata[{j - 1}]) is a "
-                f"{type(frame).__name__}, expected a DataFrame"
+                f"synthetic dataset {j} (synthetic[{j - 1}]) is a {type(frame).__name__}, "
+                "expected a DataFrame"
             )
     return frames
 
 
 def dataset_label(frame: pd.DataFrame, j: int | None) -> str:
-    """How messages name a dataset: ``origdata`` / ``synthetic dataset j (syndata[j-1])``, with
+    """How messages name a dataset: ``the confidential data`` / ``synthetic dataset j``, or
     the file it came from when a reader stored one in ``frame.attrs["source"]``."""
     source = frame.attrs.get("source") if hasattr(frame, "attrs") else None
     if source:
-        return f"{source} ({'origdata' if j is None else f'synthetic dataset {j}'})"
-    return "origdata" if j is None else f"synthetic dataset {j} (syndata[{j - 1}])"
+        return f"{source} ({'the confidential data' if j is None else f'synthetic dataset {j}'})"
+    return "the confidential data" if j is None else f"synthetic dataset {j} (synthetic[{j - 1}])"
 
 
-def _declared(
-    value: str | Sequence[str] | None, argument: str, used: list[str], columns: pd.Index,
-    orig_name: str,
-) -> list[str]:
-    """Declared column types: names must exist in origdata; those not matched on are ignored."""
-    names = _as_name_list(value, argument)
-    unknown = [c for c in names if c not in columns]
-    if unknown:
-        raise KeyError(f"{argument}: column(s) {unknown} not found in {orig_name}")
-    return [c for c in names if c in set(used)]
+def _positional(
+    frame: pd.DataFrame, columns: pd.Index, where: str, orig_name: str
+) -> pd.DataFrame:
+    """R's reading of a synthetic dataset: column i is column i of the original."""
+    p = len(columns)
+    if frame.shape[1] < p:
+        raise ValueError(
+            f"{where} has {frame.shape[1]} columns but {orig_name} has {p}: R reads the "
+            "synthetic columns by position, and reads past the last column here (R's answer "
+            "is not defined)"
+        )
+    if list(frame.columns[:p]) == list(columns) and frame.shape[1] == p:
+        return frame
+    moved = [
+        (str(a), str(b)) for a, b in zip(frame.columns[:p], columns) if a != b
+    ]
+    if moved:
+        shown = ", ".join(f"{a!r} as {b!r}" for a, b in moved[:4]) + (
+            ", …" if len(moved) > 4 else ""
+        )
+        warnings.warn(
+            f"{where}: R reads the synthetic columns by position, not by name: it compares "
+            f"{shown}" + (
+                f" and ignores the last {frame.shape[1] - p} column(s)"
+                if frame.shape[1] > p else ""
+            ) + "; idrisk.r does the same (idrisk.identification_risk matches by name)",
+            RParityWarning,
+            stacklevel=5,
+        )
+    out = frame.iloc[:, :p].copy()
+    out.columns = columns
+    return out
 
 
 def prepare_inputs(
-    origdata: pd.DataFrame,
-    syndata: pd.DataFrame | Sequence[pd.DataFrame],
-    known: str | Sequence[str] | None,
-    syn: str | Sequence[str] | None,
-    r: None | float | Sequence[float] | Mapping[str, float],
+    confidential: pd.DataFrame,
+    synthetic: pd.DataFrame | Sequence[pd.DataFrame],
+    options: RiskOptions,
     *,
-    categorical: str | Sequence[str] | None = None,
-    continuous: str | Sequence[str] | None = None,
-    align: str | None = None,
-    percentage: bool = True,
     value_checks: bool = True,
 ) -> PreparedInputs:
     """Validate the inputs and encode them as the R package sees them.
 
-    * factor/character columns of ``origdata`` become factors whose levels are the union of the
-      levels in ``origdata`` and in the *first* synthetic dataset; labels found in neither are NA;
+    * factor columns of the confidential data (:func:`is_factor`) become factors whose levels
+      are the union of the levels in the confidential data and in the *first* synthetic
+      dataset; labels found in neither are NA; values are compared by label;
     * with ``r`` None every known/syn variable is matched exactly (numbers too);
-    * otherwise the remaining (numeric or logical) known/syn columns are continuous and receive
-      the radius entries in data-frame order;
-    * ``categorical``/``continuous`` override that dtype rule for the columns they name;
+    * otherwise the remaining known/syn columns are continuous and receive the radius entries in
+      data-frame order; ``categorical``/``continuous`` override the rule for the columns they
+      name;
     * ``align``: row correspondence of indexed frames (:mod:`idrisk._align`);
+    * under ``rules="r"`` (:mod:`idrisk.r`) the synthetic columns are read by position and only
+      the first n rows of a longer synthetic dataset are read, as R does;
     * ``value_checks`` (off for the Dask engine's two-row probes): numbers stored as text are an
       error, integer codes matched within a radius a :class:`ContinuousCodesWarning`.
     """
-    from .._align import check_align, check_frame_alignment
+    from .._align import check_frame_alignment
 
-    align = check_align(align)
-    if not isinstance(origdata, pd.DataFrame):
-        raise TypeError(f"origdata must be a DataFrame, got {type(origdata).__name__}")
-    frames = _as_frame_list(syndata)
-    known_l = _as_name_list(known, "known")
-    syn_l = _as_name_list(syn, "syn")
-    overlap = sorted(set(known_l) & set(syn_l))
-    if overlap:
-        raise ValueError(
-            f"known and syn overlap in {overlap}: a variable is either known or synthesized"
+    rules = options.rules
+    if not isinstance(confidential, pd.DataFrame):
+        raise TypeError(
+            f"confidential must be a DataFrame, got {type(confidential).__name__}"
         )
-    if not known_l and not syn_l:
-        raise ValueError("known and syn are both empty: name at least one variable to match on")
-    orig_name = dataset_label(origdata, None)
-    for argument, names in (("known", known_l), ("syn", syn_l)):
-        missing = [c for c in names if c not in origdata.columns]
-        if missing:
-            raise KeyError(f"{argument}: column(s) {missing} not found in {orig_name}")
-    n = len(origdata)
-    used = known_l + syn_l
-    declared_cat = _declared(categorical, "categorical", used, origdata.columns, orig_name)
-    declared_cont = _declared(continuous, "continuous", used, origdata.columns, orig_name)
-    both = sorted(set(declared_cat) & set(declared_cont))
-    if both:
-        raise ValueError(f"column(s) {both} declared both categorical and continuous")
-    if declared_cont and r is None:
-        raise ValueError(
-            f"continuous={declared_cont} needs a radius r (with r=None every variable is matched "
-            "exactly)"
-        )
-    _check_unique_columns(origdata, used, orig_name)
+    frames = _as_frame_list(synthetic)
+    known_l, syn_l = list(options.known), list(options.syn)
+    used = list(dict.fromkeys(known_l + syn_l))
+    orig_name = dataset_label(confidential, None)
+    require_columns(confidential, known_l, "known", orig_name)
+    require_columns(confidential, syn_l, "syn", orig_name)
+    require_columns(confidential, list(options.categorical), "categorical", orig_name)
+    require_columns(confidential, list(options.continuous), "continuous", orig_name)
+    declared_cat = [c for c in options.categorical if c in set(used)]
+    declared_cont = [c for c in options.continuous if c in set(used)]
+    n = len(confidential)
     names = []
     for j, frame in enumerate(frames, start=1):
         where = dataset_label(frame, j)
         names.append(where)
-        _check_unique_columns(frame, used, where)
-        for argument, cols in (("known", known_l), ("syn", syn_l)):
-            missing = [c for c in cols if c not in frame.columns]
-            if missing:
-                raise KeyError(f"{argument}: column(s) {missing} not found in {where}")
+        if rules == "r":
+            frame = frames[j - 1] = _positional(frame, confidential.columns, where, orig_name)
+            if len(frame) > n:
+                warnings.warn(
+                    f"{where} has {len(frame)} rows but {orig_name} has {n}: R reads only the "
+                    f"first {n} rows of each synthetic dataset; idrisk.r does the same",
+                    RParityWarning,
+                    stacklevel=3,
+                )
+                frame = frames[j - 1] = frame.iloc[:n]
+        require_columns(frame, known_l, "known", where)
+        require_columns(frame, syn_l, "syn", where)
         if len(frame) != n:
             raise ValueError(
                 f"{where} has {len(frame)} rows but {orig_name} has {n}: row i of every "
@@ -488,50 +491,65 @@ def prepare_inputs(
         raise ValueError(f"{orig_name} has no rows")
     if value_checks:
         frames = [
-            check_frame_alignment(origdata, f, where, align, reference_name=orig_name)
+            check_frame_alignment(confidential, f, where, options.align, reference_name=orig_name)
             for f, where in zip(frames, names)
         ]
 
     # column order of the data frame decides the radius hand-out
-    ordered = [c for c in origdata.columns if c in set(used)]
-    is_factor = {c: is_categorical_dtype_like(origdata[c]) for c in ordered}
-    is_factor.update({c: True for c in declared_cat})
-    is_factor.update({c: False for c in declared_cont})
-    if r is None:
-        categorical_l, continuous_l = ordered, []
+    ordered = [c for c in confidential.columns if c in set(used)]
+    factor = {c: is_factor(confidential[c], rules) for c in ordered}
+    factor.update({c: True for c in declared_cat})
+    factor.update({c: False for c in declared_cont})
+    if options.r is None:
+        radii = None
+        if value_checks and rules == "python":
+            _warn_exact_numbers(confidential, [c for c in ordered if not factor[c]], orig_name)
+        factor = {c: True for c in ordered}
     else:
-        categorical_l = [c for c in ordered if is_factor[c]]
-        continuous_l = [c for c in ordered if not is_factor[c]]
         if value_checks:
-            numeric_in_syn = [
-                c for c in ordered if not is_categorical_dtype_like(frames[0][c])
-            ]
+            numeric_in_syn = [c for c in ordered if not is_factor(frames[0][c], rules)]
             _check_types(
-                origdata, ordered, declared_cat, declared_cont, continuous_l, orig_name,
-                numeric_in_syn,
-            )
-    radii = _radius_vector(r, continuous_l, percentage)
+                confidential, ordered, declared_cat, declared_cont,
+                [c for c in ordered if not factor[c]], orig_name, numeric_in_syn,
+            )  # fmt: skip
+        radii = _radius_vector(
+            options.radius, [c for c in ordered if not factor[c]], options.percentage
+        )
+    # the engine's columns: known then syn, in the order given (R's order of the squares)
+    categorical_l = [c for c in known_l + syn_l if factor[c]]
+    continuous_l = [c for c in known_l + syn_l if not factor[c]]
+    cont_known = np.array(
+        [True] * sum(not factor[c] for c in known_l) + [False] * sum(not factor[c] for c in syn_l),
+        dtype=bool,
+    )
 
     levels: dict[str, list[str]] = {}
     # one (n, p_cat) array per dataset, filled column by column (no list-then-stack copy)
     cat_orig = np.empty((n, len(categorical_l)), dtype=CODE_DTYPE)
-    cat_syn = [np.empty((len(f), len(categorical_l)), dtype=CODE_DTYPE) for f in frames]
+    cat_syn = [np.empty((n, len(categorical_l)), dtype=CODE_DTYPE) for _ in frames]
+    done: dict[str, int] = {}
     for v, c in enumerate(categorical_l):
-        if is_factor[c]:
-            lv = _levels_of(origdata[c])
-            extra = [x for x in _levels_of(frames[0][c]) if x not in set(lv)]
-            lv = lv + extra
+        if c in done:  # a column listed twice (R's rules): the same codes
+            cat_orig[:, v] = cat_orig[:, done[c]]
+            for a in cat_syn:
+                a[:, v] = a[:, done[c]]
+            continue
+        done[c] = v
+        if is_factor(confidential[c], rules) or c in declared_cat:
+            lv = column_levels(confidential[c], rules)
+            seen = set(lv)
+            lv = lv + [x for x in column_levels(frames[0][c], rules) if x not in seen]
             levels[c] = lv
             index = pd.Index(lv)
             memo: dict = {}
-            cat_orig[:, v] = _codes_for(origdata[c], index, memo)
+            cat_orig[:, v] = level_codes(confidential[c], index, memo, rules)
             for j, frame in enumerate(frames):
-                cat_syn[j][:, v] = _codes_for(frame[c], index, memo)
+                cat_syn[j][:, v] = level_codes(frame[c], index, memo, rules)
         else:  # numeric column matched exactly (r is None)
-            values = [_numeric(origdata[c], c, orig_name)] + [
-                _numeric(f[c], c, where) for f, where in zip(frames, names)
+            values = [as_float(confidential[c], c, orig_name)] + [
+                as_float(f[c], c, where) for f, where in zip(frames, names)
             ]
-            codes = _exact_codes(values)
+            codes = exact_codes(values)
             if codes[0].dtype != CODE_DTYPE:  # more distinct values than int32 holds
                 cat_orig = cat_orig.astype(codes[0].dtype)
                 cat_syn = [a.astype(codes[0].dtype) for a in cat_syn]
@@ -546,33 +564,53 @@ def prepare_inputs(
         out = np.empty((n, len(continuous_l)), dtype=np.float64)
         for v, c in enumerate(continuous_l):
             if c not in parse:
-                out[:, v] = _numeric(frame[c], c, where)
+                out[:, v] = as_float(frame[c], c, where)
             elif value_checks:
-                out[:, v] = _numeric(frame[c], c, where, True)
+                out[:, v] = as_float(frame[c], c, where, True)
             else:  # Dask probes: values parsed per partition
                 out[:, v] = np.nan
         return out
 
     return PreparedInputs(
-        index=origdata.index,
-        known=known_l,
-        syn=syn_l,
+        index=confidential.index,
+        options=options,
         categorical=categorical_l,
         continuous=continuous_l,
         cat_orig=cat_orig,
         cat_syn=cat_syn,
-        cont_orig=stack_float(origdata, orig_name),
+        cont_orig=stack_float(confidential, orig_name),
         cont_syn=[stack_float(f, where) for f, where in zip(frames, names)],
-        cont_known=np.array([c in set(known_l) for c in continuous_l], dtype=bool),
+        cont_known=cont_known,
         radii=radii,
         levels=levels,
         names=names,
-        declared_continuous=declared_cont,
+        orig_name=orig_name,
     )
 
 
+def _warn_exact_numbers(frame: pd.DataFrame, columns: list[str], where: str) -> None:
+    """R prints "Assuming all synthetic and known vars to be categorical" for ``r = None``;
+    here the numeric columns matched by equality are named, with their distinct values."""
+    if not columns:
+        return
+    shown = ", ".join(f"{c} ({frame[c].nunique(dropna=True)} distinct values)" for c in columns)
+    warnings.warn(
+        f"{where}: r is None, so the numeric column(s) {shown} are matched exactly (equal "
+        f"values only), as R does; pass a radius ({spell('r', 0.1)}) to match them within "
+        f"{spell('r', 0.1)} × value, or declare them {spell('categorical', columns)} to "
+        "silence this warning",
+        ExactMatchWarning,
+        stacklevel=4,
+    )
+
+
+def bad_values(text: Mapping[str, list[str]]) -> list[str]:
+    """The distinct stray values of :func:`numeric_text_columns`' answer."""
+    return list(dict.fromkeys(v for bad in text.values() for v in bad if v != "…"))
+
+
 def _check_types(
-    origdata: pd.DataFrame,
+    confidential: pd.DataFrame,
     ordered: list[str],
     declared_cat: list[str],
     declared_cont: list[str],
@@ -582,23 +620,24 @@ def _check_types(
 ) -> None:
     """Numbers stored as text are an error; integer codes given a radius warn."""
     undeclared = [c for c in ordered if c not in set(declared_cat) | set(declared_cont)]
-    text = numeric_text_columns(origdata, undeclared, numeric_in_syn)
+    text = numeric_text_columns(confidential, undeclared, numeric_in_syn)
     if text:
         details = "; ".join(
             f"{c!r} (values that are not numbers: {bad})" for c, bad in text.items()
         )
         cols = list(text)
-        raise TypeError(
+        raise ColumnTypeError(
             f"{orig_name}: column(s) {cols} hold numbers stored as text: {details}. Under R's "
             "rule they would be factors matched exactly, not within the radius. Convert them "
-            f"to numbers (e.g. pd.to_numeric(..., errors='coerce')), declare continuous={cols} "
-            f"(CLI --continuous) after fixing those values, or declare categorical={cols} "
-            "(CLI --categorical) to keep R's factor behaviour"
+            "to numbers, declare them "
+            f"{spell('continuous', cols)} after fixing those values (or mark such values as "
+            f"missing when loading the data: {spell('na_values', bad_values(text))}), or declare "
+            f"{spell('categorical', cols)} to keep R's factor behaviour"
         )
     codes = {
         c: k
         for c in continuous
-        if c not in set(declared_cont) and (k := _codes_like(origdata[c])) is not None
+        if c not in set(declared_cont) and (k := _codes_like(confidential[c])) is not None
     }
     if codes:
         cols = list(codes)
@@ -606,53 +645,99 @@ def _check_types(
         warnings.warn(
             f"{orig_name}: column(s) {shown} hold few distinct whole numbers, like category "
             "codes, but are matched within a radius as continuous variables (R's rule for "
-            f"numeric columns). If they are codes, declare categorical={cols} (CLI "
-            f"--categorical {' '.join(cols)}); if they are numbers, declare continuous={cols} "
-            "to silence this warning",
+            f"numeric columns). If they are codes, declare {spell('categorical', cols)}; if "
+            f"they are numbers, declare {spell('continuous', cols)} to silence this warning",
             ContinuousCodesWarning,
             stacklevel=4,
         )
 
 
-def input_checks(prep: PreparedInputs, d: np.ndarray | None, closed: bool) -> dict[str, Any]:
-    """Counts of records whose risk R's rules change silently (see ``result.checks``).
+def check_counts(
+    x: np.ndarray, cols: Sequence[str], d: np.ndarray | None = None, closed: bool = False
+) -> dict[str, Any]:
+    """Counts behind ``result.checks`` for one block of records (blocks add up: the Dask engine
+    sums them over partitions with :func:`merge_check_counts`).
 
-    ``na_origdata``/``na_syndata``: records with NA in a continuous known/syn variable;
-    ``never_match``: records whose radius interval is empty (a confidential value <= 0 under a
-    percentage radius, or a zero radius with open intervals); ``*_by_column``: the same per
-    column, for messages.
+    ``na``: records with NA in a continuous column (``na_by``: per column); with the
+    half-widths ``d``, ``never``: records whose radius interval is empty (a value <= 0 under a
+    percentage radius, a zero radius with open intervals), ``never_by`` per column and
+    ``never_values``: column -> {label: records} of the values concerned.
     """
-    m = prep.m
-    cols = prep.continuous if prep.radii is not None else []
-    out: dict[str, Any] = {
-        "na_origdata": 0,
-        "na_syndata": np.zeros(m, dtype=np.int64),
-        "never_match": 0,
-        "na_origdata_by_column": {},
-        "na_syndata_by_column": {},
-        "never_match_by_column": {},
-    }
-    if not cols:
-        return out
-    x = prep.cont_orig
     na = np.isnan(x)
-    out["na_origdata"] = int(na.any(axis=1).sum())
-    out["na_origdata_by_column"] = {c: int(k) for c, k in zip(cols, na.sum(axis=0)) if k}
-    by_col: dict[str, int] = {}
-    for j, y in enumerate(prep.cont_syn):
-        nay = np.isnan(y)
-        if not nay.any():  # the usual case: nothing to count
-            continue
-        out["na_syndata"][j] = int(nay.any(axis=1).sum())
-        for c, k in zip(cols, nay.sum(axis=0)):
-            if k:
-                by_col[c] = max(by_col.get(c, 0), int(k))
-    out["na_syndata_by_column"] = by_col
+    out: dict[str, Any] = {
+        "na": int(na.any(axis=1).sum()) if na.size else 0,
+        "na_by": {},
+        "never": 0,
+        "never_by": {},
+        "never_values": {},
+    }
+    for c, k in zip(cols, na.sum(axis=0)):
+        if k:
+            out["na_by"][c] = max(out["na_by"].get(c, 0), int(k))
     if d is not None and d.size:
         with np.errstate(invalid="ignore"):
-            empty = ~na & ((d < 0) | ((d == 0) & (not closed)) | np.isnan(d))
-        out["never_match"] = int(empty.any(axis=1).sum())
-        out["never_match_by_column"] = {
-            c: int(k) for c, k in zip(cols, empty.sum(axis=0)) if k
-        }
+            empty = ~na & ((d < 0) | ((d == 0) & (not closed)) | (np.isnan(d) & np.isnan(x)))
+        out["never"] = int(empty.any(axis=1).sum())
+        for v in np.flatnonzero(empty.any(axis=0)):
+            c = cols[v]
+            if c in out["never_by"]:  # a column listed twice (R's rules)
+                continue
+            out["never_by"][c] = int(empty[:, v].sum())
+            found, counts = np.unique(x[empty[:, v], v], return_counts=True)
+            out["never_values"][c] = {label(f): int(k) for f, k in zip(found, counts)}
     return out
+
+
+def merge_check_counts(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The sum of :func:`check_counts` of several blocks of records."""
+    out: dict[str, Any] = {"na": 0, "na_by": {}, "never": 0, "never_by": {}, "never_values": {}}
+    for part in parts:
+        out["na"] += part["na"]
+        out["never"] += part["never"]
+        for key in ("na_by", "never_by"):
+            for c, k in part[key].items():
+                out[key][c] = out[key].get(c, 0) + k
+        for c, values in part["never_values"].items():
+            merged = out["never_values"].setdefault(c, {})
+            for v, k in values.items():
+                merged[v] = merged.get(v, 0) + k
+    return out
+
+
+def checks_from_counts(
+    confidential: dict[str, Any], synthetic: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """The ``checks`` mapping of a result from the counts of the confidential data (with its
+    half-widths) and of each synthetic dataset."""
+    by_col: dict[str, int] = {}
+    for counts in synthetic:
+        for c, k in counts["na_by"].items():
+            by_col[c] = max(by_col.get(c, 0), k)
+    top = {
+        c: [v for v, _ in sorted(values.items(), key=lambda vk: -vk[1])[:3]]
+        for c, values in confidential["never_values"].items()
+    }
+    return {
+        "na_confidential": confidential["na"],
+        "na_synthetic": np.array([s["na"] for s in synthetic], dtype=np.int64),
+        "never_match": confidential["never"],
+        "na_confidential_by_column": confidential["na_by"],
+        "na_synthetic_by_column": by_col,
+        "never_match_by_column": confidential["never_by"],
+        "never_match_values": top,
+    }
+
+
+def input_checks(prep: PreparedInputs, d: np.ndarray | None, closed: bool) -> dict[str, Any]:
+    """Counts of records whose risk R's rules change silently (see ``result.checks``):
+    ``na_confidential``/``na_synthetic`` (records with NA in a continuous known/syn variable),
+    ``never_match`` (records whose radius interval is empty) and the same per column, for
+    messages."""
+    cols = prep.continuous if prep.radii is not None else []
+    if not cols:
+        empty = np.empty((prep.n, 0))
+        return checks_from_counts(check_counts(empty, []), [check_counts(empty, [])] * prep.m)
+    return checks_from_counts(
+        check_counts(prep.cont_orig, cols, d, closed),
+        [check_counts(y, cols) for y in prep.cont_syn],
+    )

@@ -11,18 +11,20 @@ Implements the attribute measure of the paper ``shared/papers/004_f9c1bf1dd057f7
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from .._result import Result
+from .._schema import as_names
+
 __all__ = ["AttributeRiskResult", "attribute_risk"]
 
 
-@dataclass
-class AttributeRiskResult:
+@dataclass(frozen=True, repr=False)
+class AttributeRiskResult(Result):
     """Exact attribute disclosures.
 
     Attributes
@@ -39,6 +41,10 @@ class AttributeRiskResult:
 
     A: pd.DataFrame
     syn: list[str]
+
+    def summary(self) -> pd.DataFrame:
+        """Count and share per dataset, and their ``mean`` over the datasets."""
+        return self.to_frame("dataset")
 
     @property
     def n(self) -> int:
@@ -74,26 +80,20 @@ class AttributeRiskResult:
         t.loc["mean"] = t.mean()
         return t
 
-    def __repr__(self) -> str:
-        t = self.to_frame()
-        body = t.to_string(formatters={"count": "{:.4g}".format, "share": "{:.4%}".format})
-        return f"AttributeRiskResult(n={self.n}, m={self.m}, syn={self.syn})\n{body}"
-
-    def _repr_html_(self) -> str:
-        return (f"<p>AttributeRiskResult(n={self.n}, m={self.m}, "
-                f"syn={html.escape(str(self.syn))})</p>{self.to_frame().to_html()}")
+    def _header(self) -> str:
+        return f"AttributeRiskResult(n={self.n}, m={self.m}, syn={self.syn})"
 
 
-def attribute_risk(origdata: pd.DataFrame,
-                   syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def attribute_risk(confidential: pd.DataFrame,
+                   synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                    syn: str | Sequence[str]) -> AttributeRiskResult:
     """Exact attribute disclosures ``A_il = [synthetic values of row i = true values]``.
 
     Parameters
     ----------
-    origdata : DataFrame
+    confidential : DataFrame
         Confidential data, n rows.
-    syndata : DataFrame or list of DataFrame
+    synthetic : DataFrame or list of DataFrame
         Synthetic datasets, row i being the synthetic version of record i.
     syn : str or list of str
         The synthesized variable(s); with several, a disclosure needs all of them right.
@@ -110,34 +110,34 @@ def attribute_risk(origdata: pd.DataFrame,
     >>> res.A.to_numpy().T.tolist()
     [[1, 0, 1, 0], [0, 1, 0, 1]]
     """
-    syn = [syn] if isinstance(syn, str) else list(syn)
+    syn = as_names(syn, "syn")
     if not syn:
         raise ValueError("syn is empty")
-    if not isinstance(origdata, pd.DataFrame):
-        raise TypeError(f"origdata must be a DataFrame, got {type(origdata).__name__}")
-    datasets = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    if not isinstance(confidential, pd.DataFrame):
+        raise TypeError(f"confidential must be a DataFrame, got {type(confidential).__name__}")
+    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
     if not datasets:
-        raise ValueError("syndata is empty")
-    missing = [v for v in syn if v not in origdata.columns]
+        raise ValueError("synthetic is empty")
+    missing = [v for v in syn if v not in confidential.columns]
     if missing:
-        raise KeyError(f"origdata: synthesized columns {missing} not found")
-    n = len(origdata)
+        raise KeyError(f"confidential: synthesized columns {missing} not found")
+    n = len(confidential)
     cols = []
     for l, d in enumerate(datasets):
         if not isinstance(d, pd.DataFrame):
-            raise TypeError(f"syndata[{l}] must be a DataFrame, got {type(d).__name__}")
+            raise TypeError(f"synthetic[{l}] must be a DataFrame, got {type(d).__name__}")
         if len(d) != n:
-            raise ValueError(f"syndata[{l}] has {len(d)} rows, origdata has {n}")
+            raise ValueError(f"synthetic[{l}] has {len(d)} rows, confidential has {n}")
         miss = [v for v in syn if v not in d.columns]
         if miss:
-            raise KeyError(f"syndata[{l}]: synthesized columns {miss} not found")
+            raise KeyError(f"synthetic[{l}]: synthesized columns {miss} not found")
         hit = np.ones(n, dtype=bool)
         for v in syn:
-            a = origdata[v].to_numpy(dtype=object)
+            a = confidential[v].to_numpy(dtype=object)
             b = d[v].to_numpy(dtype=object)
             eq = np.asarray(a == b, dtype=bool) & ~(pd.isna(a) | pd.isna(b))
             hit &= eq
         cols.append(hit.astype(np.int64))
-    A = pd.DataFrame(np.column_stack(cols), index=origdata.index,
+    A = pd.DataFrame(np.column_stack(cols), index=confidential.index,
                      columns=pd.RangeIndex(1, len(datasets) + 1, name="dataset"))
     return AttributeRiskResult(A=A, syn=syn)

@@ -22,14 +22,15 @@ Max ``sum_b sum_l n_bl^2 / n_b``; Min ``sum_b n_b / G_b`` (G_b labels observed i
 
 from __future__ import annotations
 
-import html
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from .._result import Result
+from .._schema import as_names
 from .attribute import attribute_risk
 from .identification import identification_risk
 
@@ -38,21 +39,12 @@ __all__ = ["InherentBounds", "bound_redraws", "inherent_bounds", "label_risk"]
 MEASURES = ["exp_risk", "true_rate", "false_rate", "attribute_count", "attribute_share"]
 
 
-def _as_list(x: str | Sequence[str] | None, name: str) -> list[str]:
-    if x is None:
-        return []
-    out = [x] if isinstance(x, str) else list(x)
-    if not all(isinstance(v, str) for v in out):
-        raise TypeError(f"{name} must be column names")
-    return out
-
-
-def label_risk(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                label: str | Sequence[str], known: str | Sequence[str]) -> pd.DataFrame:
     """Identification and attribute risk of synthesized label(s), one row per dataset.
 
     Columns ``s, exp_risk, true_rate, false_rate`` come from
-    ``identification_risk(origdata, syndata, known, label, r=None)`` (every variable matched
+    ``identification_risk(confidential, synthetic, known, label, r=None)`` (every variable matched
     exactly); ``attribute_count, attribute_share`` from :func:`attribute_risk`. A record whose
     true label no synthetic record of its pattern carries (c = 0) contributes nothing, as in
     ``identification_risk`` (its RiskInputWarning is expected here and silenced).
@@ -68,14 +60,14 @@ def label_risk(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataF
     >>> r["false_rate"].isna().all()          # no unique match: s = 0
     np.True_
     """
-    label = _as_list(label, "label")
-    known = _as_list(known, "known")
-    datasets = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    label = as_names(label, "label")
+    known = as_names(known, "known")
+    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*have no matching synthetic record.*")
-        ir = identification_risk(origdata, datasets, known=known, syn=label, r=None,
+        ir = identification_risk(confidential, datasets, known=known, syn=label, r=None,
                                  progress=False)
-    ar = attribute_risk(origdata, datasets, label)
+    ar = attribute_risk(confidential, datasets, label)
     out = pd.DataFrame({"s": np.asarray(ir.s), "exp_risk": np.asarray(ir.exp_risk),
                         "true_rate": np.asarray(ir.true_rate),
                         "false_rate": np.asarray(ir.false_rate, dtype=float),
@@ -104,7 +96,7 @@ def bound_redraws(data: pd.DataFrame, label: str, kept: str | Sequence[str],
     >>> [x["lab"].tolist() for x in bound_redraws(d, "lab", "g", "min", S=2, seed=1)]
     [['b', 'b', 'a', 'c'], ['a', 'a', 'b', 'c']]
     """
-    kept = _as_list(kept, "kept")
+    kept = as_names(kept, "kept")
     _check(data, label, kept, S, scenario, min_support)
     rng = np.random.default_rng(seed)
     n = len(data)
@@ -178,8 +170,8 @@ def closed_form_attribute(data: pd.DataFrame, label: str, kept: Sequence[str],
     return pd.DataFrame(rows).T.rename_axis("scenario")
 
 
-@dataclass
-class InherentBounds:
+@dataclass(frozen=True, repr=False)
+class InherentBounds(Result):
     """Risk measures of S redraws under the Min and Max scenarios.
 
     Attributes
@@ -190,6 +182,8 @@ class InherentBounds:
     closed_form : DataFrame
         Exact mean and sd of the attribute count per scenario.
     label, kept, known : the columns used.
+    S, seed, min_support, n
+        Redraws per scenario, their seed, the Min scenario's label support, records.
     """
 
     draws: pd.DataFrame
@@ -201,7 +195,6 @@ class InherentBounds:
     seed: int | None
     min_support: str = "pattern"
     n: int = 0
-    info: dict = field(default_factory=dict)
 
     def summary(self) -> pd.DataFrame:
         """Mean of every measure per scenario (false rate over draws with s > 0)."""
@@ -225,19 +218,17 @@ class InherentBounds:
         return pd.Series({s: float((x <= v).mean()) for s, x in g}, name=measure)
 
     def to_frame(self) -> pd.DataFrame:
+        """One row per scenario and redraw with every measure."""
         return self.draws.copy()
 
-    def __repr__(self) -> str:
-        cf = self.closed_form
+    def _header(self) -> str:
         return (f"InherentBounds(label={self.label!r}, kept={self.kept}, known={self.known}, "
-                f"S={self.S}, n={self.n}, min_support={self.min_support!r})\n"
-                f"{self.summary().to_string(float_format=lambda x: f'{x:.5g}')}\n"
-                f"closed-form attribute count: min {cf.loc['min', 'mean']:.5g}, "
-                f"max {cf.loc['max', 'mean']:.5g}")
+                f"S={self.S}, n={self.n}, min_support={self.min_support!r})")
 
-    def _repr_html_(self) -> str:
-        head = html.escape(repr(self).splitlines()[0])
-        return f"<p>{head}</p>{self.summary().to_html()}{self.closed_form.to_html()}"
+    def _notes(self) -> list[str]:
+        cf = self.closed_form
+        return [f"closed-form attribute count: min {cf.loc['min', 'mean']:.5g}, "
+                f"max {cf.loc['max', 'mean']:.5g}"]
 
 
 def inherent_bounds(data: pd.DataFrame, label: str, kept: str | Sequence[str],
@@ -278,8 +269,8 @@ def inherent_bounds(data: pd.DataFrame, label: str, kept: str | Sequence[str],
     >>> b.closed_form["mean"].round(1).tolist()
     [35.6, 87.2]
     """
-    kept = _as_list(kept, "kept")
-    known = kept if known is None else _as_list(known, "known")
+    kept = as_names(kept, "kept")
+    known = kept if known is None else as_names(known, "known")
     for scen in ("min", "max"):
         _check(data, label, kept, S, scen, min_support)
     bad = [c for c in known if c not in data.columns]

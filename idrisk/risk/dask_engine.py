@@ -10,9 +10,9 @@ which has the same key as target i whenever it can match, so it lands in the sam
 Work is organised as follows (every step is a Dask task graph run with ``scheduler``):
 
 1. one pass over the confidential data and the first synthetic dataset: row counts, the
-   confidential index and the factor levels (R's rule: union of the levels of ``origdata`` and of
-   the *first* synthetic dataset, computed by :mod:`idrisk.risk._prepare`); row counts of the other
-   synthetic datasets;
+   confidential index and the factor levels (R's rule: union of the levels of the
+   confidential data and of the *first* synthetic dataset, computed by
+   :mod:`idrisk.risk._prepare`); row counts of the other synthetic datasets;
 2. the confidential records are encoded (level codes, continuous values, record id) and split
    into the buckets, which are persisted;
 3. for each synthetic dataset in turn: its partitions are encoded and split the same way, and
@@ -35,9 +35,19 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ._prepare import _codes_for, _exact_codes, _levels_of, _numeric, prepare_inputs
-from .identification import Radius
+from ._prepare import (
+    as_float,
+    check_counts,
+    checks_from_counts,
+    column_levels,
+    exact_codes,
+    level_codes,
+    merge_check_counts,
+    prepare_inputs,
+)
+from .identification import result_about, warn_about_checks
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
+from .options import RiskOptions
 from .result import IdentificationRiskResult
 
 __all__ = ["identification_risk_dask"]
@@ -92,43 +102,43 @@ def _source(frame: Any, chunks: int, used: list[str], dask, dd) -> _Source:
     )
 
 
-def _sources(origdata, syndata, dask, dd) -> tuple[Any, list[Any]]:
+def _sources(confidential, synthetic, dask, dd) -> tuple[Any, list[Any]]:
     """Check the container types (as ``identification_risk`` does) and list the frames."""
     frame_types = (pd.DataFrame, dd.DataFrame)
-    if not isinstance(origdata, frame_types):
+    if not isinstance(confidential, frame_types):
         raise TypeError(
-            f"origdata must be a pandas or dask DataFrame, got {type(origdata).__name__}"
+            f"confidential must be a pandas or dask DataFrame, got {type(confidential).__name__}"
         )
-    if isinstance(syndata, frame_types):
-        return origdata, [syndata]
-    if isinstance(syndata, (str, bytes)) or not isinstance(syndata, Sequence):
+    if isinstance(synthetic, frame_types):
+        return confidential, [synthetic]
+    if isinstance(synthetic, (str, bytes)) or not isinstance(synthetic, Sequence):
         raise TypeError(
-            "syndata must be a DataFrame or a list of DataFrames (pandas or dask), got "
-            f"{type(syndata).__name__}"
+            "synthetic must be a DataFrame or a list of DataFrames (pandas or dask), got "
+            f"{type(synthetic).__name__}"
         )
-    frames = list(syndata)
+    frames = list(synthetic)
     if not frames:
-        raise ValueError("syndata is empty: give at least one synthetic dataset")
+        raise ValueError("synthetic is empty: give at least one synthetic dataset")
     for j, frame in enumerate(frames, start=1):
         if not isinstance(frame, frame_types):
             raise TypeError(
-                f"syndata: synthetic dataset {j} (syndata[{j - 1}]) is a "
+                f"synthetic dataset {j} (synthetic[{j - 1}]) is a "
                 f"{type(frame).__name__}, expected a pandas or dask DataFrame"
             )
-    return origdata, frames
+    return confidential, frames
 
 
 def _scan(part: pd.DataFrame, factors: list[str]) -> tuple[pd.Index, int, dict[str, list[str]]]:
     """Index, length and per-column factor levels of one partition."""
-    return part.index, len(part), {c: _levels_of(part[c]) for c in factors}
+    return part.index, len(part), {c: column_levels(part[c]) for c in factors}
 
 
 def _merge_levels(per_part: list[list[str]], categorical: bool) -> list[str]:
     """Levels of a whole column from its partitions' levels.
 
     Categorical columns keep their declared order (partition by partition); other columns are
-    sorted by label, as :func:`idrisk.risk._prepare._levels_of` does. Only the *set* of levels can
-    change a result (codes are compared for equality only).
+    sorted by label, as :func:`idrisk.risk._prepare.column_levels` does. Only the *set* of
+    levels can change a result (codes are compared for equality only).
     """
     merged = list(dict.fromkeys(label for labels in per_part for label in labels))
     return merged if categorical else sorted(merged)
@@ -153,9 +163,23 @@ class _Spec:
     buckets: int
     parse: frozenset = frozenset()  # columns declared continuous: text holding numbers parsed
 
+    def half_widths(self, x: np.ndarray) -> np.ndarray:
+        assert self.radii is not None
+        return half_widths(
+            x,
+            self.radii,
+            percentage=self.percentage,
+            abs_radius=self.abs_radius,
+            euclidean_dist=self.euclidean_dist,
+            known=self.cont_known,
+        )
 
-def _encode_split(part: pd.DataFrame, offset: int, spec: _Spec, where: str) -> list[pd.DataFrame]:
-    """Encode one partition and split it into the key buckets.
+
+def _encode_split(
+    part: pd.DataFrame, offset: int, spec: _Spec, where: str, confidential: bool
+) -> list[Any]:
+    """Encode one partition and split it into the key buckets; the last output is the
+    partition's :func:`~idrisk.risk._prepare.check_counts` (NA and never-matched records).
 
     Columns: ``id`` (global record position), ``k0..`` (level codes of factor columns, float
     values of numeric columns matched exactly), ``x0..`` (continuous values, NaN = NA). Rows with
@@ -166,15 +190,19 @@ def _encode_split(part: pd.DataFrame, offset: int, spec: _Spec, where: str) -> l
     ok = np.ones(n, dtype=bool)
     for i, c in enumerate(spec.categorical):
         if c in spec.levels:
-            values = _codes_for(part[c], spec.levels[c])
+            values = level_codes(part[c], spec.levels[c])
             ok &= values >= 0
         else:
-            values = _numeric(part[c], c, where) + 0.0  # + 0.0 folds -0.0 into 0.0
+            values = as_float(part[c], c, where) + 0.0  # + 0.0 folds -0.0 into 0.0
             ok &= ~np.isnan(values)
         cols[f"k{i}"] = values
-    if spec.radii is not None:
+    counts = check_counts(np.empty((n, 0)), [])
+    if spec.radii is not None and spec.continuous:
         for i, c in enumerate(spec.continuous):
-            cols[f"x{i}"] = _numeric(part[c], c, where, c in spec.parse)
+            cols[f"x{i}"] = as_float(part[c], c, where, c in spec.parse)
+        x = np.column_stack([cols[f"x{i}"] for i in range(len(spec.continuous))])
+        d = spec.half_widths(x) if confidential else None
+        counts = check_counts(x, list(spec.continuous), d, spec.rule.closed)
     frame = pd.DataFrame(cols)[ok]
     if spec.categorical:
         keys = frame[[f"k{i}" for i in range(len(spec.categorical))]]
@@ -183,7 +211,7 @@ def _encode_split(part: pd.DataFrame, offset: int, spec: _Spec, where: str) -> l
         bucket = np.zeros(len(frame), dtype=np.uint64)
     order = np.argsort(bucket, kind="stable")
     cuts = np.searchsorted(bucket[order], np.arange(1, spec.buckets, dtype=np.uint64))
-    return [frame.iloc[idx] for idx in np.split(order, cuts)]
+    return [frame.iloc[idx] for idx in np.split(order, cuts)] + [counts]
 
 
 def _concat(pieces: list[pd.DataFrame]) -> pd.DataFrame:
@@ -221,7 +249,7 @@ def _count_bucket(
     for i, c in enumerate(spec.categorical):
         tv, sv = targets[f"k{i}"].to_numpy(), syn[f"k{i}"].to_numpy()
         if c not in spec.levels:  # numeric column matched exactly: codes of equal values
-            tv, sv = _exact_codes([tv, sv])
+            tv, sv = exact_codes([tv, sv])
         tcodes[ti, i], scodes[si, i] = tv, sv
     encoder = KeyEncoder(tcodes)
     tkey, skey = encoder.keys.copy(), encoder.transform(scodes)
@@ -237,14 +265,7 @@ def _count_bucket(
         xcols = [f"x{i}" for i in range(p)]
         xt = targets[xcols].to_numpy(dtype=np.float64)
         x[ti] = xt
-        d[ti] = half_widths(
-            xt,
-            spec.radii,
-            percentage=spec.percentage,
-            abs_radius=spec.abs_radius,
-            euclidean_dist=spec.euclidean_dist,
-            known=spec.cont_known,
-        )
+        d[ti] = spec.half_widths(xt)
         y[si] = syn[xcols].to_numpy(dtype=np.float64)
     c, own = count_matches(tkey, skey, x, d, y, spec.rule, encoder.n_keys, CountCache())
     return tid, c[ti], own[ti]
@@ -254,43 +275,33 @@ def _count_bucket(
 
 
 def identification_risk_dask(
-    origdata: Any,
-    syndata: Any,
-    known: str | Sequence[str],
-    syn: str | Sequence[str],
-    r: Radius = None,
-    percentage: bool = True,
-    euclidean_dist: bool = False,
+    confidential: Any,
+    synthetic: Any,
+    options: RiskOptions,
     *,
-    closed: bool = False,
-    abs_radius: bool = False,
-    ellipsoid: bool = False,
-    na_matches: bool = True,
     npartitions: int | None = None,
     scheduler: Any = None,
     progress: bool | None = None,
-    categorical: str | Sequence[str] | None = None,
-    continuous: str | Sequence[str] | None = None,
-    align: str | None = None,
 ) -> IdentificationRiskResult:
     """:func:`idrisk.identification_risk` computed with Dask, with identical results.
 
-    Same arguments, rules and result as :func:`idrisk.identification_risk` (R's factor-level
+    Same rules, checks and result as :func:`idrisk.identification_risk` (R's factor-level
     union with the first synthetic dataset, radius hand-out in data-frame order, NA semantics,
-    empty ``known``, ``exp_risk`` summed in record order); see there for their meaning.
+    empty ``known``, ``exp_risk`` summed in record order); the options are one
+    :class:`~idrisk.RiskOptions`.
 
     Parameters
     ----------
-    origdata
+    confidential
         Confidential data: a pandas or a dask DataFrame (n rows).
-    syndata
+    synthetic
         One synthetic DataFrame or a list of m, each pandas or dask; row i (by position, whatever
         the partitioning) is the synthetic version of confidential record i.
-    known, syn, r, percentage, euclidean_dist, closed, abs_radius, ellipsoid, na_matches
-        As in :func:`idrisk.identification_risk`.
+    options
+        What to match and how (known/syn, radius, ...): see :class:`~idrisk.RiskOptions`.
     npartitions
         Number of key buckets the counting is split into (default: the number of partitions of
-        ``origdata`` if it is a dask DataFrame, at least the number of CPUs). pandas inputs are
+        ``confidential`` if it is a dask DataFrame, at least the number of CPUs). pandas inputs are
         cut into this many row chunks for encoding. Records of one categorical key always share a
         bucket, so without categorical variables all the counting is one task.
     scheduler
@@ -298,11 +309,11 @@ def identification_risk_dask(
         ``"processes"``, a ``distributed.Client``... (default: Dask's current default).
     progress
         Progress bar over the synthetic datasets (default: only for large inputs).
-    categorical, continuous, align
-        As in :func:`idrisk.identification_risk`. ``align`` applies to pandas inputs (dask
-        frames are paired by position); the checks that read values (numbers stored as text,
-        integer codes given a radius) and the NA/never-matched counts of ``result.checks`` are
-        left to the single-machine engine (``c_zero`` is counted).
+
+    ``options.align`` applies to pandas inputs (dask frames are paired by position). The NA,
+    never-matched and c = 0 counts of ``result.checks`` (and their warnings) are computed as
+    by the single-machine engine; the checks that read whole columns at once (numbers stored as
+    text, integer codes given a radius) are left to it.
 
     Returns
     -------
@@ -326,21 +337,21 @@ def identification_risk_dask(
     --------
     >>> import pandas as pd
     >>> import dask.dataframe as dd
-    >>> from idrisk.risk.dask_engine import identification_risk_dask
+    >>> from idrisk import RiskOptions, identification_risk_dask
     >>> orig = pd.DataFrame({"Sex": ["F", "F", "M", "M"], "Income": [10.0, 11.0, 30.0, 50.0]})
     >>> syn1 = dd.from_pandas(orig.assign(Income=[10.5, 14.0, 31.0, 20.0]), npartitions=2)
-    >>> res = identification_risk_dask(orig, [syn1], known=["Sex"], syn=["Income"], r=0.1,
-    ...                                scheduler="synchronous")
+    >>> options = RiskOptions(known="Sex", syn="Income", r=0.1)
+    >>> res = identification_risk_dask(orig, [syn1], options, scheduler="synchronous")
     >>> res.c[1].tolist(), res.T[1].tolist()
     ([1, 1, 1, 0], [1, 0, 1, 1])
     >>> float(res.exp_risk[1])
     2.0
     """
     dask, dd = _import_dask()
-    if ellipsoid and euclidean_dist:
-        raise ValueError(
-            "ellipsoid=True and euclidean_dist=True: choose one (ellipsoid is the true Euclidean "
-            "match; euclidean_dist is R's per-variable radius formula)"
+    if not isinstance(options, RiskOptions):
+        raise TypeError(
+            f"options must be a RiskOptions (e.g. RiskOptions(known=..., syn=..., r=...)), got "
+            f"{type(options).__name__}"
         )
     if npartitions is not None and (
         isinstance(npartitions, bool)
@@ -348,33 +359,27 @@ def identification_risk_dask(
         or npartitions < 1
     ):
         raise ValueError(f"npartitions must be a positive integer or None, got {npartitions!r}")
-    origdata, frames = _sources(origdata, syndata, dask, dd)
-    frames = _aligned(origdata, frames, align)
+    confidential, frames = _sources(confidential, synthetic, dask, dd)
+    frames = _aligned(confidential, frames, options.align)
     if npartitions is None:
         npartitions = max(
-            origdata.npartitions if isinstance(origdata, dd.DataFrame) else 1, os.cpu_count() or 1
+            confidential.npartitions if isinstance(confidential, dd.DataFrame) else 1,
+            os.cpu_count() or 1,
         )
     buckets = int(npartitions)
-    used = list(dict.fromkeys(list(_names(known)) + list(_names(syn))))
-    orig_src = _source(origdata, buckets, used, dask, dd)
+    used = list(options.variables)
+    orig_src = _source(confidential, buckets, used, dask, dd)
     syn_src = [_source(f, buckets, used, dask, dd) for f in frames]
 
     # validation, categorical/continuous split and radius hand-out: the engine's own rules,
     # applied to two-row probes with the inputs' dtypes (no data is read)
     prep = prepare_inputs(
-        orig_src.probe,
-        [s.probe for s in syn_src],
-        known,
-        syn,
-        r,
-        categorical=categorical,
-        continuous=continuous,
-        percentage=percentage,
-        value_checks=False,
+        orig_src.probe, [s.probe for s in syn_src], options, value_checks=False
     )
     factors = list(prep.levels)
 
-    # pass 1: row counts, the confidential index, factor levels of origdata and syndata[0]
+    # pass 1: row counts, the confidential index, factor levels of the confidential data and
+    # of synthetic[0]
     scans: dict[str, Any] = {}
     if orig_src.frame is None:
         scans["orig"] = [dask.delayed(_scan)(p, factors) for p in orig_src.parts]
@@ -387,7 +392,7 @@ def identification_risk_dask(
 
     def levels_and_lengths(src: _Source, key: str) -> tuple[dict[str, list[str]], list[int]]:
         if src.frame is not None:
-            return {c: _levels_of(src.frame[c]) for c in factors}, src.lengths
+            return {c: column_levels(src.frame[c]) for c in factors}, src.lengths
         rows = scanned[key]
         levels = {
             c: _merge_levels(
@@ -416,13 +421,13 @@ def identification_risk_dask(
         total = int(sum(lengths))
         if total != n:
             raise ValueError(
-                f"synthetic dataset {j} (syndata[{j - 1}]) has {total} rows but origdata has {n}: "
-                "row i of every synthetic dataset must be the synthetic version of confidential "
-                "record i"
+                f"synthetic dataset {j} (synthetic[{j - 1}]) has {total} rows but the "
+                f"confidential data has {n}: row i of every synthetic dataset must be the "
+                "synthetic version of confidential record i"
             )
         syn_lengths.append(lengths)
     if n == 0:
-        raise ValueError("origdata has no rows")
+        raise ValueError("the confidential data has no rows")
 
     levels = {}
     for c in factors:
@@ -433,34 +438,35 @@ def identification_risk_dask(
         categorical=tuple(prep.categorical),
         levels=levels,
         continuous=tuple(prep.continuous),
-        radii=(
-            None
-            if prep.radii is None
-            else np.array([prep.radii[c] for c in prep.continuous], dtype=np.float64)
-        ),
+        radii=None if prep.radii is None else prep.radius_vector,
         cont_known=prep.cont_known,
-        percentage=percentage,
-        abs_radius=abs_radius,
-        euclidean_dist=euclidean_dist,
-        rule=MatchRule(closed=closed, na_matches=na_matches, ellipsoid=ellipsoid),
+        percentage=options.percentage,
+        abs_radius=options.abs_radius,
+        euclidean_dist=options.euclidean_dist,
+        rule=MatchRule(
+            closed=options.closed, na_matches=options.na_matches, ellipsoid=options.ellipsoid
+        ),
         buckets=buckets,
-        parse=frozenset(prep.declared_continuous),
+        parse=frozenset(c for c in options.continuous if c in set(used)),
     )
 
-    def split(src: _Source, lengths: list[int], where: str) -> list[Any]:
+    def split(src: _Source, lengths: list[int], where: str, targets: bool) -> list[Any]:
         offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int)
         return [
-            dask.delayed(_encode_split, nout=buckets)(part, int(off), spec, where)
+            dask.delayed(_encode_split, nout=buckets + 1)(part, int(off), spec, where, targets)
             for part, off in zip(src.parts, offsets)
         ]
 
     # pass 2: the confidential records, encoded and bucketed once
-    tsplit = split(orig_src, orig_lengths, "origdata")
+    tsplit = split(orig_src, orig_lengths, "the confidential data", True)
     tbuckets = dask.persist(
         *[dask.delayed(_concat)([t[b] for t in tsplit]) for b in range(buckets)],
         scheduler=scheduler,
     )
-    sizes = dask.compute(*[dask.delayed(len)(t) for t in tbuckets], scheduler=scheduler)
+    sizes, orig_counts = dask.compute(
+        [dask.delayed(len)(t) for t in tbuckets], [t[buckets] for t in tsplit],
+        scheduler=scheduler,
+    )  # fmt: skip
     live = [b for b in range(buckets) if sizes[b] > 0]
 
     # pass 3: synthetic datasets one at a time
@@ -469,47 +475,40 @@ def identification_risk_dask(
     own = np.zeros((n, m), dtype=bool, order="F")
     if progress is None:
         progress = n * m >= 5_000_000
+    syn_counts = []
     for j in tqdm(
         range(m), desc="identification risk (dask)", unit="dataset", disable=not progress
     ):
-        where = f"synthetic dataset {j + 1} (syndata[{j}])"
-        ssplit = split(syn_src[j], syn_lengths[j], where)
+        where = f"synthetic dataset {j + 1} (synthetic[{j}])"
+        ssplit = split(syn_src[j], syn_lengths[j], where, False)
         tasks = [
             dask.delayed(_count_bucket)(tbuckets[b], [s[b] for s in ssplit], spec) for b in live
         ]
-        for tid, cb, ob in dask.compute(*tasks, scheduler=scheduler):
+        counted, parts = dask.compute(tasks, [s[buckets] for s in ssplit], scheduler=scheduler)
+        for tid, cb, ob in counted:
             c[tid, j], own[tid, j] = cb, ob
+        syn_counts.append(merge_check_counts(parts))
 
-    settings = prep.settings(
-        percentage=percentage,
-        euclidean_dist=euclidean_dist,
-        closed=closed,
-        abs_radius=abs_radius,
-        ellipsoid=ellipsoid,
-        na_matches=na_matches,
+    checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
+    result = IdentificationRiskResult.from_counts(
+        c, own, index=index, checks=checks, **result_about(prep)
     )
-    return IdentificationRiskResult.from_counts(c, own, index=index, settings=settings)
+    names = [f"synthetic dataset {j} (synthetic[{j - 1}])" for j in range(1, m + 1)]
+    warn_about_checks(result, checks, names, stacklevel=2)
+    return result
 
 
-def _aligned(origdata: Any, frames: list[Any], align: str | None) -> list[Any]:
+def _aligned(confidential: Any, frames: list[Any], align: str | None) -> list[Any]:
     """idrisk._align's row rule for pandas inputs (dask frames are taken by position)."""
-    from .._align import check_align, check_frame_alignment
+    from .._align import check_frame_alignment
 
-    check_align(align)
-    if not isinstance(origdata, pd.DataFrame):
+    if not isinstance(confidential, pd.DataFrame):
         return frames
     return [
-        check_frame_alignment(origdata, f, f"synthetic dataset {j} (syndata[{j - 1}])", align)
+        check_frame_alignment(
+            confidential, f, f"synthetic dataset {j} (synthetic[{j - 1}])", align
+        )
         if isinstance(f, pd.DataFrame)
         else f
         for j, f in enumerate(frames, start=1)
     ]
-
-
-def _names(value: str | Sequence[str] | None) -> list[str]:
-    """Column names from ``known``/``syn`` (validated later by ``prepare_inputs``)."""
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    return [v for v in value if isinstance(v, str)]

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ._prepare import RiskInputWarning, dataset_label, input_checks, prepare_inputs
+from .._interface import spell
+from ._prepare import PreparedInputs, RiskInputWarning, input_checks, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
+from .options import Radius, RiskOptions
 from .result import IdentificationRiskResult
 
-__all__ = ["identification_risk"]
+__all__ = ["identification_risk", "risk_from_options"]
 
 
 def _n_workers(n_jobs: int | None, m: int) -> int:
@@ -30,14 +33,11 @@ def _n_workers(n_jobs: int | None, m: int) -> int:
     return max(1, min(n_jobs, m - 1))
 
 
-Radius = None | float | Sequence[float] | Mapping[str, float]
-
-
 def identification_risk(
-    origdata: pd.DataFrame,
-    syndata: pd.DataFrame | Sequence[pd.DataFrame],
-    known: str | Sequence[str],
-    syn: str | Sequence[str],
+    confidential: pd.DataFrame,
+    synthetic: pd.DataFrame | Sequence[pd.DataFrame],
+    known: str | Sequence[str] = (),
+    syn: str | Sequence[str] = (),
     r: Radius = None,
     percentage: bool = True,
     euclidean_dist: bool = False,
@@ -46,11 +46,11 @@ def identification_risk(
     abs_radius: bool = False,
     ellipsoid: bool = False,
     na_matches: bool = True,
-    progress: bool | None = None,
-    n_jobs: int | None = None,
     categorical: str | Sequence[str] | None = None,
     continuous: str | Sequence[str] | None = None,
     align: str | None = None,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
 ) -> IdentificationRiskResult:
     """Identification disclosure risk of partially synthetic data (Hornby & Hu, 2021).
 
@@ -62,25 +62,27 @@ def identification_risk(
 
     Parameters
     ----------
-    origdata
+    confidential
         Confidential data, n rows.
-    syndata
-        One synthetic DataFrame or a list of m; row i of each is the synthetic version of
-        confidential record i. Columns are matched by name.
+    synthetic
+        One synthetic DataFrame, a list of m or a :class:`~idrisk.SyntheticData`; row i of each
+        is the synthetic version of confidential record i. Columns are matched by name.
     known, syn
         Names of the variables the intruder knows (unsynthesized) and of the synthesized ones.
         ``known`` may be empty (R requires one; here the match is then on ``syn`` alone).
     r
         Radius for continuous variables: None (match every variable exactly, numbers too), one
         number for all, a sequence handed out to the continuous known/syn columns **in the order
-        they appear in origdata** (R's rule; extra entries are ignored with a warning), or a dict
-        ``{column: radius}``.
+        they appear in the confidential data** (R's rule; extra entries are ignored with a
+        warning), or a dict ``{column: radius}``. With None, numeric columns are matched by
+        equality and an :class:`~idrisk.risk.ExactMatchWarning` names them.
     percentage
         Radius is ``r * value`` (True, R's default) or ``r`` itself.
     euclidean_dist
         R's ``euclideanDist``: every variable is still checked on its own interval, but known
-        continuous variables use ``d_K = sqrt(sum d_v^2)`` and synthesized ones
-        ``d_S = sqrt(d_K + sum d_v^2)`` (R's formula, kept as is).
+        continuous variables use ``d_K = (sum d_v^2)^0.5`` and synthesized ones
+        ``d_S = (d_K + sum d_v^2)^0.5`` (R's formula, kept as is, with the squares added in the
+        order of ``known`` and ``syn`` and the root taken by C's ``pow``, as R does).
     closed
         Closed intervals ``[x - d, x + d]`` as written in the article (R uses open ones).
     abs_radius
@@ -98,26 +100,30 @@ def identification_risk(
         Threads counting synthetic datasets in parallel (default: every core; 1 = none). The
         results do not depend on it.
     categorical, continuous
-        Column types, overriding the dtype rule for the known/syn columns they name: a numeric
-        column in ``categorical`` is matched by equality (like an R factor), a text/category
-        column of numbers in ``continuous`` is matched within the radius. Without them R's rule
-        holds (category/object/string columns are factors, numbers continuous), with two
-        guards: a numeric column of few (<= 20) distinct whole numbers given a radius warns
-        (:class:`~idrisk.risk._prepare.ContinuousCodesWarning`, e.g. Urban coded 1/2), and a text
-        column of origdata whose values are mostly numbers (>= 95% parse, e.g. one ``"n/a"``
-        among incomes) is a ``TypeError`` naming the column and the stray values.
+        Column types, overriding the package's rule for the known/syn columns they name: a
+        numeric column in ``categorical`` is matched by equality (like an R factor), a
+        text/category column of numbers in ``continuous`` is matched within the radius. Without
+        them the rule of :mod:`idrisk._schema` holds (category/object/string/boolean columns
+        are categorical and compared by label, numbers continuous), with two guards: a numeric
+        column of few (<= 20) distinct whole numbers given a radius warns
+        (:class:`~idrisk.risk.ContinuousCodesWarning`, e.g. Urban coded 1/2), and a text
+        column of the confidential data whose values are mostly numbers (>= 95% parse, e.g.
+        one ``"n/a"`` among incomes) is a ``TypeError`` naming the column and the stray
+        values.
     align
-        Row correspondence when origdata and a synthetic dataset both carry an index and the
+        Row correspondence when the confidential data and a synthetic dataset both carry an
+        index and the
         indexes differ (or hold the same labels in another order): None raises a
         ``ValueError`` naming the dataset; ``"position"`` pairs rows by position (R's
-        behaviour); ``"index"`` reorders each synthetic dataset to origdata's index. Identical
+        behaviour); ``"index"`` reorders each synthetic dataset to the confidential index.
+        Identical
         indexes, or a default ``RangeIndex`` against other labels, are paired by position.
 
     Returns
     -------
     IdentificationRiskResult
         ``c, T, K, F, risk`` (n x m DataFrames), ``s, exp_risk, true_rate, false_rate`` (Series
-        over datasets), ``record_risk``; R's names work as keys (``result["c_vector"]``).
+        over datasets), ``record_risk``; R's names through ``result.to_r_dict()``.
         ``exp_risk`` is the expected number of records identified, out of n. ``checks`` counts
         the records with NA in a continuous variable, never matched (empty interval) and with
         c = 0; a record with c = 0 gets T = 1 and risk 0 (R's convention: nothing matches it,
@@ -130,17 +136,17 @@ def identification_risk(
     ContinuousCodesWarning
         Integer codes matched within a radius (see ``categorical``).
     RiskInputWarning
-        More than 1% of records have NA in a continuous variable (origdata or a synthetic
-        dataset), can never be matched (a value <= 0 under a percentage radius), or have no
+        More than 1% of records have NA in a continuous variable (confidential or synthetic),
+        can never be matched (a value <= 0 under a percentage radius), or have no
         match for other reasons (c = 0): the number is R's, but the message says why and what
         to pass instead.
 
     Raises
     ------
     KeyError
-        A known/syn column missing from origdata or from a synthetic dataset.
+        A known/syn column missing from the confidential data or from a synthetic dataset.
     ValueError
-        Row counts differ, known and syn overlap, syndata is empty, r has too few entries or
+        Row counts differ, known and syn overlap, synthetic is empty, r has too few entries or
         a negative/NaN radius, or indexes differ (see ``align``).
     TypeError
         A continuous variable holds text in some dataset, or a text column holds numbers.
@@ -164,42 +170,56 @@ def identification_risk(
     ([1, 1, 1, 0], [1, 0, 1, 1])
     >>> float(res.exp_risk[1])
     2.0
-    >>> res["true.rate_vector"].tolist()
+    >>> res.to_r_dict()["true.rate_vector"].tolist()
     [0.5]
     """
-    if ellipsoid and euclidean_dist:
-        raise ValueError(
-            "ellipsoid=True and euclidean_dist=True: choose one (ellipsoid is the true Euclidean "
-            "match; euclidean_dist is R's per-variable radius formula)"
-        )
-    prep = prepare_inputs(
-        origdata,
-        syndata,
-        known,
-        syn,
-        r,
-        categorical=categorical,
-        continuous=continuous,
-        align=align,
-        percentage=percentage,
+    options = RiskOptions(
+        known=known, syn=syn, r=r, percentage=percentage, euclidean_dist=euclidean_dist,
+        closed=closed, abs_radius=abs_radius, ellipsoid=ellipsoid, na_matches=na_matches,
+        categorical=categorical or (), continuous=continuous or (), align=align,
+    )  # fmt: skip
+    return risk_from_options(
+        confidential, synthetic, options, progress=progress, n_jobs=n_jobs, stacklevel=4
     )
-    rule = MatchRule(closed=closed, na_matches=na_matches, ellipsoid=ellipsoid)
 
+
+def risk_from_options(
+    confidential: pd.DataFrame,
+    synthetic: pd.DataFrame | Sequence[pd.DataFrame],
+    options: RiskOptions,
+    *,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    stacklevel: int = 2,
+) -> IdentificationRiskResult:
+    """:func:`identification_risk` with its options as one :class:`~idrisk.RiskOptions`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from idrisk import RiskOptions
+    >>> orig = pd.DataFrame({"Sex": ["F", "M"], "Income": [10.0, 30.0]})
+    >>> risk_from_options(orig, [orig], RiskOptions(known="Sex", syn="Income", r=0.1)).s.tolist()
+    [2]
+    """
+    prep = prepare_inputs(confidential, synthetic, options)
+    rule = MatchRule(
+        closed=options.closed, na_matches=options.na_matches, ellipsoid=options.ellipsoid
+    )
     if prep.radii is None:
         x = d = np.empty((prep.n, 0))
     else:
         x = prep.cont_orig
-        radii = np.array([prep.radii[c] for c in prep.continuous], dtype=np.float64)
         d = half_widths(
             x,
-            radii,
-            percentage=percentage,
-            abs_radius=abs_radius,
-            euclidean_dist=euclidean_dist,
+            prep.radius_vector,
+            percentage=options.percentage,
+            abs_radius=options.abs_radius,
+            euclidean_dist=options.euclidean_dist,
             known=prep.cont_known,
         )
 
-    checks = input_checks(prep, d if prep.radii is not None else None, closed)
+    checks = input_checks(prep, d if prep.radii is not None else None, options.closed)
     encoder = KeyEncoder(prep.cat_orig)
     cache = CountCache()
     c = np.empty((prep.n, prep.m), dtype=np.int64, order="F")
@@ -228,22 +248,26 @@ def identification_risk(
                 for _ in pool.map(count, range(1, prep.m)):
                     bar.update()
 
-    settings = prep.settings(
-        percentage=percentage,
-        euclidean_dist=euclidean_dist,
-        closed=closed,
-        abs_radius=abs_radius,
-        ellipsoid=ellipsoid,
-        na_matches=na_matches,
-    )
     result = IdentificationRiskResult.from_counts(
-        c, own, index=prep.index, settings=settings, checks=checks
+        c, own, index=prep.index, checks=checks, **result_about(prep)
     )
-    warn_about_checks(
-        result, checks, prep.names, percentage=percentage, stacklevel=3,
-        orig_name=dataset_label(origdata, None),
-    )
+    warn_about_checks(result, checks, prep.names, stacklevel=stacklevel, orig_name=prep.orig_name)
     return result
+
+
+def result_about(prep: PreparedInputs) -> dict[str, Any]:
+    """What a result records about its call (options, radii, column types)."""
+    return {
+        "options": prep.options,
+        "radii": prep.radii,
+        "categorical": tuple(dict.fromkeys(prep.categorical)),
+        "continuous": tuple(dict.fromkeys(prep.continuous)),
+    }
+
+
+def _span(values: np.ndarray) -> str:
+    lo, hi = int(np.min(values)), int(np.max(values))
+    return f"{lo}" if lo == hi else f"{lo}–{hi}"
 
 
 def warn_about_checks(
@@ -251,20 +275,21 @@ def warn_about_checks(
     checks: dict,
     names: Sequence[str],
     *,
-    percentage: bool,
     stacklevel: int = 2,
     threshold: float = 0.01,
-    orig_name: str = "origdata",
+    orig_name: str = "the confidential data",
 ) -> None:
-    """:class:`RiskInputWarning` for every count above ``threshold`` (a share of n)."""
+    """:class:`RiskInputWarning` for every count above ``threshold`` (a share of n); the
+    counts over the synthetic datasets are summarised as min–max over all of them."""
     n = result.n
     limit = threshold * n
-    na_rule = result.settings.get("na_matches", True)
+    options = result.options or RiskOptions(known=("?",))
+    na_rule = options.na_matches
     na_effect = (
-        "under R's rule NA matches anything, which raises the risk; pass na_matches=False "
-        "(NA never matches) or drop/impute them"
+        "under R's rule NA matches anything, which raises the risk; pass "
+        f"{spell('na_matches', False)} (NA never matches) or drop/impute them"
         if na_rule
-        else "with na_matches=False they are never matched"
+        else "they are never matched"
     )
 
     def share(k: int) -> str:
@@ -273,51 +298,67 @@ def warn_about_checks(
     def by_col(d: dict) -> str:
         return ", ".join(f"{c}: {k}" for c, k in d.items())
 
+    def datasets(mask: np.ndarray) -> str:
+        many = [names[j] for j in np.flatnonzero(mask)]
+        if len(many) == len(names) and len(names) > 1:
+            return f"all {len(names)} synthetic datasets"
+        return ", ".join(many[:3]) + (f" and {len(many) - 3} more" if len(many) > 3 else "")
+
     messages = []
-    if checks["na_origdata"] > limit:
+    if checks["na_confidential"] > limit:
         messages.append(
-            f"{orig_name}: {share(checks['na_origdata'])} have NA in a continuous known/syn "
-            f"variable ({by_col(checks['na_origdata_by_column'])}); {na_effect}"
+            f"{orig_name}: {share(checks['na_confidential'])} have NA in a continuous known/syn "
+            f"variable ({by_col(checks['na_confidential_by_column'])}); {na_effect}"
         )
-    na_syn = np.asarray(checks["na_syndata"])
+    na_syn = np.asarray(checks["na_synthetic"])
     if (na_syn > limit).any():
-        worst = int(np.argmax(na_syn))
-        many = [names[j] for j in np.flatnonzero(na_syn > limit)]
-        shown = ", ".join(many[:3]) + (", …" if len(many) > 3 else "")
         messages.append(
-            f"{shown}: up to {share(int(na_syn[worst]))} have NA in a continuous known/syn "
-            f"variable ({by_col(checks['na_syndata_by_column'])}); {na_effect}"
+            f"{datasets(na_syn > limit)}: {_span(na_syn)} of {n} records per dataset have NA in "
+            f"a continuous known/syn variable ({by_col(checks['na_synthetic_by_column'])}); "
+            f"{na_effect}"
         )
-    if checks["never_match"] > limit:
-        fix = (
-            "pass abs_radius=True (radius from |x|) or percentage=False (absolute radius)"
-            if percentage
-            else "use a positive radius or closed=True"
-        )
+    never = int(checks["never_match"])
+    if never > limit:
+        zero_radius = [c for c, v in (result.radii or {}).items() if v == 0]
+        codes = checks.get("never_match_values", {})
+        if zero_radius and not options.closed:
+            why = (
+                f"the radius of {zero_radius} is 0 and R's intervals are open, so nothing "
+                f"matches; give a positive radius or pass {spell('closed', True)}"
+            )
+        elif options.percentage:
+            shown = "; ".join(f"{c}: {', '.join(map(str, v))}" for c, v in codes.items())
+            why = (
+                "a value <= 0 under a percentage radius has an empty interval (R's rule)"
+                + (f" (most frequent: {shown})" if shown else "")
+                + ". Values like -8 or -9 are often missing-value codes: declare them "
+                f"missing when loading the data ({spell('na_values', ['-8'])}); if they are "
+                f"real values, pass {spell('abs_radius', True)} (radius from |x|) or "
+                f"{spell('percentage', False)} (an absolute radius)"
+            )
+        else:
+            why = f"give a positive radius or pass {spell('closed', True)}"
         but_na = (
             " (only a missing synthetic value, which matches anything under R's rule, can "
             "match them)"
-            if na_rule and np.asarray(checks["na_syndata"]).any()
-            else ""
+            if na_rule and na_syn.any()
+            else ", so they get c = 0, T = 1 and risk 0"
         )
         messages.append(
-            f"{orig_name}: {share(checks['never_match'])} can never be matched{but_na}: their "
-            f"radius interval is empty ({by_col(checks['never_match_by_column'])}"
-            + ("; a value <= 0 under a percentage radius, R's rule" if percentage else "")
-            + ")"
-            + ("" if but_na else ", so they get c = 0, T = 1 and risk 0")
-            + f"; {fix}"
+            f"{orig_name}: {share(never)} can never be matched{but_na}: their radius interval "
+            f"is empty ({by_col(checks['never_match_by_column'])}); {why}"
         )
+    assert result.checks is not None
     c_zero = result.checks["c_zero"].to_numpy()
-    unexplained = c_zero - checks["never_match"]
+    unexplained = c_zero - never
     if (unexplained > limit).any():
-        j = int(np.argmax(unexplained))
         messages.append(
-            f"{names[j]}: {share(int(c_zero[j]))} have no matching synthetic record (c = 0"
-            + (f"; {int(checks['never_match'])} never matchable" if checks["never_match"] else "")
-            + "), so they get T = 1 and "
-            "risk 0 (R's convention) and add nothing to the expected risk; check the radius "
-            "and the categorical levels of the synthetic data"
+            f"{datasets(unexplained > limit)}: {_span(c_zero)} of {n} records per dataset have "
+            "no matching synthetic record (c = 0"
+            + (f"; {never} of them never matchable" if never else "")
+            + "), so they get T = 1 and risk 0 (R's convention) and add nothing to the expected "
+            "risk; check the radius, the categorical levels of the synthetic data and "
+            "missing-value codes"
         )
     for message in messages:
         warnings.warn(message, RiskInputWarning, stacklevel=stacklevel)

@@ -12,17 +12,14 @@ The R package compares every target with every synthetic record, O(n^2) per data
 
 Comparisons are the same floating-point comparisons the R package makes, so counts are exact.
 
-Two engines share this module: ``"numpy"`` (vectorised numpy only) and ``"numba"`` (the compiled
-kernels of :mod:`idrisk.risk._kernels`: a prefix-count grid for two continuous variables and
-compiled candidate checks; ``pip install 'idrisk[fast]'``). The default ``"auto"`` uses numba
-when it is installed; the environment variable ``IDRISK_ENGINE`` (``auto``, ``numba`` or
-``numpy``) or the ``engine`` argument of :func:`count_matches` / :class:`CountCache` choose
-explicitly. Both give identical counts.
+The loops are the compiled kernels of :mod:`idrisk.risk._kernels` (numba): a prefix-count
+grid for two continuous variables and candidate checks for any number of variables and every
+rule. This module finds the windows (exact binary searches) and chooses the strategy.
 """
 
 from __future__ import annotations
 
-import os
+import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -38,39 +35,7 @@ __all__ = [
     "half_widths",
     "interval_bounds",
     "count_matches",
-    "resolve_engine",
 ]
-
-ENGINES = ("auto", "numba", "numpy")
-
-
-def resolve_engine(engine: str | None = None) -> str:
-    """The counting engine to use: ``"numba"`` or ``"numpy"``.
-
-    ``engine`` None reads the environment variable ``IDRISK_ENGINE`` (default ``"auto"``:
-    numba when installed, else numpy).
-
-    >>> resolve_engine("numpy")
-    'numpy'
-    """
-    choice = engine if engine is not None else os.environ.get("IDRISK_ENGINE", "auto")
-    choice = str(choice).strip().lower() or "auto"
-    if choice not in ENGINES:
-        where = "engine" if engine is not None else "IDRISK_ENGINE"
-        raise ValueError(f"{where} must be one of {ENGINES}, got {choice!r}")
-    if choice == "auto":
-        choice = "numba" if _kernels.HAVE_NUMBA else "numpy"
-    if choice == "numba":
-        if not _kernels.HAVE_NUMBA:
-            raise ImportError(
-                "the numba counting engine needs numba: pip install 'idrisk[fast]' "
-                "(or use engine='numpy' / IDRISK_ENGINE=numpy)"
-            )
-        _kernels.load()
-    return choice
-
-_CHUNK = 1 << 22  # candidate pairs checked at once (bounds memory to a few hundred MB)
-
 
 @dataclass(frozen=True)
 class MatchRule:
@@ -147,6 +112,23 @@ class KeyEncoder:
         return np.where(bad, -1, key)
 
 
+def r_sqrt(values: np.ndarray) -> np.ndarray:
+    """R's ``pow(x, 0.5)``: the C library's ``pow``, which can lie one ulp from ``sqrt``.
+
+    (numpy's ``power`` takes ``sqrt`` for an exponent of 0.5, so each value goes through
+    :func:`math.pow`, which calls the platform's C ``pow`` as R's compiled code does.)
+
+    Examples
+    --------
+    >>> v = 2.9 ** 2 + 1.2 ** 2
+    >>> float(r_sqrt(np.array([v]))[0]), float(np.sqrt(v))
+    (3.1384709652950433, 3.138470965295043)
+    """
+    flat = np.asarray(values, dtype=np.float64).ravel()
+    out = np.fromiter((math.pow(v, 0.5) for v in flat.tolist()), np.float64, count=flat.size)
+    return out.reshape(np.shape(values))
+
+
 def half_widths(
     x: np.ndarray,
     radii: np.ndarray,
@@ -159,8 +141,11 @@ def half_widths(
     """Half-width d of every target's interval on every continuous variable.
 
     ``d_v = r_v * x_v`` (``r_v * |x_v|`` with ``abs_radius``) when ``percentage``, else ``r_v``.
-    With R's ``euclideanDist`` every known variable gets ``d_K = sqrt(sum_known d_v^2)`` and every
-    synthesized one ``d_S = sqrt(d_K + sum_syn d_v^2)`` -- d_K itself, not its square, as R does.
+    With R's ``euclideanDist`` every known variable gets ``d_K = pow(0 + sum_known d_v^2, 0.5)``
+    and every synthesized one ``d_S = pow(d_K + sum_syn d_v^2, 0.5)`` -- d_K itself, not its
+    square, as R does. The squares are added in the order of the columns of ``x`` (R adds them
+    in the order of its ``known`` and ``syn`` arguments; a column listed twice counts twice),
+    and the root is R's ``pow`` (:func:`r_sqrt`), not ``sqrt``.
     """
     n, p = x.shape
     if percentage:
@@ -173,56 +158,17 @@ def half_widths(
     d_known = np.zeros(n)
     for v in np.flatnonzero(known):
         d_known = d_known + d[:, v] * d[:, v]
-    d_known = np.sqrt(d_known)
+    d_known = r_sqrt(d_known)
     d_syn = d_known.copy()
     for v in np.flatnonzero(~known):
         d_syn = d_syn + d[:, v] * d[:, v]
-    d_syn = np.sqrt(d_syn)
+    d_syn = r_sqrt(d_syn)
     return np.where(known[None, :], d_known[:, None], d_syn[:, None])
 
 
 def interval_bounds(x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(x - d, x + d)`` computed in exactly that form (what R compares against)."""
     return x - d, x + d
-
-
-def _inside(lo, hi, y, rule: MatchRule) -> np.ndarray:
-    """Element-wise interval test with R's NA semantics (a comparison with NA never excludes)."""
-    if rule.closed:
-        out = ~((y < lo) | (y > hi))
-    else:
-        out = ~((y <= lo) | (y >= hi))
-    if not rule.na_matches:
-        out &= ~(np.isnan(y) | np.isnan(lo) | np.isnan(hi))
-    return out
-
-
-def _ellipsoid_inside(x, d, y, rule: MatchRule) -> np.ndarray:
-    """Joint test ``sum(((y - x)/d)^2) < 1`` over the last axis (``<= 1`` when closed)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = (y - x) / d
-        term = z * z
-    nan = np.isnan(y) | np.isnan(x) | np.isnan(d)
-    degenerate = d <= 0
-    if rule.closed:
-        zero_ok = (d == 0) & (y == x)
-        term = np.where(degenerate, np.where(zero_ok, 0.0, np.inf), term)
-    else:
-        term = np.where(degenerate, np.inf, term)
-    if rule.na_matches:
-        term = np.where(nan, 0.0, term)
-    else:
-        term = np.where(nan, np.inf, term)
-    total = term.sum(axis=-1)
-    return total <= 1.0 if rule.closed else total < 1.0
-
-
-def _rows_match(lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
-    """Does target row (lo, hi, x, d) match synthetic row y on every continuous variable?"""
-    ok = _inside(lo, hi, y, rule).all(axis=-1)
-    if rule.ellipsoid:
-        ok &= _ellipsoid_inside(x, d, y, rule)
-    return ok
 
 
 def _expand(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -323,11 +269,15 @@ class _SortedDim:
         else:
             qlo = _search(self.values, lo, "right", o_lo)
             qhi = _search(self.values, hi, "left", o_hi)
-        whole = np.isnan(lo) | np.isnan(hi)  # NA bound: no exclusion on this variable
+        # a NaN bound excludes nothing on its side (R compares with it, and the comparison is
+        # never true): both NaN for an NA value, one for an infinite value under a percentage
+        # radius (Inf - Inf)
+        lo_nan, hi_nan = np.isnan(lo), np.isnan(hi)
+        whole = lo_nan | hi_nan
         has_whole = bool(whole.any())
         if has_whole:
-            qlo = np.where(whole, 0, qlo)
-            qhi = np.where(whole, self.width, np.maximum(qhi, qlo))
+            qlo = np.where(lo_nan, 0, qlo)
+            qhi = np.maximum(np.where(hi_nan, self.width, qhi), qlo)
         else:
             qhi = np.maximum(qhi, qlo)
         if owner is not None:
@@ -377,120 +327,34 @@ class _NanRows:
         return np.where(tkey < 0, 0, a), np.where(tkey < 0, 0, b)
 
 
-def _count_ranges(n, starts, lengths, owners, check) -> np.ndarray:
-    """Count, per owner, the positions in ranges [start, start + length) that pass ``check``.
-
-    ``check(targets, positions)`` gets the owner and the position of every candidate; candidates
-    are expanded in chunks of at most ``_CHUNK`` so memory stays bounded.
-    """
-    keep = lengths > 0
-    starts, lengths, owners = starts[keep], lengths[keep], owners[keep]
-    c = np.zeros(n, dtype=np.int64)
-    cum = np.cumsum(lengths)
-    begin = 0
-    while begin < len(lengths):
-        limit = (cum[begin - 1] if begin else 0) + _CHUNK
-        end = max(begin + 1, int(np.searchsorted(cum, limit, side="right")))
-        owner, pos = _expand(starts[begin:end], lengths[begin:end])
-        targets = owners[begin:end][owner]
-        c += np.bincount(targets[check(targets, pos)], minlength=n)
-        begin = end
-    return c
-
-
-def _compiled_ok(rule: MatchRule, p: int) -> bool:
-    """The compiled candidate check sums the ellipsoid terms left to right, as numpy does for
-    fewer than 8 terms (numpy switches to pairwise summation from 8 on)."""
-    return not rule.ellipsoid or p < 8
-
-
-def _count_by_candidates(
-    tkey, skey, lo, hi, x, d, y, rule, v, dim, nan_rows, orders=None, engine="numpy"
-) -> np.ndarray:
-    """Binary-search dimension v, then check every candidate on all variables (chunked)."""
+def _count_by_candidates(tkey, lo, hi, x, d, y, rule, v, dim, nan_rows, orders=None) -> np.ndarray:
+    """Binary-search dimension v, then check every candidate on all variables (compiled)."""
     n = len(tkey)
     a, b = dim.locate(dim.composite, dim.windows(tkey, lo[:, v], hi[:, v], rule, orders=orders))
     na_a, na_b = nan_rows.ranges(tkey)
     pool = np.concatenate([dim.rows, nan_rows.rows]).astype(np.int64)
-    if engine == "numba" and _compiled_ok(rule, lo.shape[1]):
-        out = np.zeros(n, dtype=np.int64)
-        shift = len(dim.rows)
-        starts = np.ascontiguousarray(np.column_stack([a, na_a + shift]), dtype=np.int64)
-        stops = np.ascontiguousarray(np.column_stack([b, na_b + shift]), dtype=np.int64)
-        f64 = [np.ascontiguousarray(z, dtype=np.float64) for z in (lo, hi, x, d, y)]
-        _kernels.count_candidates(
-            starts, stops, pool, *f64, rule.closed, rule.na_matches, rule.ellipsoid, out
-        )
-        return out
-
-    def check(targets, pos):
-        rows = pool[pos]
-        return _rows_match(lo[targets], hi[targets], x[targets], d[targets], y[rows], rule)
-
-    return _count_ranges(
-        n,
-        np.concatenate([a, na_a + len(dim.rows)]),
-        np.concatenate([b - a, na_b - na_a]),
-        np.concatenate([np.arange(n), np.arange(n)]),
-        check,
-    )
+    out = np.zeros(n, dtype=np.int64)
+    shift = len(dim.rows)
+    starts = np.ascontiguousarray(np.column_stack([a, na_a + shift]), dtype=np.int64)
+    stops = np.ascontiguousarray(np.column_stack([b, na_b + shift]), dtype=np.int64)
+    _kernels.count_candidates(starts, stops, pool, *_float64(lo, hi, x, d, y), rule.closed,
+                              rule.na_matches, rule.ellipsoid, out)
+    return out
 
 
-_GRID_BYTES = 256 << 20  # memory for the prefix-count table of the two-variable grid
+def _float64(*arrays: np.ndarray) -> list[np.ndarray]:
+    return [np.ascontiguousarray(z, dtype=np.float64) for z in arrays]
 
 
-def _count_grid(tkey, skey, lo, hi, y, rule, u, orders=None) -> np.ndarray:
-    """Two continuous variables without NA: binary-search u, bucket w, check only edge buckets.
-
-    Synthetic rows are sorted by (key, u); a target's u-window is a range [a, b) of positions.
-    The w values are cut into K quantile buckets and a prefix table counts, for every position
-    and bucket, the rows before it with a lower bucket. Buckets strictly between the buckets of
-    the target's w bounds lie inside its w-window and are counted from the table; rows in the
-    two edge buckets are checked one by one. Exact, and about (b - a) * 2 / K checks per target.
-    """
-    n = len(tkey)
-    w = 1 - u
-    dim = _SortedDim(skey, y[:, u])
-    a, b = dim.locate(dim.composite, dim.windows(tkey, lo[:, u], hi[:, u], rule, orders=orders))
-    size = len(dim.rows)
-    wv = y[dim.rows, w]
-    mean_window = max(float((b - a).mean()), 1.0)
-    k_max = max(2, _GRID_BYTES // (4 * (size + 1)) - 1)
-    k = int(np.clip(np.sqrt(mean_window) * 2, 2, min(k_max, 1024)))
-    edges = np.unique(np.quantile(wv, np.linspace(0, 1, k + 1)[1:-1])) if size else np.array([])
-    bucket = np.searchsorted(edges, wv, side="right")
-    k = len(edges) + 1
-    below = np.zeros((k + 1, size + 1), dtype=np.int32)  # below[j, P]: rows < P in buckets < j
-    for j in range(k):
-        np.add(below[j, 1:], np.cumsum(bucket == j, dtype=np.int32), out=below[j + 1, 1:])
-    ka = np.searchsorted(edges, lo[:, w], side="right")
-    kb = np.searchsorted(edges, hi[:, w], side="right")
-    inner = kb > ka + 1
-    j_hi, j_lo = np.where(inner, kb, 0), np.where(inner, ka + 1, 0)
-    full = (below[j_hi, b] - below[j_hi, a]) - (below[j_lo, b] - below[j_lo, a])
-
-    by_bucket = np.argsort(bucket, kind="stable")  # positions grouped by bucket, ascending
-    keys = bucket[by_bucket].astype(np.int64) * (size + 1) + by_bucket
-    edge_starts, edge_lengths = [], []
-    for kk in (ka, np.where(kb != ka, kb, -1)):
-        base = kk.astype(np.int64) * (size + 1)
-        start = _search(keys, base + a, "left")
-        stop = _search(keys, base + b, "left")
-        edge_starts.append(start)
-        edge_lengths.append(np.where(kk >= 0, stop - start, 0))
-    lo_w, hi_w = lo[:, w], hi[:, w]
-
-    def check(targets, pos):
-        return _inside(lo_w[targets], hi_w[targets], wv[by_bucket[pos]], rule)
-
-    edge = _count_ranges(
-        n,
-        np.concatenate(edge_starts),
-        np.concatenate(edge_lengths),
-        np.concatenate([np.arange(n), np.arange(n)]),
-        check,
-    )
-    return full.astype(np.int64) + edge
+def _own_rows_match(lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
+    """Does target row i match synthetic row i on every continuous variable (the candidate
+    check of :func:`idrisk.risk._kernels.count_candidates` for the pairs (i, i))?"""
+    n = len(lo)
+    rows = np.arange(n, dtype=np.int64)
+    out = np.zeros(n, dtype=np.int64)
+    _kernels.count_candidates(rows[:, None], rows[:, None] + 1, rows, *_float64(lo, hi, x, d, y),
+                              rule.closed, rule.na_matches, rule.ellipsoid, out)
+    return out.astype(bool)
 
 
 _GRID_BLOCK = 16  # positions between two rows of the compiled grid's prefix table
@@ -532,8 +396,10 @@ class _GridTargets:
         position = np.empty(len(tkey), dtype=np.int64)
         position[second] = np.arange(len(tkey))
         self.to_first = position[first]
-        whole = (np.isnan(lo_u) | np.isnan(hi_u))[first]
-        self.whole = whole if whole.any() else None
+        lo_nan, hi_nan = np.isnan(lo_u)[first], np.isnan(hi_u)[first]
+        has_nan = bool(lo_nan.any() or hi_nan.any())
+        self.lo_nan = lo_nan if has_nan else None  # NaN bounds (see _SortedDim.windows)
+        self.hi_nan = hi_nan if has_nan else None
         self.dead = self.keys_first < 0
 
 
@@ -558,10 +424,15 @@ class _RankCache:
         else:
             c = _search(values, lo_w, "right", o_lo)
             d = _search(values, hi_w, "left", o_hi)
-        whole = np.isnan(lo_w) | np.isnan(hi_w)
-        if whole.any():  # an NA bound excludes nothing in R's mode, everything otherwise
-            c = np.where(whole, 0, c)
-            d = np.where(whole, len(values) if rule.na_matches else 0, d)
+        lo_nan, hi_nan = np.isnan(lo_w), np.isnan(hi_w)
+        if lo_nan.any() or hi_nan.any():
+            # a NaN bound excludes nothing on its side in R's mode, everything otherwise
+            if rule.na_matches:
+                c = np.where(lo_nan, 0, c)
+                d = np.where(hi_nan, len(values), d)
+            else:
+                whole = lo_nan | hi_nan
+                c, d = np.where(whole, 0, c), np.where(whole, 0, d)
         value = (
             len(values),
             rank_of_row.astype(np.int64),
@@ -572,7 +443,7 @@ class _RankCache:
         return value
 
 
-def _count_grid_compiled(
+def _count_grid(
     tkey, skey, lo, hi, y, rule, u, n_keys, orders=None, w_orders=None, ranks=None,
     targets=None,
 ):  # fmt: skip
@@ -601,13 +472,15 @@ def _count_grid_compiled(
         sorted_u, starts, targets.keys_second, targets.hi_second, rule.closed, b
     )
     b = b[targets.to_first]
-    if targets.whole is not None:  # NA bound on u: the whole key block (R's mode) or nothing
+    if targets.lo_nan is not None:  # NaN bound on u: no exclusion on that side (R's mode)
         k = np.clip(targets.keys_first, 0, n_keys - 1)
+        lo_nan, hi_nan = targets.lo_nan, targets.hi_nan
         if rule.na_matches:
-            a = np.where(targets.whole, starts[k], a)
-            b = np.where(targets.whole, starts[k + 1], b)
+            a = np.where(lo_nan, starts[k], a)
+            b = np.where(hi_nan, starts[k + 1], b)
         else:
-            a, b = np.where(targets.whole, 0, a), np.where(targets.whole, 0, b)
+            whole = lo_nan | hi_nan
+            a, b = np.where(whole, 0, a), np.where(whole, 0, b)
     if targets.dead.any():
         a, b = np.where(targets.dead, 0, a), np.where(targets.dead, 0, b)
     np.maximum(a, b, out=b)
@@ -680,7 +553,11 @@ def _expansion(
 
 
 def _plan(tkey, skey, lo, hi, y, rule, cache: CountCache) -> tuple[str, int]:
-    """Choose how to count with p >= 2 variables: ("expand" | "grid" | "candidates", variable)."""
+    """Choose how to count with p >= 2 variables: ("expand" | "candidates", variable).
+
+    (Two variables without NA among the live synthetic rows never get here: they go to the
+    compiled grid.)
+    """""
     n, p = lo.shape
     candidates, distinct = [], []
     for v in range(p):
@@ -696,9 +573,6 @@ def _plan(tkey, skey, lo, hi, y, rule, cache: CountCache) -> tuple[str, int]:
     # a few binary searches in the recursion
     if 4 * distinct[best_e] < candidates[best_c] * (p - 1):
         return "expand", best_e
-    no_na = not (np.isnan(y).any() or np.isnan(lo).any() or np.isnan(hi).any())
-    if p == 2 and no_na and candidates[best_c] > 32 * n:
-        return "grid", best_c
     return "candidates", best_c
 
 
@@ -709,8 +583,7 @@ class CountCache:
     variable are unchanged (the usual case for known, unsynthesized variables).
     """
 
-    def __init__(self, engine: str | None = None) -> None:
-        self.engine = resolve_engine(engine)
+    def __init__(self) -> None:
         self.plan: tuple[str, int] | None = None
         self.grid_axis: int | None = None
         self._expansion: tuple | None = None
@@ -747,7 +620,7 @@ class CountCache:
             ):
                 return value
         value = _expansion(tkey, skey, lo, hi, y, rule, v, self.orders(tkey, lo, hi, v))
-        value = (*value, _SubTargets(value[0], lo, hi, v, self.engine))
+        value = (*value, _SubTargets(value[0], lo, hi, v))
         self._expansion = (v, skey.copy(), y[:, v].copy(), value)
         return value
 
@@ -756,12 +629,12 @@ class _SubTargets:
     """The sub-targets of an expansion: their bounds on the other variables and a cache of
     their own, reused for every dataset that shares the expansion."""
 
-    def __init__(self, owner, lo, hi, v, engine):
+    def __init__(self, owner, lo, hi, v):
         others = [u for u in range(lo.shape[1]) if u != v]
         self.others = others
         self.lo = np.ascontiguousarray(lo[owner][:, others]) if len(others) > 1 else None
         self.hi = np.ascontiguousarray(hi[owner][:, others]) if len(others) > 1 else None
-        self.cache = CountCache(engine)
+        self.cache = CountCache()
 
 
 def _count_box(
@@ -774,7 +647,6 @@ def _count_box(
     n_keys: int,
     cache: CountCache | None = None,
     owner: np.ndarray | None = None,
-    engine: str = "numpy",
 ) -> np.ndarray:
     """c_i for per-variable interval matching (every mode but the ellipsoid).
 
@@ -794,18 +666,18 @@ def _count_box(
         a, b = dim.locate(dim.composite, w)
         na_a, na_b = nans.ranges(tkey)
         return ((b - a) + (na_b - na_a)).astype(np.int64)
-    cache = cache or CountCache(engine)
-    if engine == "numba" and p == 2 and not np.isnan(y[skey >= 0]).any():
+    cache = cache or CountCache()
+    if p == 2 and not np.isnan(y[skey >= 0]).any():
         if cache.grid_axis is None:
             cache.grid_axis = _grid_axis(skey, y)
         u = cache.grid_axis
         if not top:
-            return _count_grid_compiled(tkey, skey, lo, hi, y, rule, u, n_keys)
+            return _count_grid(tkey, skey, lo, hi, y, rule, u, n_keys)
         targets = cache.grid_targets.get(u)
         if targets is None:
             orders = cache.orders(tkey, lo, hi, u, always=True)
             targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
-        return _count_grid_compiled(
+        return _count_grid(
             tkey, skey, lo, hi, y, rule, u, n_keys,
             w_orders=cache.value_orders(lo, hi, 1 - u),
             ranks=cache.ranks.setdefault(1 - u, _RankCache()),
@@ -820,24 +692,18 @@ def _count_box(
         if subs.lo is not None and top:  # >= 2 variables left: the sub-targets' own cache
             sub = _count_box(
                 new_tkey, new_skey, subs.lo, subs.hi, np.ascontiguousarray(y[:, others]), rule,
-                n_new, cache=subs.cache, engine=engine,
+                n_new, cache=subs.cache,
             )  # fmt: skip
         else:
             sub = _count_box(
                 new_tkey, new_skey, lo[:, others], hi[:, others], y[:, others], rule, n_new,
-                owner=owner, engine=engine,
+                owner=owner,
             )  # fmt: skip
         return np.bincount(owner, weights=sub, minlength=n).astype(np.int64)
     orders = cache.orders(tkey, lo, hi, v)
-    if how == "grid" and not (np.isnan(y).any() or np.isnan(lo).any() or np.isnan(hi).any()):
-        if engine == "numba":
-            return _count_grid_compiled(tkey, skey, lo, hi, y, rule, v, n_keys)
-        return _count_grid(tkey, skey, lo, hi, y, rule, v, orders)
     x = d = np.zeros_like(lo)  # unused without the ellipsoid
     dim, nans = _SortedDim(skey, y[:, v]), _NanRows(skey, y[:, v], rule)
-    return _count_by_candidates(
-        tkey, skey, lo, hi, x, d, y, rule, v, dim, nans, orders, engine=engine
-    )
+    return _count_by_candidates(tkey, lo, hi, x, d, y, rule, v, dim, nans, orders)
 
 
 def count_matches(
@@ -865,16 +731,12 @@ def count_matches(
     cache
         Pass one :class:`CountCache` for all datasets of the same targets to reuse work.
     engine
-        ``"numba"``, ``"numpy"`` or ``"auto"``; None: the cache's engine, else
-        ``IDRISK_ENGINE`` (see :func:`resolve_engine`). The counts do not depend on it.
+        Must be None: the compiled kernels are the only engine (the argument goes with the next
+        change of this signature).
     """
     n, p = x.shape
     if engine is not None:
-        engine = resolve_engine(engine)
-    elif cache is not None:
-        engine = cache.engine
-    else:
-        engine = resolve_engine()
+        raise ValueError(f"engine must be None (one compiled engine), got {engine!r}")
     tkey = np.asarray(tkey, dtype=np.int64)
     skey = np.asarray(skey, dtype=np.int64)
     if n_keys is None:
@@ -882,9 +744,9 @@ def count_matches(
     lo, hi = interval_bounds(x, d)
     own = (tkey >= 0) & (skey == tkey)
     if p:
-        own &= _rows_match(lo, hi, x, d, y, rule)
+        own &= _own_rows_match(lo, hi, x, d, y, rule)
     if not rule.ellipsoid or p == 0:
-        return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache, engine=engine), own
+        return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache), own
     # ellipsoid: box candidates on the most selective variable, then the joint test
     dims = [_SortedDim(skey, y[:, v]) for v in range(p)]
     totals = []
@@ -893,7 +755,5 @@ def count_matches(
         totals.append(int((b - a).sum()))
     v = int(np.argmin(totals))
     nan_rows = _NanRows(skey, y[:, v], rule)
-    counts = _count_by_candidates(
-        tkey, skey, lo, hi, x, d, y, rule, v, dims[v], nan_rows, engine=engine
-    )
+    counts = _count_by_candidates(tkey, lo, hi, x, d, y, rule, v, dims[v], nan_rows)
     return counts, own

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from .._result import Result
+from .options import RiskOptions
 
 __all__ = ["IdentificationRiskResult", "R_NAMES", "sequential_sum"]
 
@@ -40,8 +43,8 @@ def sequential_sum(values: np.ndarray, axis: int = 0) -> np.ndarray:
     return np.take(np.cumsum(values, axis=axis), -1, axis=axis)
 
 
-@dataclass(repr=False)
-class IdentificationRiskResult(Mapping):
+@dataclass(frozen=True, repr=False, eq=False)
+class IdentificationRiskResult(Result):
     """Record-level and file-level identification risk for m synthetic datasets.
 
     Matrices are DataFrames with one row per confidential record (the index of ``origdata``) and
@@ -64,8 +67,8 @@ class IdentificationRiskResult(Mapping):
     true_rate, false_rate
         Σ K_i / n and Σ F_i / s (NaN when s = 0).
     checks
-        Per dataset, the records whose risk R's rules change without a word: ``na_origdata`` /
-        ``na_syndata`` (NA in a continuous known/syn variable; under R's rule NA matches
+        Per dataset, the records whose risk R's rules change without a word: ``na_confidential`` /
+        ``na_synthetic`` (NA in a continuous known/syn variable; under R's rule NA matches
         anything), ``never_match`` (the radius interval is empty: a confidential value <= 0
         under a percentage radius, so the record is never matched) and ``c_zero`` (no synthetic
         record matches). Counts that were not computed (results read from R) are NA.
@@ -73,8 +76,15 @@ class IdentificationRiskResult(Mapping):
     Records with c = 0 get T = 1 and risk 0 (R's convention): no synthetic record matches, so
     nothing can be identified; they count towards neither s nor the expected risk.
 
-    The R names (``"c_vector"``, ``"exp.risk_vector"``, ...) work as mapping keys, so translated
-    R scripts keep working: ``result["exp.risk_vector"]``.
+    options
+        The :class:`~idrisk.RiskOptions` of the call (None for results read from R).
+    radii
+        Column -> radius used (None when ``r`` is None: everything matched exactly).
+    categorical, continuous
+        The known/syn columns matched by equality and within the radius.
+
+    R's names (``"c_vector"``, ``"exp.risk_vector"``, ...) are those of :meth:`to_r_dict` and of
+    :func:`idrisk.r.IdentificationRisk`.
     """
 
     c: pd.DataFrame
@@ -86,7 +96,10 @@ class IdentificationRiskResult(Mapping):
     exp_risk: pd.Series
     true_rate: pd.Series
     false_rate: pd.Series
-    settings: dict[str, Any] = field(default_factory=dict)
+    options: RiskOptions | None = None
+    radii: dict[str, float] | None = None
+    categorical: tuple[str, ...] = ()
+    continuous: tuple[str, ...] = ()
     checks: pd.DataFrame | None = None
 
     # ------------------------------------------------------------------ construction
@@ -96,13 +109,14 @@ class IdentificationRiskResult(Mapping):
         c: np.ndarray,
         own: np.ndarray,
         index: pd.Index | None = None,
-        settings: dict[str, Any] | None = None,
         checks: Mapping[str, Any] | None = None,
+        **about: Any,
     ) -> IdentificationRiskResult:
         """Build every component from the match counts c and own-row indicators (n x m).
 
-        ``checks``: ``na_origdata``, ``na_syndata`` (length m) and ``never_match`` counts
-        (:func:`idrisk.risk._prepare.input_checks`); ``c_zero`` is counted here.
+        ``checks``: ``na_confidential``, ``na_synthetic`` (length m) and ``never_match`` counts
+        (:func:`idrisk.risk._prepare.input_checks`); ``c_zero`` is counted here. ``about``:
+        ``options``, ``radii``, ``categorical``, ``continuous``.
         """
         c = np.asfortranarray(c, dtype=np.int64)
         own = np.asarray(own)
@@ -137,21 +151,23 @@ class IdentificationRiskResult(Mapping):
             true_rate[js] = k[:, js].sum(axis=0) / n if n else np.nan
             with np.errstate(divide="ignore", invalid="ignore"):
                 false_rate[js] = f[:, js].sum(axis=0) / s[js]
-        out = cls._wrap(c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, settings)
         counts = {key: np.nan for key in _CHECKS}
         if checks is not None:
             counts.update({key: checks[key] for key in _CHECKS if key in checks})
         counts["c_zero"] = c_zero
-        out.checks = pd.DataFrame(
-            {key: np.broadcast_to(np.asarray(v), (out.m,)) for key, v in counts.items()},
-            index=out.s.index,
+        columns = pd.RangeIndex(1, m + 1, name="dataset")
+        table = pd.DataFrame(
+            {key: np.broadcast_to(np.asarray(v), (m,)) for key, v in counts.items()},
+            index=columns,
         )
         if checks is not None:
-            out.checks = out.checks.astype(np.int64)
-        return out
+            table = table.astype(np.int64)
+        return cls._wrap(
+            c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, checks=table, **about
+        )
 
     @classmethod
-    def _wrap(cls, c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, settings):
+    def _wrap(cls, c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, **about):
         n, m = np.shape(c)
         index = pd.RangeIndex(n) if index is None else index
         columns = pd.RangeIndex(1, m + 1, name="dataset")
@@ -172,12 +188,12 @@ class IdentificationRiskResult(Mapping):
             exp_risk=series(exp_risk, "exp_risk"),
             true_rate=series(true_rate, "true_rate"),
             false_rate=series(false_rate, "false_rate"),
-            settings=dict(settings or {}),
+            **about,
         )
 
     @classmethod
     def from_r_dict(
-        cls, d: Mapping[str, Any], index: pd.Index | None = None, settings: dict | None = None
+        cls, d: Mapping[str, Any], index: pd.Index | None = None, **about: Any
     ) -> IdentificationRiskResult:
         """From R's result list (names ``c_vector`` ... ``false.rate_vector``), taken as given.
 
@@ -204,26 +220,12 @@ class IdentificationRiskResult(Mapping):
             vector("true.rate_vector"),
             vector("false.rate_vector"),
             index,
-            settings,
+            **about,
         )
 
     def to_r_dict(self) -> dict[str, np.ndarray]:
         """R's result list as a dict of numpy arrays (matrices n x m, vectors length m)."""
         return {r: getattr(self, a).to_numpy() for r, a in R_NAMES.items()}
-
-    # ------------------------------------------------------------------ mapping protocol
-    def __getitem__(self, key: str):
-        if key in R_NAMES:
-            return getattr(self, R_NAMES[key])
-        if key in R_NAMES.values() or key == "record_risk":
-            return getattr(self, key)
-        raise KeyError(f"{key!r}; available: {list(R_NAMES)} or {list(R_NAMES.values())}")
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(R_NAMES)
-
-    def __len__(self) -> int:
-        return len(R_NAMES)
 
     # ------------------------------------------------------------------ summaries
     @property
@@ -276,11 +278,15 @@ class IdentificationRiskResult(Mapping):
         return table.agg(["mean", "std", "min", "max"]).T
 
     def _settings_text(self) -> str:
+        o = self.options
+        if o is None:
+            return ""
+        values: dict[str, Any] = {
+            "known": list(o.known), "syn": list(o.syn), "radii": self.radii,
+            "percentage": o.percentage, "euclidean_dist": o.euclidean_dist,
+        }  # fmt: skip
         parts = []
-        for key in _REPR_SETTINGS:
-            if key not in self.settings:
-                continue
-            value = self.settings[key]
+        for key, value in values.items():
             if isinstance(value, (list, tuple)) and len(value) > 8:
                 value = "[" + ", ".join(repr(v) for v in value[:8]) + ", …]"
             elif isinstance(value, dict) and len(value) > 8:
@@ -290,6 +296,11 @@ class IdentificationRiskResult(Mapping):
                 value = repr(value)
             parts.append(f"{key}={value}")
         return ", ".join(parts)
+
+    @property
+    def na_matches(self) -> bool:
+        """Whether a missing continuous value matched anything (R's rule) in this call."""
+        return True if self.options is None else self.options.na_matches
 
     def _table(self, max_rows: int = 10) -> tuple[pd.DataFrame, bool]:
         """Per-dataset table (+ mean row); the middle rows are cut when m > max_rows."""
@@ -312,11 +323,11 @@ class IdentificationRiskResult(Mapping):
             return f"{lo}" if lo == hi else f"{lo}–{hi}"
 
         parts = []
-        if not ch["na_origdata"].isna().any():
-            na_rule = "match anything" if self.settings.get("na_matches", True) else "never match"
+        if not ch["na_confidential"].isna().any():
+            na_rule = "match anything" if self.na_matches else "never match"
             parts.append(
-                f"NA in origdata / per synthetic dataset ({na_rule}): "
-                f"{span('na_origdata')} / {span('na_syndata')}"
+                f"NA in the confidential data / per synthetic dataset ({na_rule}): "
+                f"{span('na_confidential')} / {span('na_synthetic')}"
             )
             parts.append(f"never matched (≤ 0 under a % radius): {span('never_match')}")
         parts.append(f"c = 0 (T = 1, risk 0): {span('c_zero')}")
@@ -353,5 +364,4 @@ class IdentificationRiskResult(Mapping):
         )
 
 
-_REPR_SETTINGS = ("known", "syn", "radii", "percentage", "euclidean_dist")
-_CHECKS = ("na_origdata", "na_syndata", "never_match", "c_zero")
+_CHECKS = ("na_confidential", "na_synthetic", "never_match", "c_zero")

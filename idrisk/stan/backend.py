@@ -2,13 +2,28 @@
 
 Two engines are supported behind one interface:
 
-* ``"cmdstanpy"`` -- used when a CmdStan installation is found (the ``CMDSTAN``
-  environment variable, or cmdstanpy's default location ``~/.cmdstan``);
-* ``"pystan"`` -- PyStan 3 / httpstan, which bundles its own compiler.
+* ``"cmdstanpy"`` -- CmdStan through cmdstanpy (install CmdStan with
+  ``python -m cmdstanpy.install_cmdstan``, or point ``CMDSTAN`` at an installation);
+* ``"pystan"`` -- PyStan 3 / httpstan, which bundles its own compiler
+  (``pip install 'idrisk[stan]'``).
 
-``backend="auto"`` picks cmdstanpy when CmdStan is installed and PyStan otherwise.
-Compiled programs are cached per machine: httpstan caches models by program text;
-for CmdStan the executable is built once in ``~/.cache/idrisk/stan/<hash>/``.
+Choosing: pass ``backend="cmdstanpy"`` or ``"pystan"``. ``backend="auto"`` follows one rule,
+in this order, and reports its choice and the reason once per process on the logger
+``idrisk.stan`` (INFO, shown on stderr unless that logger is configured otherwise):
+
+1. the environment variable ``IDRISK_STAN_BACKEND`` (``cmdstanpy`` or ``pystan``) when set;
+2. ``"cmdstanpy"`` when a CmdStan installation is found (``CMDSTAN``, else cmdstanpy's
+   default location ``~/.cmdstan``);
+3. ``"pystan"`` when PyStan is installed.
+
+So installing CmdStan switches ``"auto"`` from PyStan to cmdstanpy (and the program is
+compiled once more, for CmdStan): the report says so; pin a backend to avoid it.
+
+Compiled programs are cached in idrisk's cache directory (:mod:`idrisk._cache`:
+``IDRISK_CACHE_DIR``, else e.g. ``~/.cache/idrisk``): CmdStan executables in
+``stan/<program>-<hash>/``, PyStan's intermediate build files in ``stan/pystan-build``
+(httpstan keeps the compiled models in its own user cache). Nothing is written to the current
+directory.
 
 Convergence diagnostics (rank-normalised split R-hat, bulk ESS, divergent
 transitions) are computed on every fit and surfaced as :class:`StanConvergenceWarning`.
@@ -45,6 +60,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._cache import cache_dir
+
 __all__ = [
     "BACKENDS",
     "StanBackendError",
@@ -62,6 +79,25 @@ __all__ = [
 ]
 
 BACKENDS = ("cmdstanpy", "pystan")
+
+_log = logging.getLogger("idrisk.stan")
+_REPORTED: set[tuple[str, str]] = set()
+
+
+def _report(backend: str, why: str) -> None:
+    """Log ``backend="auto"``'s choice and reason, once per process for each distinct one."""
+    if (backend, why) in _REPORTED:
+        return
+    _REPORTED.add((backend, why))
+    if not _log.handlers:  # visible by default; configure or silence the logger to change it
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        _log.addHandler(handler)
+        _log.propagate = False
+        if _log.level == logging.NOTSET:
+            _log.setLevel(logging.INFO)
+    _log.info("backend='auto' chose %s: %s (pass backend= or set IDRISK_STAN_BACKEND to pin "
+              "one)", backend, why)
 
 
 class StanBackendError(RuntimeError):
@@ -195,6 +231,10 @@ def available_backends() -> list[str]:
 def select_backend(backend: str = "auto") -> str:
     """Resolve ``"auto"`` / ``"cmdstanpy"`` / ``"pystan"`` to a usable backend name.
 
+    ``"auto"`` follows the rule of the module's notes (``IDRISK_STAN_BACKEND``, then
+    cmdstanpy where CmdStan is installed, then PyStan) and logs the choice and its reason
+    once per process on the logger ``idrisk.stan``.
+
     Raises
     ------
     StanBackendError
@@ -203,13 +243,30 @@ def select_backend(backend: str = "auto") -> str:
     if backend not in ("auto", *BACKENDS):
         raise ValueError(f"backend must be 'auto', 'cmdstanpy' or 'pystan', got {backend!r}")
     if backend == "auto":
+        pinned = os.environ.get("IDRISK_STAN_BACKEND", "").strip().lower()
+        if pinned:
+            if pinned not in BACKENDS:
+                raise ValueError(
+                    f"IDRISK_STAN_BACKEND must be 'cmdstanpy' or 'pystan', got {pinned!r}"
+                )
+            chosen = select_backend(pinned)
+            _report(chosen, f"IDRISK_STAN_BACKEND={pinned}")
+            return chosen
         avail = available_backends()
         if not avail:
             raise StanBackendError(
                 "No Stan backend can compile programs: CmdStan was not found (set the CMDSTAN "
-                "environment variable or run cmdstanpy.install_cmdstan()) and PyStan 3 is not "
-                "installed (pip install 'idrisk[stan]')."
+                "environment variable or run python -m cmdstanpy.install_cmdstan) and PyStan 3 "
+                "is not installed (pip install 'idrisk[stan]')."
             )
+        if avail[0] == "cmdstanpy":
+            home = cmdstan_path()
+            where = "CMDSTAN" if os.environ.get("CMDSTAN") else "cmdstanpy's default location"
+            why = f"CmdStan {cmdstan_version(home)} found at {home} ({where})"
+        else:
+            why = ("no CmdStan installation found (CMDSTAN unset, none in ~/.cmdstan) and PyStan "
+                   "is installed")
+        _report(avail[0], why)
         return avail[0]
     usable = (
         cmdstan_path() is not None and importlib.util.find_spec("cmdstanpy") is not None
@@ -218,8 +275,8 @@ def select_backend(backend: str = "auto") -> str:
     )
     if not usable:
         why = (
-            "CmdStan was not found (set CMDSTAN or run cmdstanpy.install_cmdstan()) or "
-            "cmdstanpy is not installed"
+            "CmdStan was not found (set CMDSTAN or run python -m cmdstanpy.install_cmdstan) "
+            "or cmdstanpy is not installed"
             if backend == "cmdstanpy"
             else "the 'stan' package (PyStan 3) is not installed (pip install 'idrisk[stan]')"
         )
@@ -243,6 +300,37 @@ def _quiet_cmdstanpy(quiet: bool = True):
         yield
     finally:
         log.setLevel(level)
+
+
+@contextlib.contextmanager
+def _pystan_build_outside_cwd():
+    """Point setuptools' build folder (httpstan compiles with ``build_ext``, whose default is
+    ``./build``) at idrisk's cache directory while PyStan runs."""
+    base = cache_dir("stan") / "pystan-build"
+    base.mkdir(parents=True, exist_ok=True)
+    cfg = base / "setup.cfg"
+    text = f"[build]\nbuild_base = {base}\n"
+    if not cfg.is_file() or cfg.read_text() != text:
+        tmp = base / f".setup.{os.getpid()}.cfg.tmp"
+        tmp.write_text(text)
+        os.replace(tmp, cfg)
+    old = os.environ.get("DIST_EXTRA_CONFIG")
+    os.environ["DIST_EXTRA_CONFIG"] = str(cfg)
+    try:
+        yield base
+    finally:
+        if old is None:
+            os.environ.pop("DIST_EXTRA_CONFIG", None)
+        else:
+            os.environ["DIST_EXTRA_CONFIG"] = old
+
+
+class _DropConvergenceSummary(logging.Filter):
+    """cmdstanpy's end-of-run summary of divergences, tree-depth saturation and E-BFMI: idrisk
+    reports the same (:class:`StanConvergenceWarning`, both backends), so it is not repeated."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Some chains may have failed to converge")
 
 
 def _run_maybe_in_thread(fn, *args, **kwargs):
@@ -519,7 +607,8 @@ class StanProgram:
         if self.backend == "cmdstanpy":
             self._compile_cmdstan()
         else:
-            _run_maybe_in_thread(self._compile_pystan)
+            with _pystan_build_outside_cwd():
+                _run_maybe_in_thread(self._compile_pystan)
         self._compiled = True
         return self
 
@@ -549,14 +638,14 @@ class StanProgram:
         """Where the CmdStan executable of this program is cached for the install ``home``.
 
         The key hashes the program text, the install's resolved path and its CmdStan
-        version, so upgrading CmdStan in place never reuses an old executable.
-        ``IDRISK_STAN_CACHE`` overrides the base directory (``~/.cache/idrisk/stan``).
+        version, so upgrading CmdStan in place never reuses an old executable. The base is
+        the ``stan`` folder of idrisk's cache directory (``IDRISK_CACHE_DIR``, else the
+        platform's user cache directory).
         """
         home = Path(home)
         key = f"{self.code}\0{home.resolve()}\0{cmdstan_version(home)}"
         digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-        cache = Path(os.environ.get("IDRISK_STAN_CACHE", Path.home() / ".cache/idrisk/stan"))
-        return cache / f"{self.name}-{digest}"
+        return cache_dir("stan") / f"{self.name}-{digest}"
 
     def _compile_cmdstan(self) -> None:
         import cmdstanpy
@@ -638,11 +727,12 @@ class StanProgram:
                 data, seed, chains, warmup, draws, adapt_delta, max_treedepth, progress
             )
         else:
-            fit = _run_maybe_in_thread(
-                self._sample_pystan,
-                data, seed, chains, warmup, draws, adapt_delta, max_treedepth, progress,
-            )
-        _check_convergence(fit, check, rhat_threshold, ess_threshold)
+            with _pystan_build_outside_cwd():
+                fit = _run_maybe_in_thread(
+                    self._sample_pystan,
+                    data, seed, chains, warmup, draws, adapt_delta, max_treedepth, progress,
+                )
+        _check_convergence(fit, check, rhat_threshold, ess_threshold, max_treedepth)
         return fit
 
     def _sample_pystan(self, data, seed, chains, warmup, draws, adapt_delta, treedepth, progress):
@@ -678,6 +768,9 @@ class StanProgram:
 
     def _sample_cmdstan(self, data, seed, chains, warmup, draws, adapt_delta, treedepth, progress):
         model = self._cmdstan_model
+        drop = _DropConvergenceSummary()
+        log = logging.getLogger("cmdstanpy")
+        log.addFilter(drop)
         try:
             with _quiet_cmdstanpy(not progress):
                 fit = model.sample(
@@ -693,6 +786,8 @@ class StanProgram:
                 )
         except (ValueError, RuntimeError) as exc:
             raise StanBackendError(f"CmdStan failed on {self.name}.stan: {exc}") from exc
+        finally:
+            log.removeFilter(drop)
         out = {}
         for vname, var in fit.metadata.stan_vars.items():
             arr = np.asarray(fit.stan_variable(vname))  # (chains * draws, *dims), chain-major
@@ -745,7 +840,8 @@ class StanProgram:
             except (ValueError, RuntimeError) as exc:
                 raise StanBackendError(f"CmdStan log_prob failed on {self.name}: {exc}") from exc
             return float(out["lp__"].iloc[0])
-        return float(_run_maybe_in_thread(self._log_prob_pystan, data, params, jacobian))
+        with _pystan_build_outside_cwd():
+            return float(_run_maybe_in_thread(self._log_prob_pystan, data, params, jacobian))
 
     def _log_prob_pystan(self, data, params, jacobian: bool) -> float:
         import stan
@@ -790,7 +886,17 @@ def _to_stan_data(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _check_convergence(fit: StanFit, check, rhat_threshold, ess_threshold) -> None:
+def _ebfmi(energy: np.ndarray) -> np.ndarray:
+    """E-BFMI of each chain: mean squared energy change over the energy's variance."""
+    energy = np.asarray(energy, dtype=float)
+    num = np.mean(np.diff(energy, axis=1) ** 2, axis=1)
+    return num / np.var(energy, axis=1)
+
+
+def _check_convergence(fit: StanFit, check, rhat_threshold, ess_threshold,
+                       max_treedepth: int | None = None) -> None:
+    """Diagnostics of both backends, reported once as :class:`StanConvergenceWarning`:
+    divergences, tree-depth saturation, E-BFMI < 0.3, R-hat and bulk ESS."""
     if "divergent__" in fit.sampler:
         fit.n_divergent = int(np.sum(fit.sampler["divergent__"]))
     table_in = dict(fit.draws)
@@ -804,6 +910,18 @@ def _check_convergence(fit: StanFit, check, rhat_threshold, ess_threshold) -> No
             f"{fit.n_divergent} divergent transitions after warm-up "
             f"({100 * fit.n_divergent / fit.n_draws:.1f}% of draws); consider a larger adapt_delta"
         )
+    if max_treedepth is not None and "treedepth__" in fit.sampler:
+        saturated = int(np.sum(fit.sampler["treedepth__"] >= max_treedepth))
+        if saturated:
+            msgs.append(
+                f"{saturated} transitions hit the maximum tree depth {max_treedepth} "
+                f"({100 * saturated / fit.n_draws:.1f}% of draws); consider a larger "
+                "max_treedepth"
+            )
+    if "energy__" in fit.sampler and fit.iter_sampling > 2:
+        low = [c + 1 for c, v in enumerate(_ebfmi(fit.sampler["energy__"])) if v < 0.3]
+        if low:
+            msgs.append(f"E-BFMI below 0.3 in chain(s) {low}: the sampler may explore poorly")
     d = fit.diagnostics
     bad_r = d.index[d["rhat"] > rhat_threshold]
     if len(bad_r):

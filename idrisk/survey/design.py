@@ -16,7 +16,6 @@ rscales = 1 / (R - 1), mse = FALSE)``: ``V = sum_r (theta_r - mean(theta))^2 / (
 
 from __future__ import annotations
 
-import html
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from .._interface import spell
+from .._result import Result
+from .._schema import is_categorical
 
 __all__ = [
     "ALL",
@@ -45,8 +48,8 @@ STAT_COLUMNS = ("count", "count_se", "mean", "mean_se")
 # --------------------------------------------------------------------------- result
 
 
-@dataclass
-class SurveyTable:
+@dataclass(frozen=True, repr=False)
+class SurveyTable(Result):
     """A table of weighted counts and means, one row per cell, margin and total.
 
     Attributes
@@ -71,8 +74,13 @@ class SurveyTable:
     variance: str = "taylor"
     info: dict[str, Any] = field(default_factory=dict)
 
+    def summary(self) -> pd.DataFrame:
+        """The ``by`` columns, counts, means and their standard errors."""
+        cols = [c for c in [*self.by, *STAT_COLUMNS] if c in self.table]
+        return self.table[cols]
+
     def to_frame(self) -> pd.DataFrame:
-        """A copy of the table as a DataFrame."""
+        """A copy of the table as a DataFrame (one row per cell, margin and total)."""
         return self.table.copy()
 
     def __len__(self) -> int:
@@ -86,17 +94,6 @@ class SurveyTable:
         )
         head = f"SurveyTable(method={self.method!r}, by={self.by}, variance={self.variance!r}"
         return head + (f", {extra})" if extra else ")")
-
-    def __repr__(self) -> str:
-        cols = [*self.by, *STAT_COLUMNS]
-        with pd.option_context("display.width", 120, "display.max_rows", 60):
-            body = self.table[cols].to_string(index=False, float_format=lambda v: f"{v:.6g}")
-        return f"{self._header()}\n{body}"
-
-    def _repr_html_(self) -> str:
-        return f"<p><code>{html.escape(self._header())}</code></p>" + self.table.to_html(
-            index=False, float_format=lambda v: f"{v:.6g}"
-        )
 
     def cell(self, **labels: Any) -> pd.Series:
         """The row with the given ``by`` labels (missing ``by`` columns mean ``"All"``)."""
@@ -144,7 +141,7 @@ def _column(data: pd.DataFrame, name: str, arg: str) -> pd.Series:
 
 def _numeric(data: pd.DataFrame, name: str, arg: str, positive: bool = False) -> np.ndarray:
     s = _column(data, name, arg)
-    if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+    if is_categorical(s):
         raise TypeError(f"{arg} column {name!r} must be numeric, got dtype {s.dtype}")
     x = s.to_numpy(dtype=float)
     if not np.all(np.isfinite(x)):
@@ -266,8 +263,8 @@ def _stratified_variance(
         if lonely_psu == "fail":
             bad = [str(levels[k]) for k in np.flatnonzero(lonely)]
             raise ValueError(
-                f"stratum {', '.join(bad)} has only one unit; choose lonely_psu= one of "
-                f"{LONELY_PSU[1:]} (R's options(survey.lonely.psu))"
+                f"stratum {', '.join(bad)} has only one unit; choose {spell('lonely_psu')} "
+                f"one of {LONELY_PSU[1:]} (R's options(survey.lonely.psu))"
             )
         idx = np.isin(codes, np.flatnonzero(lonely))
         if lonely_psu == "adjust":
@@ -278,7 +275,8 @@ def _stratified_variance(
             # non-zero score (a lonely stratum outside a domain contributes zero, as in R)
             n_missing = np.sum(z[idx] != 0, axis=0)
             if n_strata - np.max(n_missing) <= 0:
-                raise ValueError("lonely_psu='average' needs at least one stratum with 2+ units")
+                raise ValueError(f"{spell('lonely_psu', 'average')} needs at least one stratum "
+                                 "with 2+ units")
             out *= n_strata / (n_strata - n_missing)
         # "remove" and "certainty": the lonely stratum contributes nothing
     return out
@@ -307,7 +305,7 @@ def design_table(
     y: str,
     weight: str,
     strata: str | None = None,
-    by: Sequence[str] | str = ("field", "gender"),
+    by: Sequence[str] | str | None = None,
     *,
     margins: bool = True,
     variance: str = "taylor",
@@ -329,8 +327,8 @@ def design_table(
         Survey weight column (positive; zero is allowed for units out of a replicate).
     strata : str, optional
         Stratum column; ``None`` for an unstratified design.
-    by : sequence of str
-        Grouping columns; cells are their observed combinations.
+    by : str or sequence of str, optional
+        Grouping columns; cells are their observed combinations (None: the total only).
     margins : bool
         Add the margins of every proper subset of ``by`` and the total (label ``"All"``).
     variance : {"taylor", "replicate"}

@@ -43,7 +43,7 @@ def laplace_sensitivities(
     data: pd.DataFrame,
     y: str,
     weight: str | np.ndarray,
-    by: Sequence[str] | str = ("field", "gender"),
+    by: Sequence[str] | str,
     *,
     margins: bool = True,
 ) -> pd.DataFrame:
@@ -152,13 +152,14 @@ def laplace_table(
     y: str,
     weight: str,
     strata: str | None,
-    by: Sequence[str] | str = ("field", "gender"),
+    by: Sequence[str] | str,
     *,
     epsilon: float,
     replicates: int = 10,
     seed: int | None = None,
     backend: str = "numpy",
     margins: bool = True,
+    sample_counts: bool = False,
 ) -> SurveyTable:
     """A table of counts and means protected by the Laplace mechanism.
 
@@ -176,14 +177,19 @@ def laplace_table(
     backend : {"numpy", "opendp"}
         Noise sampler.  OpenDP's is floating-point safe but cannot be seeded, so a table
         made with it is not reproducible (the replicates still are).
+    sample_counts : bool
+        Add ``n_not_private``, the exact number of sample units in each row. It is
+        **not** protected by the mechanism: do not release it with the table.
 
     Returns
     -------
     SurveyTable
         ``method="laplace"``; ``info`` holds the budget split (``epsilon_per_release``,
         ``releases``) and the sensitivities ``count_sensitivity``, ``mean_sensitivity``.
-        The table adds ``count_scale`` and ``mean_scale`` (the Laplace scale of the point
-        estimates).  Counts are not additive (cells need not sum to their margins).
+        The table holds only what the mechanism protects: the ``by`` columns, the noised
+        ``count``, ``count_se``, ``mean``, ``mean_se`` and their Laplace scales
+        ``count_scale``, ``mean_scale`` (public: functions of epsilon and the released
+        sensitivities). Counts are not additive (cells need not sum to their margins).
 
     Examples
     --------
@@ -193,6 +199,8 @@ def laplace_table(
     >>> tab = laplace_table(df, "y", "w", "h", by=["g"], epsilon=10.0, seed=1)
     >>> tab.info["releases"], round(tab.info["epsilon_per_release"], 4)
     (44, 0.2273)
+    >>> list(tab.to_frame().columns)
+    ['g', 'count', 'count_se', 'mean', 'mean_se', 'count_scale', 'mean_scale']
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
@@ -235,13 +243,14 @@ def laplace_table(
     for r in range(replicates):
         count_r[r], mean_r[r], _, _ = noised(reps[:, r])
     table = labels.copy()
-    table["n"] = member.sum(axis=0)
     table["count"] = count
     table["count_se"] = count_r.std(axis=0, ddof=1)
     table["mean"] = mean
     table["mean_se"] = mean_r.std(axis=0, ddof=1)
     table["count_scale"] = dc / eps_q
     table["mean_scale"] = da / eps_q
+    if sample_counts:
+        table["n_not_private"] = member.sum(axis=0)
     info = {
         "epsilon": float(epsilon),
         "releases": releases,

@@ -18,9 +18,12 @@ the same and gives exact inclusion probabilities.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
+from .._schema import as_names
 from .design import ALL, design_table, inclusion_probabilities
 
 __all__ = ["SDR_LIKE_CELLS", "population_truth", "pps_sample", "simulate_population"]
@@ -114,10 +117,14 @@ def pps_sample(
     return out
 
 
-def population_truth(pop: pd.DataFrame, y: str = "salary",
-                     by: tuple[str, ...] = ("field", "gender")) -> pd.DataFrame:
-    """Population counts and mean outcomes of every cell, margin and total (weights 1)."""
-    tab = design_table(pop.assign(_one=1.0), y, "_one", None, list(by))
+def population_truth(pop: pd.DataFrame, y: str, by: Sequence[str] | str) -> pd.DataFrame:
+    """Population counts and mean outcomes of every cell, margin and total (weights 1).
+
+    For the simulated population of :func:`simulate_population`: ``y="salary"``,
+    ``by=["field", "gender"]``.
+    """
+    by = as_names(by, "by")
+    tab = design_table(pop.assign(_one=1.0), y, "_one", None, by)
     out = tab.table[[*by, "count", "mean"]].copy()
     for b in by:
         out[b] = out[b].astype(str)

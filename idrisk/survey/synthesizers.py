@@ -23,14 +23,15 @@ an exact reparametrization that helps NUTS.
 
 from __future__ import annotations
 
-import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._schema import as_names
+from .._synthetic import Synthesizer, SyntheticData
 from .design import SurveyTable, _column, _numeric, combine_tables, design_table
 from .mechanism import (
     alpha_weights,
@@ -100,87 +101,92 @@ def fbp_loglik(draws: dict[str, np.ndarray], X: np.ndarray, ly: np.ndarray,
 # --------------------------------------------------------------------------- result
 
 
-@dataclass
-class SurveySynthesis:
-    """m synthetic survey samples with their privacy accounting.
+@dataclass(frozen=True, repr=False, eq=False)
+class SurveySynthesis(SyntheticData):
+    """m synthetic survey samples with their privacy accounting (a :class:`SyntheticData`).
+
+    Each dataset has the fitted columns: the kept design (and strata) columns, the synthetic
+    outcome ``y`` and the smoothed synthetic weight ``weight`` used for tables.
 
     Attributes
     ----------
-    synthetic : list of pandas.DataFrame
-        The design columns, ``y`` (synthetic outcome), ``w`` (smoothed weight used for
-        tables) and ``w_draw`` (FBS: the weight drawn jointly with ``y``).
     records : pandas.DataFrame
         Per confidential record: ``delta`` (unweighted Lipschitz bound), ``alpha``,
-        ``delta_alpha`` (bound under the alpha-weighted fit).
+        ``delta_alpha`` (bound under the alpha-weighted fit). For the data holder only.
     delta_alpha : float
         ``max_i delta_alpha_i``.
     epsilon : float
         ``2 * delta_alpha * m``.
-    method : str
+    y, weight : str
+        The outcome and weight columns.
+    design : tuple of str
+    strata : str
+    c, g : float
+        The alpha scaling used (NaN with given weights).
     """
 
-    synthetic: list[pd.DataFrame]
-    records: pd.DataFrame
-    delta_alpha: float
-    epsilon: float
-    method: str
-    design: list[str]
-    strata: str
-    draw_index: np.ndarray
-    info: dict[str, Any] = field(default_factory=dict)
+    records: pd.DataFrame = field(default_factory=pd.DataFrame)
+    delta_alpha: float = float("nan")
+    epsilon: float = float("nan")
+    y: str = "y"
+    weight: str = "w"
+    design: tuple[str, ...] = ()
+    strata: str = ""
+    c: float = float("nan")
+    g: float = float("nan")
 
-    @property
-    def m(self) -> int:
-        return len(self.synthetic)
-
-    def __repr__(self) -> str:
-        a = self.records["alpha"]
+    def _header(self) -> str:
+        n = self.frames[0].shape[0] if self.frames else 0
         return (
-            f"SurveySynthesis(method={self.method!r}, m={self.m}, n={len(self.records)}, "
-            f"delta_alpha={self.delta_alpha:.4g}, epsilon={self.epsilon:.4g}, "
-            f"alpha: mean {a.mean():.3f}, min {a.min():.3f}, max {a.max():.3f})"
-        )
-
-    def _repr_html_(self) -> str:
-        return f"<p><code>{html.escape(repr(self))}</code></p>"
-
-    def to_frame(self) -> pd.DataFrame:
-        """All synthetic datasets stacked, with a ``dataset`` column (1..m)."""
-        return pd.concat(
-            [d.assign(dataset=k + 1) for k, d in enumerate(self.synthetic)], ignore_index=True
+            f"SurveySynthesis(method={self.method!r}, m={self.m}, n={n}, "
+            f"delta_alpha={self.delta_alpha:.4g}, epsilon={self.epsilon:.4g})"
         )
 
     def tables(self, by: Sequence[str] | str | None = None, *, margins: bool = True,
-               level: float = 0.95) -> SurveyTable:
+               level: float = 0.95, sample_counts: bool = False) -> SurveyTable:
         """Tables from each synthetic dataset, combined over the m datasets.
 
         ``by`` defaults to the design columns and must be among the design/strata
-        columns.  FBS: :func:`design_table` on ``(y, w)``.  FBP: counts from ``w``; cell
-        means unweighted within each design cell; margins of means weight each design
-        cell's mean by its ``w`` count (the table weight ``N*_cell / n_cell``).
+        columns.  FBS: :func:`design_table` on ``(y, weight)``.  FBP: counts from the
+        weights; cell means unweighted within each design cell; margins of means weight each
+        design cell's mean by its weighted count (the table weight ``N*_cell / n_cell``).
+
+        The released columns are those the mechanism protects (counts, means, their standard
+        errors and intervals). The design variables are kept unchanged, so the number of
+        sample records per row is the *confidential* sample count: it is left out unless
+        ``sample_counts=True``, which adds it as ``n_not_private``.
         """
-        by = list(self.design) if by is None else ([by] if isinstance(by, str) else list(by))
-        allowed = set(self.design) | {self.strata}
+        design = list(self.design)
+        by = design if by is None else as_names(by, "by")
+        allowed = set(design) | {self.strata}
         for b in by:
             if b not in allowed:
                 raise ValueError(f"by column {b!r} is not a design column ({sorted(allowed)})")
+        y, w = self.y, self.weight
         per = []
-        for d in self.synthetic:
+        for d in self.frames:
             if self.method == "fbs":
-                per.append(design_table(d, "y", "w", self.strata, by, margins=margins))
+                per.append(design_table(d, y, w, self.strata, by, margins=margins))
             else:
-                counts = design_table(d, "y", "w", self.strata, by, margins=margins)
-                cell_total = d.groupby(self.design, observed=True)["w"].transform("sum")
-                cell_n = d.groupby(self.design, observed=True)["w"].transform("size")
-                means = design_table(d.assign(w_cell=cell_total / cell_n), "y", "w_cell",
+                counts = design_table(d, y, w, self.strata, by, margins=margins)
+                cell_total = d.groupby(design, observed=True)[w].transform("sum")
+                cell_n = d.groupby(design, observed=True)[w].transform("size")
+                means = design_table(d.assign(_w_cell=cell_total / cell_n), y, "_w_cell",
                                      self.strata, by, margins=margins)
                 t = counts.table.copy()
                 t["mean"] = means.table["mean"].to_numpy()
                 t["mean_se"] = means.table["mean_se"].to_numpy()
                 per.append(SurveyTable(t, by=counts.by, method="fbp"))
         out = combine_tables(per, level=level, method=self.method)
-        out.info.update({"epsilon": self.epsilon, "delta_alpha": self.delta_alpha})
-        return out
+        table = out.table
+        if "n" in table:
+            if sample_counts:
+                table = table.rename(columns={"n": "n_not_private"})
+            else:
+                table = table.drop(columns="n")
+        info = {**out.info, "epsilon": self.epsilon, "delta_alpha": self.delta_alpha}
+        return SurveyTable(table, by=out.by, method=out.method, variance=out.variance,
+                           info=info)
 
 
 # --------------------------------------------------------------------------- synthesizers
@@ -215,50 +221,10 @@ def _design_matrix(data: pd.DataFrame, design: list[str],
     return np.column_stack(cols), names
 
 
-class _PseudoPosterior:
+class _PseudoPosterior(Synthesizer):
+    """Shared fitting and synthesis of :class:`FBS` and :class:`FBP` (parameters: theirs)."""
+
     program = ""
-    method = ""
-
-    def __init__(
-        self,
-        *,
-        target_delta: float | None = None,
-        c: float = 1.0,
-        g: float = 0.0,
-        alpha: Sequence[float] | None = None,
-        refits: int = 2,
-        tolerance: float = 0.05,
-        chains: int = 2,
-        warmup: int = 500,
-        draws: int = 500,
-        seed: int = 1,
-        backend: str = "auto",
-        progress: bool = False,
-        adapt_delta: float = 0.9,
-        coding: str = "additive",
-    ) -> None:
-        if coding not in ("additive", "cells"):
-            raise ValueError(f"coding must be 'additive' or 'cells', got {coding!r}")
-        self.coding = coding
-        self.target_delta = target_delta
-        self.c, self.g = float(c), float(g)
-        self.alpha_given = None if alpha is None else np.asarray(alpha, dtype=float)
-        self.refits = int(refits)
-        self.tolerance = float(tolerance)
-        self.chains, self.warmup, self.draws = int(chains), int(warmup), int(draws)
-        self.seed = int(seed)
-        self.backend = backend
-        self.progress = progress
-        self.adapt_delta = adapt_delta
-        self._fitted = False
-        self.last_synthesis: SurveySynthesis | None = None
-
-    def __repr__(self) -> str:
-        state = (
-            f"fitted, n={len(self.records)}, delta_alpha={self.delta_alpha:.4g}"
-            if self._fitted else "not fitted"
-        )
-        return f"{type(self).__name__}(target_delta={self.target_delta}, {state})"
 
     # -- hooks
     def _stan_data(self, alpha: np.ndarray) -> dict:
@@ -279,27 +245,32 @@ class _PseudoPosterior:
 
         prog = StanProgram(self.program, backend=self.backend)
         return prog.sample(
-            self._stan_data(alpha), seed=seed, chains=self.chains, warmup=self.warmup,
-            draws=self.draws, adapt_delta=self.adapt_delta, progress=self.progress,
+            self._stan_data(alpha), seed=seed, chains=int(self.chains),
+            warmup=int(self.warmup), draws=int(self.draws),
+            adapt_delta=float(self.adapt_delta), progress=bool(self.progress),
             check=["lp__"],
         )
 
     def _prepare(self, data, y, weight, design, strata):
+        if self.coding not in ("additive", "cells"):
+            raise ValueError(f"coding must be 'additive' or 'cells', got {self.coding!r}")
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
-        design = [design] if isinstance(design, str) else list(design)
+        design = as_names(design, "design")
         if not design:
             raise ValueError("design must name at least one column")
-        self.y_name, self.w_name = y, weight
-        self.design = design
-        self.strata = design[0] if strata is None else strata
-        _column(data, self.strata, "strata")
-        self.yv = _numeric(data, y, "y", positive=True)
-        self.wv = _numeric(data, weight, "weight", positive=True)
-        self.X, self.columns = _design_matrix(data, design, self.coding)
-        self.frame = data[list(dict.fromkeys([*design, self.strata]))].reset_index(drop=True)
-        self.c_y = round(float(np.mean(np.log(self.yv))), 1)
-        self.ly = np.log(self.yv) - self.c_y
+        self.y_, self.weight_ = y, weight
+        self.design_ = design
+        self.strata_ = design[0] if strata is None else strata
+        _column(data, self.strata_, "strata")
+        self._yv = _numeric(data, y, "y", positive=True)
+        self._wv = _numeric(data, weight, "weight", positive=True)
+        self._X, self._columns = _design_matrix(data, design, self.coding)
+        keep = {*design, self.strata_, y, weight}
+        self.columns_ = [c for c in data.columns if c in keep]
+        self._template = data[self.columns_].reset_index(drop=True)
+        self.c_y_ = round(float(np.mean(np.log(self._yv))), 1)
+        self._ly = np.log(self._yv) - self.c_y_
 
     def fit(
         self,
@@ -327,83 +298,87 @@ class _PseudoPosterior:
         self
         """
         self._prepare(data, y, weight, design, strata)
-        n = len(self.yv)
-        fit0 = self._sample(np.ones(n), self.seed)
-        self.fit_unweighted = fit0
-        self.delta = lipschitz_bounds(self._loglik(self._draws(fit0)))
+        n = len(self._yv)
+        seed = int(self.seed)
+        fit0 = self._sample(np.ones(n), seed)
+        delta = lipschitz_bounds(self._loglik(self._draws(fit0)))
         history = []
-        if self.alpha_given is not None:
-            if self.alpha_given.shape != (n,):
+        if self.alpha is not None:
+            given = np.asarray(self.alpha, dtype=float)
+            if given.shape != (n,):
                 raise ValueError(f"alpha must have one value per record ({n})")
-            alpha = np.clip(self.alpha_given, 0, 1)
+            alpha = np.clip(given, 0, 1)
             c, g = float("nan"), float("nan")
         elif self.target_delta is not None:
-            c, g = find_alpha_scaling(self.delta, self.target_delta, g=self.g)
-            alpha = alpha_weights(self.delta, c, g)
+            c, g = find_alpha_scaling(delta, self.target_delta, g=float(self.g))
+            alpha = alpha_weights(delta, c, g)
         else:
-            c, g = self.c, self.g
-            alpha = alpha_weights(self.delta, c, g)
-        for k in range(self.refits + 1):
-            fit = self._sample(alpha, self.seed + 1 + k)
+            c, g = float(self.c), float(self.g)
+            alpha = alpha_weights(delta, c, g)
+        refits, tol = int(self.refits), float(self.tolerance)
+        for k in range(refits + 1):
+            fit = self._sample(alpha, seed + 1 + k)
             draws = self._draws(fit)
             dal = weighted_lipschitz_bounds(self._loglik(draws), alpha)
             history.append({"refit": k, "c": c, "g": g, "delta_alpha": float(dal.max())})
-            if (self.target_delta is None or self.alpha_given is not None
-                    or abs(dal.max() - self.target_delta) <= self.tolerance * self.target_delta
-                    or k == self.refits):
+            if (self.target_delta is None or self.alpha is not None
+                    or abs(dal.max() - self.target_delta) <= tol * self.target_delta
+                    or k == refits):
                 break
             # the weighted posterior is wider than the unweighted one: solve again with each
             # record's bound max_s |log p_i| under the current weighted fit
-            c, g = find_alpha_scaling(self.delta, self.target_delta, g=self.g,
+            c, g = find_alpha_scaling(delta, self.target_delta, g=float(self.g),
                                       at=lipschitz_bounds(self._loglik(draws)))
-            alpha = alpha_weights(self.delta, c, g)
-        self.fit_weighted = fit
-        self.weighted_draws = draws
-        self.alpha = alpha
-        self.c_used, self.g_used = c, g
-        self.delta_alpha_i = dal
-        self.delta_alpha = float(dal.max())
-        self.history = pd.DataFrame(history)
-        self.records = pd.DataFrame(
-            {"delta": self.delta, "alpha": alpha, "delta_alpha": dal}
-        )
-        self._fitted = True
+            alpha = alpha_weights(delta, c, g)
+        self.fit_unweighted_ = fit0
+        self.fit_weighted_ = fit
+        self.weighted_draws_ = draws
+        self.delta_ = delta
+        self.alpha_ = alpha
+        self.c_used_, self.g_used_ = c, g
+        self.delta_alpha_ = float(dal.max())
+        self.history_ = pd.DataFrame(history)
+        self.records_ = pd.DataFrame({"delta": delta, "alpha": alpha, "delta_alpha": dal})
         return self
 
     def epsilon(self, m: int) -> float:
         """``2 * delta_alpha * m`` for releasing m synthetic datasets."""
         self._check_fitted()
-        return epsilon(self.delta_alpha, m)
-
-    def _check_fitted(self) -> None:
-        if not self._fitted:
-            raise RuntimeError(f"{type(self).__name__} is not fitted: call .fit(data, ...)")
+        return epsilon(self.delta_alpha_, m)
 
     def synthesize(self, m: int = 3, seed: int | None = None) -> SurveySynthesis:
-        """m synthetic samples, each from a different posterior draw of the weighted fit."""
+        """m synthetic samples, each from a different posterior draw of the weighted fit.
+
+        Each dataset has the fitted columns (design, strata, outcome, weight) in the data's
+        order and dtypes: the synthetic outcome and the smoothed synthetic weight replace the
+        confidential ones; the design columns are kept. Other columns of the data are not
+        released.
+        """
         self._check_fitted()
-        if not isinstance(m, (int, np.integer)) or m < 1:
-            raise ValueError(f"m must be a positive integer, got {m!r}")
+        m = self._check_m(m)
+        seed = self._check_seed(seed)
         rng = np.random.default_rng(seed)
-        n_draws = len(next(iter(self.weighted_draws.values())))
+        n_draws = len(next(iter(self.weighted_draws_.values())))
         if m > n_draws:
             raise ValueError(f"m={m} exceeds the number of posterior draws ({n_draws})")
         idx = np.sort(rng.choice(n_draws, size=m, replace=False))
-        syn = [self._synthesize_one(self.weighted_draws, int(s), rng) for s in idx]
-        out = SurveySynthesis(
-            synthetic=syn, records=self.records.copy(), delta_alpha=self.delta_alpha,
-            epsilon=epsilon(self.delta_alpha, m), method=self.method, design=self.design,
-            strata=self.strata, draw_index=idx,
-            info={"c": self.c_used, "g": self.g_used, "seed": seed},
+        frames = []
+        for s in idx:
+            y, w = self._synthesize_one(self.weighted_draws_, int(s), rng)
+            out = self._template.copy()
+            out[self.y_] = pd.Series(y).astype(self._template[self.y_].dtype)
+            out[self.weight_] = pd.Series(w).astype(self._template[self.weight_].dtype)
+            frames.append(out)
+        diagnostics = pd.DataFrame(
+            {"draw": idx}, index=pd.RangeIndex(1, m + 1, name="dataset")
         )
-        self.last_synthesis = out
-        return out
-
-    def tables(self, by=None, **kwargs) -> SurveyTable:
-        """Combined tables of the last :meth:`synthesize` call."""
-        if self.last_synthesis is None:
-            raise RuntimeError("call .synthesize(m, seed) before .tables()")
-        return self.last_synthesis.tables(by, **kwargs)
+        return SurveySynthesis(
+            frames, method=self._method, seed=seed, settings=self.get_params(),
+            diagnostics=diagnostics, records=self.records_.copy(),
+            delta_alpha=self.delta_alpha_, epsilon=epsilon(self.delta_alpha_, m),
+            y=self.y_, weight=self.weight_, design=tuple(self.design_),
+            strata=self.strata_, c=self.c_used_, g=self.g_used_,
+        )
 
 
 class FBS(_PseudoPosterior):
@@ -422,8 +397,11 @@ class FBS(_PseudoPosterior):
         and ``c`` searched).
     alpha : array, optional
         Use these privacy weights as they are.
+    refits, tolerance : int, float
+        See ``target_delta``.
     chains, warmup, draws, seed, backend, progress, adapt_delta
-        Stan settings (:class:`idrisk.stan.StanProgram`).
+        Stan settings (:class:`idrisk.stan.StanProgram`); ``seed`` seeds the unweighted
+        fit, the weighted fits use ``seed + 1``, ``seed + 2``, ...
     coding : {"additive", "cells"}
         Design variables as main effects (default) or one coefficient per design cell.
     prior_scale, eta_sigma : float
@@ -434,6 +412,28 @@ class FBS(_PseudoPosterior):
         with one coefficient per design cell it makes a funnel NUTS cannot sample well
         (see ``stan/fbs.stan``).
 
+    Attributes
+    ----------
+    delta_ : ndarray
+        Record-level Lipschitz bounds under the unweighted fit.
+    alpha_ : ndarray
+        The privacy weights.
+    delta_alpha_ : float
+        ``max_i`` of the bounds under the alpha-weighted fit.
+    records_ : DataFrame
+        Per confidential record: ``delta``, ``alpha``, ``delta_alpha``.
+    history_ : DataFrame
+        One row per weighted fit: ``refit``, ``c``, ``g``, ``delta_alpha``.
+    c_used_, g_used_ : float
+        The alpha scaling of the last weighted fit (NaN with given ``alpha``).
+    fit_unweighted_, fit_weighted_ : StanFit
+    weighted_draws_ : dict
+        Posterior draws of the weighted fit.
+    c_y_ : float
+        The centring constant of the log outcome.
+    c_w_ : float
+        The centring constant of the log weight.
+
     Examples
     --------
     >>> fbs = FBS(target_delta=1.8, seed=1)                                 # doctest: +SKIP
@@ -443,23 +443,58 @@ class FBS(_PseudoPosterior):
     """
 
     program = "fbs"
-    method = "fbs"
+    _method = "fbs"
 
-    def __init__(self, *, prior_scale: float = 10.0, coef_scale: float = 10.0,
-                 eta_sigma: float = 6.0, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.prior_scale, self.coef_scale, self.eta_sigma = prior_scale, coef_scale, eta_sigma
+    def __init__(
+        self,
+        *,
+        target_delta: float | None = None,
+        c: float = 1.0,
+        g: float = 0.0,
+        alpha: Sequence[float] | None = None,
+        refits: int = 2,
+        tolerance: float = 0.05,
+        chains: int = 2,
+        warmup: int = 500,
+        draws: int = 500,
+        seed: int = 1,
+        backend: str = "auto",
+        progress: bool = False,
+        adapt_delta: float = 0.9,
+        coding: str = "additive",
+        prior_scale: float = 10.0,
+        coef_scale: float = 10.0,
+        eta_sigma: float = 6.0,
+    ) -> None:
+        self.target_delta = target_delta
+        self.c = c
+        self.g = g
+        self.alpha = alpha
+        self.refits = refits
+        self.tolerance = tolerance
+        self.chains = chains
+        self.warmup = warmup
+        self.draws = draws
+        self.seed = seed
+        self.backend = backend
+        self.progress = progress
+        self.adapt_delta = adapt_delta
+        self.coding = coding
+        self.prior_scale = prior_scale
+        self.coef_scale = coef_scale
+        self.eta_sigma = eta_sigma
 
     def _prepare(self, *args):
         super()._prepare(*args)
-        self.c_w = round(float(np.mean(np.log(self.wv))), 1)
-        self.lw = np.log(self.wv) - self.c_w
+        self.c_w_ = round(float(np.mean(np.log(self._wv))), 1)
+        self._lw = np.log(self._wv) - self.c_w_
 
     def _stan_data(self, alpha):
         return {
-            "N": len(self.ly), "K": self.X.shape[1], "X": self.X, "ly": self.ly, "lw": self.lw,
-            "alpha": np.asarray(alpha, float), "prior_scale": self.prior_scale,
-            "coef_scale": self.coef_scale, "eta_sigma": self.eta_sigma,
+            "N": len(self._ly), "K": self._X.shape[1], "X": self._X, "ly": self._ly,
+            "lw": self._lw, "alpha": np.asarray(alpha, float),
+            "prior_scale": float(self.prior_scale), "coef_scale": float(self.coef_scale),
+            "eta_sigma": float(self.eta_sigma),
         }
 
     def _draws(self, fit):
@@ -467,77 +502,148 @@ class FBS(_PseudoPosterior):
                 "rho": fit.stacked("rho")}
 
     def _loglik(self, draws):
-        return fbs_loglik(draws, self.X, self.ly, self.lw)
+        return fbs_loglik(draws, self._X, self._ly, self._lw)
 
     def _synthesize_one(self, draws, s, rng):
+        """Synthetic outcome and smoothed weight ``exp(x'beta_w + rho sigma_w / sigma_y
+        (log y* - x'beta_y))`` (the weight drawn jointly with y* is not released)."""
         beta, sigma, rho = draws["beta"][s], draws["sigma"][s], float(draws["rho"][s])
-        mu_y = self.X @ beta[:, 0]
-        mu_w = self.X @ beta[:, 1]
+        mu_y = self._X @ beta[:, 0]
+        mu_w = self._X @ beta[:, 1]
         n = len(mu_y)
-        z1, z2 = rng.standard_normal(n), rng.standard_normal(n)
+        z1, _z2 = rng.standard_normal(n), rng.standard_normal(n)
         ly = mu_y + sigma[0] * z1
-        lw = mu_w + sigma[1] * (rho * z1 + np.sqrt(1 - rho * rho) * z2)
         lw_smooth = mu_w + rho * sigma[1] / sigma[0] * (ly - mu_y)
-        out = self.frame.copy()
-        out["y"] = np.exp(ly + self.c_y)
-        out["w"] = np.exp(lw_smooth + self.c_w)
-        out["w_draw"] = np.exp(lw + self.c_w)
-        return out
+        return np.exp(ly + self.c_y_), np.exp(lw_smooth + self.c_w_)
 
 
 class FBP(_PseudoPosterior):
     """Fully Bayes population model with the informative-sampling correction.
 
-    Parameters are those of :class:`FBS` with the FBP priors: ``coef_scale`` (sd of the
-    normal priors on beta, kappa; default 10) and ``scale_scale`` (half-Cauchy scale of
-    sigma_y, sigma_pi; default 5).  ``stratum_totals`` (a mapping stratum -> total) can
-    replace the default scaling target of the synthetic weights, the confidential
-    stratum weight totals ``sum_{i in h} w_i`` (e.g. by known frame counts ``N_h``).
+    Parameters
+    ----------
+    target_delta : float, optional
+        Target ``Delta_alpha``; (c, g) are searched on the unweighted bounds, then the
+        weighted model is refit up to ``refits`` times (default 2), each time solving for
+        (c, g) again with the records' bounds under the last weighted fit, until the
+        achieved ``Delta_alpha`` is within ``tolerance`` (relative, default 5%) of the
+        target.  The achieved value (not the target) is reported and used for epsilon.
+    c, g : float
+        Scale and shift of alpha when no target is given (with a target, ``g`` is kept
+        and ``c`` searched).
+    alpha : array, optional
+        Use these privacy weights as they are.
+    refits, tolerance : int, float
+        See ``target_delta``.
+    chains, warmup, draws, seed, backend, progress, adapt_delta
+        Stan settings (:class:`idrisk.stan.StanProgram`); ``seed`` seeds the unweighted
+        fit, the weighted fits use ``seed + 1``, ``seed + 2``, ...
+    coding : {"additive", "cells"}
+        Design variables as main effects (default) or one coefficient per design cell.
+    coef_scale : float
+        sd of the normal priors on beta, kappa (default 10).
+    scale_scale : float
+        Half-Cauchy scale of sigma_y, sigma_pi (default 5).
+    stratum_totals : mapping, optional
+        stratum -> total: replaces the default scaling target of the synthetic weights, the
+        confidential stratum weight totals ``sum_{i in h} w_i`` (e.g. by known frame
+        counts ``N_h``).
+
+    Attributes
+    ----------
+    delta_ : ndarray
+        Record-level Lipschitz bounds under the unweighted fit.
+    alpha_ : ndarray
+        The privacy weights.
+    delta_alpha_ : float
+        ``max_i`` of the bounds under the alpha-weighted fit.
+    records_ : DataFrame
+        Per confidential record: ``delta``, ``alpha``, ``delta_alpha``.
+    history_ : DataFrame
+        One row per weighted fit: ``refit``, ``c``, ``g``, ``delta_alpha``.
+    c_used_, g_used_ : float
+        The alpha scaling of the last weighted fit (NaN with given ``alpha``).
+    fit_unweighted_, fit_weighted_ : StanFit
+    weighted_draws_ : dict
+        Posterior draws of the weighted fit.
+    c_y_ : float
+        The centring constant of the log outcome.
     """
 
     program = "fbp"
-    method = "fbp"
+    _method = "fbp"
 
-    def __init__(self, *, coef_scale: float = 10.0, scale_scale: float = 5.0,
-                 stratum_totals: dict | None = None, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.coef_scale, self.scale_scale = coef_scale, scale_scale
+    def __init__(
+        self,
+        *,
+        target_delta: float | None = None,
+        c: float = 1.0,
+        g: float = 0.0,
+        alpha: Sequence[float] | None = None,
+        refits: int = 2,
+        tolerance: float = 0.05,
+        chains: int = 2,
+        warmup: int = 500,
+        draws: int = 500,
+        seed: int = 1,
+        backend: str = "auto",
+        progress: bool = False,
+        adapt_delta: float = 0.9,
+        coding: str = "additive",
+        coef_scale: float = 10.0,
+        scale_scale: float = 5.0,
+        stratum_totals: Mapping[Any, float] | None = None,
+    ) -> None:
+        self.target_delta = target_delta
+        self.c = c
+        self.g = g
+        self.alpha = alpha
+        self.refits = refits
+        self.tolerance = tolerance
+        self.chains = chains
+        self.warmup = warmup
+        self.draws = draws
+        self.seed = seed
+        self.backend = backend
+        self.progress = progress
+        self.adapt_delta = adapt_delta
+        self.coding = coding
+        self.coef_scale = coef_scale
+        self.scale_scale = scale_scale
         self.stratum_totals = stratum_totals
 
     def _prepare(self, *args):
         super()._prepare(*args)
-        self.lpi = -np.log(self.wv)
-        h = self.frame[self.strata]
-        totals = pd.Series(self.wv).groupby(h.to_numpy()).sum()
+        self._lpi = -np.log(self._wv)
+        h = self._template[self.strata_]
+        totals = pd.Series(self._wv).groupby(h.to_numpy()).sum()
         if self.stratum_totals is not None:
-            totals = pd.Series(self.stratum_totals).reindex(totals.index)
+            totals = pd.Series(dict(self.stratum_totals)).reindex(totals.index)
             if totals.isna().any():
                 raise ValueError("stratum_totals lacks strata: "
                                  f"{list(totals.index[totals.isna()])}")
-        self.h_codes, self.h_levels = pd.factorize(h, sort=True)
-        self.h_totals = totals.reindex(self.h_levels).to_numpy(float)
+        self._h_codes, h_levels = pd.factorize(h, sort=True)
+        self._h_totals = totals.reindex(h_levels).to_numpy(float)
 
     def _stan_data(self, alpha):
         return {
-            "N": len(self.ly), "K": self.X.shape[1], "X": self.X, "ly": self.ly,
-            "lpi": self.lpi, "alpha": np.asarray(alpha, float),
-            "coef_scale": self.coef_scale, "scale_scale": self.scale_scale,
+            "N": len(self._ly), "K": self._X.shape[1], "X": self._X, "ly": self._ly,
+            "lpi": self._lpi, "alpha": np.asarray(alpha, float),
+            "coef_scale": float(self.coef_scale), "scale_scale": float(self.scale_scale),
         }
 
     def _draws(self, fit):
-        return {k: fit.stacked(k) for k in ("beta", "kappa_y", "kappa_x", "sigma_y", "sigma_pi")}
+        return {k: fit.stacked(k) for k in ("beta", "kappa_y", "kappa_x", "sigma_y",
+                                            "sigma_pi")}
 
     def _loglik(self, draws):
-        return fbp_loglik(draws, self.X, self.ly, self.lpi)
+        return fbp_loglik(draws, self._X, self._ly, self._lpi)
 
     def _synthesize_one(self, draws, s, rng):
-        mu = self.X @ draws["beta"][s]
+        mu = self._X @ draws["beta"][s]
         ly = mu + draws["sigma_y"][s] * rng.standard_normal(len(mu))
         ky = float(draws["kappa_y"][s])
         # pi* ∝ exp(kappa_y log y*) within a stratum; w* = 1/pi* scaled to the stratum total
         raw = np.exp(-ky * (ly - ly.mean()))
-        sums = np.bincount(self.h_codes, weights=raw)
-        out = self.frame.copy()
-        out["y"] = np.exp(ly + self.c_y)
-        out["w"] = raw * (self.h_totals / sums)[self.h_codes]
-        return out
+        sums = np.bincount(self._h_codes, weights=raw)
+        return np.exp(ly + self.c_y_), raw * (self._h_totals / sums)[self._h_codes]

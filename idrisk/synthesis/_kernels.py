@@ -1,17 +1,18 @@
-"""Compiled loops of R's index draws (numba; ``pip install 'idrisk[fast]'``).
+"""Compiled loops of the CART synthesizer (numba): R's index draws, donor look-ups, routing.
 
-Each kernel consumes a given array of raw 32-bit Mersenne-Twister words exactly as the
-Python code in :mod:`idrisk.synthesis.rng` does (R's rejection sampling, ``R_unif_index``),
-and reports how many words it used, or -1 when the words ran out (the caller then retries
-with more). The numbers drawn are therefore identical with and without numba.
+The draw kernels consume a given array of raw 32-bit Mersenne-Twister words as R does
+(rejection sampling, ``R_unif_index``, ``sample.int``'s swap with the last), and report how
+many words they used, or -1 when the words ran out (:class:`idrisk.synthesis.rng.RStream`
+then retries with more).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._numba import jit as _jit
+
 __all__ = [
-    "HAVE_NUMBA",
     "first_appearance_groups",
     "hash_build",
     "hash_lookup",
@@ -19,21 +20,6 @@ __all__ = [
     "route",
     "unif_index_groups",
 ]
-
-try:  # pragma: no cover - depends on the environment
-    import numba
-
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover
-    numba = None
-    HAVE_NUMBA = False
-
-
-def _jit(func):
-    if not HAVE_NUMBA:  # pragma: no cover
-        return func
-    return numba.njit(cache=True, nogil=True)(func)
-
 
 @_jit
 def _bits(n):

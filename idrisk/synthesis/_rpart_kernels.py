@@ -1,12 +1,11 @@
 """Compiled (numba) node work of :class:`idrisk.synthesis.rpart_tree.RpartTree`.
 
-Each kernel is a loop-for-loop transcription of the numpy/Python code in
-:mod:`idrisk.synthesis.rpart_tree` (which stays the fallback without numba or with
-``IDRISK_ENGINE=numpy``): node evaluation (``_eval``), the split search over the sorted
-predictors (``_bsplit`` with ``_anova_split`` / ``_gini_split``), the surrogate search and
-the division of a node's rows (``_nodesplit`` + ``_surrogates``), and rpart's quicksort
-(``_mysort``). Every floating-point sum is accumulated in the same order with the same
-operations as there (and no fast-math), so the trees are identical bit for bit.
+Each kernel follows rpart's C code (``anova.c``, ``gini.c``, ``bsplit.c``, ``surrogate.c``,
+``nodesplit.c``, ``mysort.c``): node evaluation, the split search over the sorted predictors,
+the surrogate search and the division of a node's rows, and rpart's quicksort. Every
+floating-point sum is accumulated in rpart's order with the same operations (and no
+fast-math), so the trees are R's bit for bit (``tests/rcompat/test_rpart_engine.py``,
+``tests/synthesis/test_cart_engines.py``).
 
 Layout: ``xt`` is the predictor matrix transposed (one row per predictor, NaN = missing,
 factor levels coded 1..nc); ``sorts`` holds, per predictor, the node's rows in that
@@ -17,10 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import HAVE_NUMBA, _jit
+from .._numba import jit as _jit
 
 __all__ = [
-    "HAVE_NUMBA",
     "best_split_anova",
     "best_split_gini",
     "divide_node",
@@ -184,13 +182,12 @@ def _anova_factor(y, x, nc, edge, myrisk, csplit):
 
 
 @_jit
-def _best_split(xt, y, sorts, ncat, edge, iscale, csplit, numeric_rule, factor_rule, myrisk,
-                numclass, aprior):
+def _best_split(xt, y, sorts, ncat, edge, iscale, csplit, myrisk, numclass, aprior):
     """rpart's ``bsplit``: the best split over every predictor under one splitting rule.
 
-    ``numeric_rule(ys, xs, edge, myrisk, numclass, aprior)`` returns ``(improve, cut,
-    direction)``; ``factor_rule(ys, xs, nc, edge, myrisk, numclass, aprior, work)`` returns
-    ``(improve, has_csplit)`` with the directions in ``work``. Returns ``(found, improve, var,
+    ``aprior`` None: the anova rule (numba compiles this function once per rule: the test on
+    ``None`` is resolved at compile time, so no function is passed around and the kernels
+    cache); else the Gini rule with these altered priors. Returns ``(found, improve, var,
     cut, direction, iscale)``; a factor split's directions are left in ``csplit[:ncat[var]]``.
     """
     p, k = sorts.shape
@@ -210,12 +207,15 @@ def _best_split(xt, y, sorts, ncat, edge, iscale, csplit, numeric_rule, factor_r
         cut = np.nan
         direction = 0
         has_cs = False
-        if nc == 0:
-            improve, cut, direction = numeric_rule(ys[:m], xs[:m], edge, myrisk, numclass,
-                                                   aprior)
+        if aprior is None:
+            if nc == 0:
+                improve, cut, direction = _anova_numeric(ys[:m], xs[:m], edge, myrisk)
+            else:
+                improve, has_cs = _anova_factor(ys[:m], xs[:m], nc, edge, myrisk, work)
+        elif nc == 0:
+            improve, cut, direction = _gini_numeric(ys[:m], xs[:m], edge, numclass, aprior)
         else:
-            improve, has_cs = factor_rule(ys[:m], xs[:m], nc, edge, myrisk, numclass, aprior,
-                                          work)
+            improve, has_cs = _gini_factor(ys[:m], xs[:m], nc, edge, numclass, aprior, work)
         if improve > iscale:
             iscale = improve
         if improve > iscale * 1e-10 and (not found or improve > best):
@@ -227,20 +227,9 @@ def _best_split(xt, y, sorts, ncat, edge, iscale, csplit, numeric_rule, factor_r
 
 
 @_jit
-def _anova_numeric_rule(y, x, edge, myrisk, numclass, aprior):
-    return _anova_numeric(y, x, edge, myrisk)
-
-
-@_jit
-def _anova_factor_rule(y, x, nc, edge, myrisk, numclass, aprior, csplit):
-    return _anova_factor(y, x, nc, edge, myrisk, csplit)
-
-
-@_jit
 def best_split_anova(xt, y, sorts, ncat, edge, myrisk, iscale, csplit):
     """:func:`_best_split` with the anova rule (regression trees)."""
-    return _best_split(xt, y, sorts, ncat, edge, iscale, csplit, _anova_numeric_rule,
-                       _anova_factor_rule, myrisk, 0, np.empty(0))
+    return _best_split(xt, y, sorts, ncat, edge, iscale, csplit, myrisk, 0, None)
 
 
 # ------------------------------------------------------------------------- gini split
@@ -397,20 +386,9 @@ def _gini_factor(y, x, nc, edge, numclass, aprior, csplit):
 
 
 @_jit
-def _gini_numeric_rule(y, x, edge, myrisk, numclass, aprior):
-    return _gini_numeric(y, x, edge, numclass, aprior)
-
-
-@_jit
-def _gini_factor_rule(y, x, nc, edge, myrisk, numclass, aprior, csplit):
-    return _gini_factor(y, x, nc, edge, numclass, aprior, csplit)
-
-
-@_jit
 def best_split_gini(xt, y, sorts, ncat, edge, numclass, aprior, iscale, csplit):
     """:func:`_best_split` with the Gini rule (class trees)."""
-    return _best_split(xt, y, sorts, ncat, edge, iscale, csplit, _gini_numeric_rule,
-                       _gini_factor_rule, 0.0, numclass, aprior)
+    return _best_split(xt, y, sorts, ncat, edge, iscale, csplit, 0.0, numclass, aprior)
 
 
 # ------------------------------------------------------------------ surrogates, divide
@@ -533,6 +511,10 @@ def _surrogates(xt, sorts, goes, ncat, var, lcount, rcount, maxsurrogate, sur_va
             pos += 1
         if pos >= maxsurrogate:
             continue
+        if pos == 0 and count == 2 and maxsurrogate == 2:
+            # rpart's insert_split on a full list of two: a new best entry is kept alone (its
+            # relinking drops both old entries), as R reports and routes with it
+            count = 0
         last = min(count, maxsurrogate - 1)
         for q in range(last, pos, -1):
             sur_var[q] = sur_var[q - 1]
@@ -601,7 +583,10 @@ def divide_node(xt, sorts, rows, ncat, var, cut, direction, csplit, maxsurrogate
             lcount += 1
         elif d == RIGHT:
             rcount += 1
+    # rpart's lastsurrogate is set by its surrogate search alone: none without surrogates
     majority = RIGHT if lcount < rcount else (LEFT if lcount > rcount else 0)
+    if maxsurrogate == 0:
+        majority = 0
     nsur = 0
     if maxsurrogate > 0:
         nsur = _surrogates(xt, sorts, goes, ncat, var, lcount, rcount, maxsurrogate, sur_var,

@@ -1,6 +1,7 @@
 """synthpop-style CART partial synthesis (``synthpop::syn`` with ``method = "cart"``).
 
-:func:`syn` replaces the columns named in ``visit_sequence`` one after another:
+:class:`CARTSynthesizer` (and :func:`syn`, synthpop's function shape) replaces the columns
+named in ``visit_sequence`` one after another:
 the first with an i.i.d. bootstrap of its values (``"sample"``), every later one
 by donor sampling inside the leaves of an rpart-compatible tree
 (:class:`idrisk.synthesis.rpart_tree.RpartTree`) fitted on the original data with the earlier
@@ -19,17 +20,18 @@ value (checked against synthpop 1.9-3 / rpart 4.1.19). With ``rng="numpy"`` the
 same algorithm runs on numpy's PCG64 generator: same distribution, different
 values, and rpart's cross-validation draws are not emulated.
 
-:func:`syn_r` has synthpop's signature and result layout (``.syn`` is a data
-frame for ``m = 1`` and a list otherwise).
+:func:`syn_r` (behind :func:`idrisk.r.syn`) has synthpop's signature and returns R's
+``synds`` layout (:class:`Synds`: ``.syn`` is a data frame for ``m = 1`` and a list
+otherwise) -- the R-side object; its ``.result`` is the :class:`~idrisk.SyntheticData`.
 
 Examples
 --------
 >>> import pandas as pd
 >>> df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0] * 10, "b": list(range(40))})
->>> res = syn(df, m=2, visit_sequence=["a"], seed=1)
->>> res.m, res.method
-(2, {'a': 'sample', 'b': ''})
->>> bool((res.synthetic[0]["b"] == df["b"]).all())   # kept column copied
+>>> res = CARTSynthesizer(visit_sequence=["a"]).fit(df).synthesize(m=2, seed=1)
+>>> res.m, res.method, res.settings["method"]
+(2, 'cart', {'a': 'sample', 'b': ''})
+>>> bool((res[0]["b"] == df["b"]).all())   # kept column copied
 True
 """
 
@@ -38,70 +40,29 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from .._result import Result
+from .._schema import is_categorical
+from .._synthetic import Synthesizer, SyntheticData
 from . import _kernels
 from .rng import NumpyStream, RStream, make_stream
-from .rpart_tree import RpartTree, _use_kernels
+from .rpart_tree import RpartTree
 from .smoothing import bw_sj, smooth_density
 
-__all__ = ["SynthResult", "Synds", "bw_sj", "smooth_density", "syn", "syn_r"]
+__all__ = ["CARTSynthesizer", "Synds", "bw_sj", "smooth_density", "syn", "syn_r"]
 
 _METHODS = ("sample", "cart", "constant", "")
 
 
-@dataclass
-class SynthResult:
-    """Result of :func:`syn`.
-
-    Attributes
-    ----------
-    synthetic : list of pandas.DataFrame
-        The m synthetic datasets (original columns, order, dtypes and index).
-    seed : int or None
-        The seed given to the stream (``None``: unseeded, R's ``seed = NA``).
-    method : dict
-        Column -> method (``"sample"``, ``"cart"``, ``"constant"``, ``""`` = kept).
-    visit_sequence : list of str
-    predictor_matrix : pandas.DataFrame
-        Row = target, column = predictor, 1 = used.
-    m : int
-    proper : bool
-    rng : str
-    """
-
-    synthetic: list[pd.DataFrame]
-    seed: int | None
-    method: dict[str, str]
-    visit_sequence: list[str]
-    predictor_matrix: pd.DataFrame
-    m: int
-    proper: bool = False
-    rng: str = "r"
-    trees: dict[str, RpartTree] = field(default_factory=dict, repr=False)
-    smoothing: dict[str, str] = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        n, p = self.synthetic[0].shape if self.synthetic else (0, 0)
-        meth = ", ".join(f"{k}={v}" for k, v in self.method.items() if v)
-        return (
-            f"SynthResult(m={self.m}, n={n}, columns={p}, seed={self.seed}, rng={self.rng!r}, "
-            f"proper={self.proper}, visit_sequence={self.visit_sequence}, methods: {meth})"
-        )
-
-    def to_frame(self) -> pd.DataFrame:
-        """All m datasets stacked, with a leading ``dataset`` column (1..m)."""
-        frames = [df.assign(dataset=i + 1) for i, df in enumerate(self.synthetic)]
-        out = pd.concat(frames, ignore_index=True)
-        return out[["dataset"] + [c for c in out.columns if c != "dataset"]]
-
-
-@dataclass
-class Synds:
-    """synthpop's ``synds`` object, as returned by :func:`syn_r`."""
+@dataclass(frozen=True, repr=False)
+class Synds(Result):
+    """synthpop's ``synds`` object (R's names and shapes), as returned by :func:`syn_r` and
+    :func:`idrisk.r.syn`: the R-side view. ``result`` is the :class:`~idrisk.SyntheticData`
+    the Python API returns."""
 
     syn: pd.DataFrame | list[pd.DataFrame]
     seed: int | None
@@ -113,17 +74,25 @@ class Synds:
     n: int
     k: int
     smoothing: pd.Series
-    result: SynthResult = field(repr=False)
+    result: SyntheticData = field(repr=False)
 
-    def __repr__(self) -> str:
-        return (
-            f"Synds(m={self.m}, n={self.n}, seed={self.seed}, proper={self.proper}, "
-            f"visit_sequence={list(self.visit_sequence.index)})"
-        )
+    def summary(self) -> pd.DataFrame:
+        """Per visited column: its 1-based position and method (R's ``visit.sequence``,
+        ``method``)."""
+        vs = self.visit_sequence
+        return pd.DataFrame({"position": vs.to_numpy(),
+                             "method": self.method.reindex(vs.index).to_numpy()},
+                            index=pd.Index(vs.index, name="variable"))
 
     def to_frame(self) -> pd.DataFrame:
         """All datasets stacked with a ``dataset`` column (1..m)."""
         return self.result.to_frame()
+
+    def _header(self) -> str:
+        return (
+            f"Synds(m={self.m}, n={self.n}, seed={self.seed}, proper={self.proper}, "
+            f"visit_sequence={list(self.visit_sequence.index)})"
+        )
 
 
 # ------------------------------------------------------------------------- set-up
@@ -151,15 +120,11 @@ def _visit_names(data: pd.DataFrame, visit_sequence) -> list[str]:
     return names
 
 
-def _is_factor(col: pd.Series) -> bool:
-    return not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col)
-
-
 def _is_constant(col: pd.Series) -> bool:
     vals = col.dropna()
     if vals.empty:
         return True
-    if _is_factor(col):
+    if is_categorical(col):
         return vals.nunique() == 1 and not col.isna().any()
     return bool(np.var(vals.to_numpy(dtype=float), ddof=1) < 1000 * np.finfo(float).eps) \
         if len(vals) > 1 else True
@@ -258,10 +223,7 @@ class _LeafDonors:
 
     def all_leaves(self, nodes: np.ndarray) -> bool:
         """Whether every entry of ``nodes`` is a leaf of the tree."""
-        if _use_kernels():
-            return self._lookup(0, nodes)[1] == 0
-        pos = np.minimum(np.searchsorted(self.leaves, nodes), self.leaves.size - 1)
-        return bool(np.all(self.leaves[pos] == nodes))
+        return self._lookup(0, nodes)[1] == 0
 
     def draw(self, nodes: np.ndarray, stream) -> np.ndarray:
         """For each node (first appearance order) draw donors uniformly with replacement.
@@ -285,22 +247,10 @@ class _LeafDonors:
     def _groups(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(donor groups in first-appearance order, their target counts, target rows
         group after group in row order)."""
-        if _use_kernels():
-            k, missing = self._lookup(1, nodes)
-            if missing:
-                raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
-            return _kernels.first_appearance_groups(k, self.nodes.size)
-        k = np.minimum(np.searchsorted(self.nodes, nodes), self.nodes.size - 1)
-        found = self.nodes[k] == nodes
-        if not found.all():
-            raise RuntimeError(f"no donors in node {nodes[~found][0]}")
-        groups, first, inverse = np.unique(k, return_index=True, return_inverse=True)
-        by_first = np.argsort(first)
-        rank = np.empty(groups.size, dtype=np.int64)
-        rank[by_first] = np.arange(groups.size)
-        key = rank[inverse.ravel()]
-        targets = np.argsort(key, kind="stable")  # grouped in draw order, rows ascending
-        return groups[by_first], np.bincount(key, minlength=groups.size), targets
+        k, missing = self._lookup(1, nodes)
+        if missing:
+            raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
+        return _kernels.first_appearance_groups(k, self.nodes.size)
 
 
 def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:
@@ -372,7 +322,7 @@ class _Synthesizer:
             boot = self.stream.unif_index(self.n, self.n)
             x = x.iloc[boot].reset_index(drop=True)
             y = y.iloc[boot].reset_index(drop=True)
-        tree = RpartTree("class" if _is_factor(y) else "anova", minbucket=self.minbucket,
+        tree = RpartTree("class" if is_categorical(y) else "anova", minbucket=self.minbucket,
                          cp=self.cp).fit(x, y, rng=self.stream)
         if not self.proper:
             self.trees[v] = tree
@@ -435,7 +385,7 @@ def _smoothing_map(data: pd.DataFrame, vs, smoothing) -> dict[str, str]:
             raise NotImplementedError(
                 f"smoothing={sm!r} (column {c!r}) is not implemented; use 'density'")
     # smoothing applies to numeric variables only (synthpop sets "" for the others)
-    return {c: sm for c, sm in out.items() if sm and not _is_factor(data[c])}
+    return {c: sm for c, sm in out.items() if sm and not is_categorical(data[c])}
 
 
 NA_LEVEL = "NAtemp"
@@ -500,7 +450,7 @@ def _pad_missing(data: pd.DataFrame, vs, methods, pm) -> _Padded:
         if not col.isna().any():
             continue
         used = bool(pm[c].sum() > 0)
-        if _is_factor(col):
+        if is_categorical(col):
             if c in vs or used:
                 if isinstance(col.dtype, pd.CategoricalDtype):
                     cats = list(col.cat.categories)
@@ -532,6 +482,155 @@ def _pad_missing(data: pd.DataFrame, vs, methods, pm) -> _Padded:
     return _Padded(work, wvs, wmethods, wpm, na_factors, indicators)
 
 
+class CARTSynthesizer(Synthesizer):
+    """synthpop's CART (partial) synthesis as an estimator: ``fit(data)``, ``synthesize(m, seed)``.
+
+    The same algorithm and draws as :func:`syn` (``CARTSynthesizer(**options).fit(data)
+    .synthesize(m, seed)`` equals ``syn(data, m, seed=seed, **options)`` value for value).
+    ``fit`` resolves synthpop's settings (methods, visit sequence, predictor matrix,
+    smoothing, missing-value padding); the trees are grown while drawing, from the seeded
+    stream, as synthpop does.
+
+    Parameters
+    ----------
+    visit_sequence : sequence of str (or 1-based int), optional
+        Columns to synthesise, in order; default all columns. Others are kept.
+    method : str, dict or sequence
+        ``"cart"`` (default): the first visit-sequence column gets ``"sample"``.
+        A dict maps columns to ``"cart"`` / ``"sample"``.
+    minbucket, cp : int, float
+        rpart controls (``minsplit = 3 * minbucket``).
+    proper : bool
+        Bootstrap the confidential rows before each fit (and before sampling).
+    smoothing : None, str or dict
+        ``None`` (synthpop's default): no smoothing. ``"density"`` for every synthesised
+        numeric column, or a dict ``{column: "density"}`` (synthpop's named list). See
+        :func:`smooth_density`. ``"spline"`` and ``"rmean"`` raise
+        :class:`NotImplementedError`.
+    predictor_matrix : pandas.DataFrame, optional
+        p x p 0/1 matrix (row = target); default: earlier visit-sequence columns.
+        Entries pointing to later visit-sequence columns are set to 0.
+    rng : {"r", "numpy"}
+        ``"r"``: R-identical stream; ``"numpy"``: faster numpy stream.
+    progress : bool, optional
+        Show a tqdm bar over replicates (default: when m > 1 and stderr is a tty).
+
+    Attributes
+    ----------
+    visit_sequence_ : list of str
+    methods_ : dict
+        Column -> ``"sample"``, ``"cart"``, ``"constant"`` or ``""`` (kept).
+    predictor_matrix_ : pandas.DataFrame
+        Row = target, column = predictor, 1 = used.
+    smoothing_ : dict
+        Column -> smoothing of the synthesised numeric columns.
+    data_ : pandas.DataFrame
+        The confidential data.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [float(i % 7) for i in range(60)],
+    ...                    "y": [float(i) for i in range(60)]})
+    >>> cart = CARTSynthesizer(visit_sequence=["x", "y"]).fit(df)
+    >>> cart.methods_
+    {'x': 'sample', 'y': 'cart'}
+    >>> out = cart.synthesize(m=2, seed=3)
+    >>> out.m, list(out[0].columns), out.seed
+    (2, ['x', 'y'], 3)
+    """
+
+    _method = "cart"
+
+    def __init__(
+        self,
+        visit_sequence: Sequence[str] | None = None,
+        method: str | dict | Sequence[str] = "cart",
+        minbucket: int = 5,
+        cp: float = 1e-8,
+        proper: bool = False,
+        smoothing: str | dict | None = None,
+        predictor_matrix: pd.DataFrame | None = None,
+        rng: Literal["r", "numpy"] = "r",
+        progress: bool | None = None,
+    ) -> None:
+        self.visit_sequence = visit_sequence
+        self.method = method
+        self.minbucket = minbucket
+        self.cp = cp
+        self.proper = proper
+        self.smoothing = smoothing
+        self.predictor_matrix = predictor_matrix
+        self.rng = rng
+        self.progress = progress
+
+    def fit(self, data: pd.DataFrame) -> CARTSynthesizer:
+        """Resolve synthpop's settings for ``data`` (the confidential data).
+
+        Categorical / string / bool columns are factors (:func:`idrisk._schema.is_categorical`).
+        """
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+        if len(data) == 0:
+            raise ValueError("data has no rows")
+        if self.rng not in ("r", "numpy"):
+            raise ValueError(f"rng must be 'r' or 'numpy', got {self.rng!r}")
+        vs = _visit_names(data, self.visit_sequence)
+        smooth = _smoothing_map(data, vs, self.smoothing)
+        methods = _methods(data, vs, self.method)
+        for c in vs:
+            if _is_constant(data[c]):
+                methods[c] = "constant"
+        pm = _predictor_matrix(data, vs, methods, self.predictor_matrix)
+        for c in vs:  # an empty predictor row means "sample"
+            if methods[c] == "cart" and pm.loc[c].sum() == 0:
+                methods[c] = "sample"
+        self.data_ = data
+        self.visit_sequence_ = vs
+        self.methods_ = methods
+        self.predictor_matrix_ = pm
+        self.smoothing_ = smooth
+        self._padded = _pad_missing(data, vs, methods, pm)
+        return self
+
+    def synthesize(self, m: int = 1, seed: int | None = None) -> SyntheticData:
+        """m synthetic datasets drawn one after another from one stream seeded by ``seed``.
+
+        ``seed=None`` leaves the stream unseeded (a fresh entropy-based stream, like R's
+        ``seed = NA``). The result's ``settings`` hold the resolved synthpop settings
+        (``visit_sequence``, per-column ``method``, ``predictor_matrix``, ``smoothing``,
+        ``minbucket``, ``cp``, ``proper``, ``rng``); ``fitted["trees"]`` the trees by column.
+        """
+        self._check_fitted()
+        m = self._check_m(m)
+        seed = self._check_seed(seed)
+        pad = self._padded
+        stream: RStream | NumpyStream = make_stream(self.rng, seed)
+        synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(self.minbucket),
+                             float(self.cp), bool(self.proper), stream, self.smoothing_)
+        progress = self.progress
+        if progress is None:
+            progress = m > 1 and sys.stderr.isatty()
+        reps: Any = range(m)
+        if progress:
+            from tqdm.auto import tqdm
+
+            reps = tqdm(reps, desc="syn", unit="dataset")
+        out = [pad.restore(synth.replicate(), self.data_) for _ in reps]
+        settings = {
+            "visit_sequence": list(self.visit_sequence_),
+            "method": dict(self.methods_),
+            "predictor_matrix": self.predictor_matrix_.copy(),
+            "smoothing": dict(self.smoothing_),
+            "minbucket": int(self.minbucket),
+            "cp": float(self.cp),
+            "proper": bool(self.proper),
+            "rng": self.rng,
+        }
+        return SyntheticData(out, method=self._method, seed=seed, settings=settings,
+                             fitted={"trees": dict(synth.trees)})
+
+
 def syn(
     data: pd.DataFrame,
     m: int = 1,
@@ -546,13 +645,17 @@ def syn(
     predictor_matrix: pd.DataFrame | None = None,
     rng: Literal["r", "numpy"] = "r",
     progress: bool | None = None,
-) -> SynthResult:
-    """CART (partial) synthesis following synthpop's ``syn()``.
+) -> SyntheticData:
+    """CART (partial) synthesis following synthpop's ``syn()`` (function shape).
+
+    ``syn(data, m, visit_sequence, seed, **options)`` is
+    ``CARTSynthesizer(visit_sequence, **options).fit(data).synthesize(m, seed)``; see
+    :class:`CARTSynthesizer` for the options.
 
     Parameters
     ----------
     data : pandas.DataFrame
-        Original data. Categorical / string / bool columns are factors.
+        Confidential data. Categorical / string / bool columns are factors.
     m : int
         Number of synthetic datasets, drawn one after another from one stream.
     visit_sequence : sequence of str (or 1-based int), optional
@@ -560,29 +663,15 @@ def syn(
     seed : int, optional
         ``set.seed`` value; ``None`` leaves the stream unseeded (a fresh
         entropy-based stream, like R's ``seed = NA``).
-    method : str, dict or sequence
-        ``"cart"`` (default): the first visit-sequence column gets ``"sample"``.
-        A dict maps columns to ``"cart"`` / ``"sample"``.
-    minbucket, cp : int, float
-        rpart controls (``minsplit = 3 * minbucket``).
-    proper : bool
-        Bootstrap the original rows before each fit (and before sampling).
-    smoothing : None, str or dict
-        ``None`` (synthpop's default): no smoothing. ``"density"`` for every
-        synthesised numeric column, or a dict ``{column: "density"}`` (synthpop's
-        named list). See :func:`smooth_density`. ``"spline"`` and ``"rmean"``
-        raise :class:`NotImplementedError`.
-    predictor_matrix : pandas.DataFrame, optional
-        p x p 0/1 matrix (row = target); default: earlier visit-sequence columns.
-        Entries pointing to later visit-sequence columns are set to 0.
-    rng : {"r", "numpy"}
-        ``"r"``: R-identical stream; ``"numpy"``: faster numpy stream.
-    progress : bool, optional
-        Show a tqdm bar over replicates (default: when m > 1 and stderr is a tty).
+    method, minbucket, cp, proper, smoothing, predictor_matrix, rng, progress
+        As :class:`CARTSynthesizer`.
 
     Returns
     -------
-    SynthResult
+    SyntheticData
+        The m datasets; ``settings`` holds the resolved synthpop settings (``method`` per
+        column, ``visit_sequence``, ``predictor_matrix``, ``smoothing``, ...) and
+        ``fitted["trees"]`` the trees by column.
 
     Examples
     --------
@@ -590,43 +679,21 @@ def syn(
     >>> df = pd.DataFrame({"x": [float(i % 7) for i in range(60)],
     ...                    "y": [float(i) for i in range(60)]})
     >>> r = syn(df, visit_sequence=["x", "y"], seed=3)
-    >>> r.method
+    >>> r.settings["method"]
     {'x': 'sample', 'y': 'cart'}
-    >>> r.predictor_matrix.loc["y", "x"]
+    >>> r.settings["predictor_matrix"].loc["y", "x"]
     np.int64(1)
     """
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
-    if len(data) == 0:
-        raise ValueError("data has no rows")
     if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
         raise ValueError(f"m must be a positive integer, got {m!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
         raise TypeError(f"seed must be an integer or None, got {seed!r}")
-    vs = _visit_names(data, visit_sequence)
-    smooth = _smoothing_map(data, vs, smoothing)
-    methods = _methods(data, vs, method)
-    for c in vs:
-        if _is_constant(data[c]):
-            methods[c] = "constant"
-    pm = _predictor_matrix(data, vs, methods, predictor_matrix)
-    for c in vs:  # an empty predictor row means "sample"
-        if methods[c] == "cart" and pm.loc[c].sum() == 0:
-            methods[c] = "sample"
-    stream: RStream | NumpyStream = make_stream(rng, None if seed is None else int(seed))
-    pad = _pad_missing(data, vs, methods, pm)
-    synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(minbucket), float(cp),
-                         bool(proper), stream, smooth)
-    if progress is None:
-        progress = m > 1 and sys.stderr.isatty()
-    reps = range(int(m))
-    if progress:
-        from tqdm.auto import tqdm
-
-        reps = tqdm(reps, desc="syn", unit="dataset")
-    out = [pad.restore(synth.replicate(), data) for _ in reps]
-    return SynthResult(out, None if seed is None else int(seed), methods, vs, pm, int(m),
-                       bool(proper), rng, synth.trees, smooth)
+    model = CARTSynthesizer(
+        visit_sequence=visit_sequence, method=method, minbucket=minbucket, cp=cp,
+        proper=proper, smoothing=smoothing, predictor_matrix=predictor_matrix, rng=rng,
+        progress=progress,
+    )
+    return model.fit(data).synthesize(m, seed)
 
 
 def syn_r(data: pd.DataFrame, m: int = 1, visit_sequence=None, seed="sample", **options) -> Synds:
@@ -665,17 +732,18 @@ def syn_r(data: pd.DataFrame, m: int = 1, visit_sequence=None, seed="sample", **
         seed = RStream(None).sample_seed()
     res = syn(data, m=m, visit_sequence=visit_sequence, seed=seed, **opts)
     cols = list(data.columns)
-    vs = pd.Series([cols.index(v) + 1 for v in res.visit_sequence], index=res.visit_sequence)
+    order = res.settings["visit_sequence"]
+    vs = pd.Series([cols.index(v) + 1 for v in order], index=order)
     return Synds(
-        syn=res.synthetic[0] if res.m == 1 else res.synthetic,
+        syn=res[0] if res.m == 1 else list(res),
         seed=res.seed,
         m=res.m,
-        method=pd.Series(res.method),
+        method=pd.Series(res.settings["method"]),
         visit_sequence=vs,
-        predictor_matrix=res.predictor_matrix,
-        proper=res.proper,
+        predictor_matrix=res.settings["predictor_matrix"],
+        proper=res.settings["proper"],
         n=len(data),
         k=len(data),
-        smoothing=pd.Series({c: res.smoothing.get(c, "") for c in cols}),
+        smoothing=pd.Series({c: res.settings["smoothing"].get(c, "") for c in cols}),
         result=res,
     )

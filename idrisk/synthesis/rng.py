@@ -34,7 +34,6 @@ Examples
 from __future__ import annotations
 
 import math
-import os
 from typing import Protocol
 
 import numpy as np
@@ -215,11 +214,6 @@ def qnorm_as241(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _use_kernels() -> bool:
-    """Compiled draws unless ``IDRISK_ENGINE=numpy`` (the same numbers either way)."""
-    return os.environ.get("IDRISK_ENGINE", "auto").strip().lower() != "numpy"
-
-
 class RandomStream(Protocol):
     """What the synthesizer needs from a random stream (0-based indices)."""
 
@@ -311,32 +305,7 @@ class RStream:
         size = int(size)
         if n <= 0:
             raise ValueError(f"n must be positive, got {n}")
-        out = np.empty(size, dtype=np.int64)
-        if size == 0:
-            return out
-        bits = math.ceil(math.log2(n)) if n > 1 else 0
-        per_try = bits // 16 + 1
-        mask = np.uint64((1 << bits) - 1)
-        filled = 0
-        while filled < size:
-            need = size - filled
-            # expected acceptance >= 1/2; ask for a little more than twice the need
-            tries = int(need * 2.2) + 16
-            raw = self._raw(tries * per_try).reshape(tries, per_try) >> np.uint64(16)
-            v = raw[:, 0].copy()
-            for c in range(1, per_try):
-                v = v * np.uint64(65536) + raw[:, c]
-            v &= mask
-            ok = np.flatnonzero(v < np.uint64(n))
-            if ok.size >= need:
-                last = ok[need - 1]
-                out[filled:] = v[ok[:need]].astype(np.int64)
-                self._unread((tries - last - 1) * per_try)
-                filled = size
-            else:
-                out[filled : filled + ok.size] = v[ok].astype(np.int64)
-                filled += ok.size
-        return out
+        return self.unif_index_groups(np.array([n]), np.array([size]))
 
     def sample_without_replacement(self, n: int, size: int | None = None) -> np.ndarray:
         """R's ``sample.int(n, size)`` (swap with last), 0-based.
@@ -362,15 +331,12 @@ class RStream:
     def unif_index_groups(self, ns, sizes) -> np.ndarray:
         """``unif_index(ns[g], sizes[g])`` for every group g in turn, concatenated.
 
-        The same draws as the separate calls; compiled (numba) when available.
+        The same draws as the separate calls, in one compiled loop.
         """
         ns = np.asarray(ns, dtype=np.int64)
         sizes = np.asarray(sizes, dtype=np.int64)
         if ns.size and ns.min() <= 0:
             raise ValueError(f"n must be positive, got {int(ns.min())}")
-        if not (_kernels.HAVE_NUMBA and _use_kernels()):
-            parts = [self.unif_index(int(n), int(k)) for n, k in zip(ns, sizes)]
-            return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
         out = np.empty(int(sizes.sum()), dtype=np.int64)
         per_try = 2 if ns.size and ns.max() > 32768 else 1
         need = int(sizes.sum()) * per_try * 2 + 64
@@ -388,39 +354,12 @@ class RStream:
             need *= 2
 
     def _permutation_draws(self, n: int, size: int, keep: bool) -> np.ndarray:
-        if _kernels.HAVE_NUMBA and _use_kernels():
-            out = np.empty(size if keep else 0, dtype=np.int64)
-            per_try = 2 if n > 32768 else 1
-            need = size * per_try * 2 + 64
-            return self._run_kernel(
-                need, lambda w: _kernels.permutation_draws(w, n, size, keep, out), out
-            )
-        chunk = 8192
-        words: list[int] = []
-        p = 0
-        x = list(range(n)) if keep else []
         out = np.empty(size if keep else 0, dtype=np.int64)
-        for i in range(size):
-            m = n - i
-            bits = (m - 1).bit_length() if m > 1 else 0  # ceil(log2(m))
-            mask = (1 << bits) - 1
-            per_try = bits // 16 + 1
-            while True:
-                if p + per_try > len(words):
-                    words = words[p:] + self._raw(chunk).tolist()
-                    p = 0
-                v = 0
-                for _ in range(per_try):
-                    v = 65536 * v + (words[p] >> 16)
-                    p += 1
-                v &= mask
-                if v < m:
-                    break
-            if keep:
-                out[i] = x[v]
-                x[v] = x[m - 1]
-        self._unread(len(words) - p)
-        return out
+        per_try = 2 if n > 32768 else 1
+        need = size * per_try * 2 + 64
+        return self._run_kernel(
+            need, lambda w: _kernels.permutation_draws(w, n, size, keep, out), out
+        )
 
     def weighted_choice(self, probs: np.ndarray) -> np.ndarray:
         """One R ``sample(k, 1, prob = p)`` per row of ``probs`` (0-based columns).

@@ -29,10 +29,9 @@
 
 Sums are accumulated in the same order as rpart's C code so that near-ties are
 resolved identically; the initial ordering of each numeric predictor uses a port
-of rpart's own quicksort so that tied values sit in rpart's order. With numba
-installed the node work (evaluation, split and surrogate search, dividing the rows, the
-quicksort) runs compiled (``_rpart_kernels``), transcribed loop for loop so that the tree
-is the same bit for bit; ``IDRISK_ENGINE=numpy`` runs the numpy/Python code instead.
+of rpart's own quicksort so that tied values sit in rpart's order. The node work
+(evaluation, split and surrogate search, dividing the rows, the quicksort) and the routing
+of new rows are compiled loops (numba: ``_rpart_kernels`` and ``_kernels``).
 
 Examples
 --------
@@ -48,7 +47,6 @@ Examples
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass, field
 from typing import Literal
@@ -61,15 +59,6 @@ from . import _kernels, _rpart_kernels
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
 
 LEFT, RIGHT = -1, 1
-
-
-def _use_kernels() -> bool:
-    """Compiled growing and routing (numba) unless ``IDRISK_ENGINE=numpy``.
-
-    Both engines grow the same tree bit for bit and route rows to the same nodes.
-    """
-    engine = os.environ.get("IDRISK_ENGINE", "auto").strip().lower()
-    return _kernels.HAVE_NUMBA and engine != "numpy"
 
 
 def rpart_sort_order(x: np.ndarray) -> np.ndarray:
@@ -88,62 +77,9 @@ def rpart_sort_order(x: np.ndarray) -> np.ndarray:
     sx = xs[stable]
     if sx.size < 2 or not np.any(sx[1:] == sx[:-1]):
         return stable  # no ties: any correct sort gives this order
-    if _use_kernels():
-        cvec = np.arange(xs.size, dtype=np.int64)
-        _rpart_kernels.mysort(xs.copy(), cvec)
-        return cvec
-    xl = xs.tolist()
-    cv = list(range(len(xl)))
-    _mysort(0, len(xl) - 1, xl, cv)
-    return np.asarray(cv, dtype=np.int64)
-
-
-def _mysort(start: int, stop: int, x: list, cvec: list) -> None:
-    while start < stop:
-        if stop - start < 11:
-            for i in range(start + 1, stop + 1):
-                temp = x[i]
-                tempd = cvec[i]
-                j = i - 1
-                while j >= start and x[j] > temp:
-                    x[j + 1] = x[j]
-                    cvec[j + 1] = cvec[j]
-                    j -= 1
-                x[j + 1] = temp
-                cvec[j + 1] = tempd
-            return
-        i = start
-        j = stop
-        k = (start + stop) // 2
-        median = x[k]
-        if x[i] >= x[k]:
-            if x[j] > x[k]:
-                median = x[j] if x[i] > x[j] else x[i]
-        elif x[j] < x[k]:
-            median = x[i] if x[i] > x[j] else x[j]
-        while i < j:
-            while x[i] < median:
-                i += 1
-            while x[j] > median:
-                j -= 1
-            if i < j:
-                if x[i] > x[j]:
-                    x[i], x[j] = x[j], x[i]
-                    cvec[i], cvec[j] = cvec[j], cvec[i]
-                i += 1
-                j -= 1
-        while x[i] >= median and i > start:
-            i -= 1
-        while x[j] <= median and j < stop:
-            j += 1
-        if (i - start) < (stop - j):
-            if (i - start) > 0:
-                _mysort(start, i, x, cvec)
-            start = j
-        else:
-            if (stop - j) > 0:
-                _mysort(j, stop, x, cvec)
-            stop = i
+    cvec = np.arange(xs.size, dtype=np.int64)
+    _rpart_kernels.mysort(xs.copy(), cvec)
+    return cvec
 
 
 def _seqsum(a: np.ndarray) -> float:
@@ -432,34 +368,16 @@ class RpartTree:
         self._parms_prior = prior
 
     def _eval(self, rows: np.ndarray) -> tuple[float, float, np.ndarray | None]:
-        if self._fast:
-            if self.method == "anova":
-                mean, risk = _rpart_kernels.eval_anova(self.y_, rows)
-                return mean, risk, None
-            return _rpart_kernels.eval_class(self.y_, rows, len(self.classes_), self._loss,
-                                             self._prior)
-        y = self.y_[rows]
         if self.method == "anova":
-            mean = _seqsum(y) / y.size
-            d = y - mean
-            return mean, _seqsum(d * d), None
-        k = len(self.classes_)
-        freq = np.bincount(y, minlength=k).astype(float)
-        dev = 0.0
-        best = 0
-        for i in range(k):
-            temp = 0.0
-            for j in range(k):
-                temp += freq[j] * self._loss[j, i] * self._prior[j]
-            if i == 0 or temp < dev:
-                best, dev = i, temp
-        return float(best + 1), dev, freq
+            mean, risk = _rpart_kernels.eval_anova(self.y_, rows)
+            return mean, risk, None
+        return _rpart_kernels.eval_class(self.y_, rows, len(self.classes_), self._loss,
+                                         self._prior)
 
     # --------------------------------------------------------------------- grow
     def _grow(self) -> None:
         n = self.y_.size
         p = self.x_.shape[1]
-        self._fast = _use_kernels()
         sorts = []
         for v in range(p):
             x = self.x_[:, v]
@@ -468,8 +386,7 @@ class RpartTree:
                 sorts.append(rpart_sort_order(xx))
             else:
                 sorts.append(np.arange(n, dtype=np.int64))
-        if self._fast:
-            sorts = self._compiled_setup(sorts)
+        sorts = self._compiled_setup(sorts)
         self.nodes_: dict[int, TreeNode] = {}
         self._iscale = 0.0
         self._maxnode = 2**self.maxdepth - 1
@@ -503,7 +420,7 @@ class RpartTree:
             out[v] = order
         return out
 
-    def _partition(self, me: TreeNode, sorts: list[np.ndarray], first: bool = False):
+    def _partition(self, me: TreeNode, sorts: np.ndarray, first: bool = False):
         """rpart's ``partition``: returns (number of splits, subtree risk)."""
         if not first:
             order0 = sorts[0] if len(sorts) else me.rows
@@ -573,38 +490,8 @@ class RpartTree:
         me.stuck = None
 
     # ------------------------------------------------------------------- bsplit
-    def _bsplit(self, me: TreeNode, sorts: list[np.ndarray] | np.ndarray) -> bool:
+    def _bsplit(self, me: TreeNode, sorts: np.ndarray) -> bool:
         """rpart's ``bsplit``: the best primary split of ``me`` into its fields; found?"""
-        if self._fast:
-            return self._bsplit_compiled(me, sorts)
-        best = None  # (improve, var, cut, direction, csplit)
-        for v, order in enumerate(sorts):
-            x = self.x_[order, v]
-            ok = ~np.isnan(x)
-            if not ok.all():
-                order = order[ok]
-                x = x[ok]
-            k = x.size
-            nc = int(self.ncat_[v])
-            if k == 0 or (nc == 0 and x[0] == x[k - 1]):
-                continue
-            y = self.y_[order]
-            if self.method == "anova":
-                res = _anova_split(y, x, nc, self.minbucket, me.risk)
-            else:
-                res = _gini_split(y, x, nc, self.minbucket, len(self.classes_), self._aprior)
-            improve = res[0]
-            if improve > self._iscale:
-                self._iscale = improve
-            if improve > self._iscale * 1e-10:
-                if best is None or improve > best[0]:
-                    best = (improve, v, res[1], res[2], res[3])
-        if best is None:
-            return False
-        me.improve, me.var, me.cut, me.direction, me.csplit = best
-        return True
-
-    def _bsplit_compiled(self, me: TreeNode, sorts: np.ndarray) -> bool:
         if self.method == "anova":
             res = _rpart_kernels.best_split_anova(self._xt, self.y_, sorts, self.ncat_,
                                                   self.minbucket, me.risk, self._iscale,
@@ -624,22 +511,12 @@ class RpartTree:
             me.cut, me.direction, me.csplit = cut, int(direction), None
         return True
 
-    def _divide(self, me: TreeNode, sorts: list[np.ndarray] | np.ndarray) -> tuple:
+    def _divide(self, me: TreeNode, sorts: np.ndarray) -> tuple:
         """Send the rows of ``me`` down its split (with surrogates).
 
         Returns the children's sort orders, the left and right rows and the rows
         stuck at ``me``; sets ``me.majority`` and ``me.surrogates``.
         """
-        if self._fast:
-            return self._divide_compiled(me, sorts)
-        goes = self._nodesplit(me, sorts)  # -1 left, 1 right, 0 stuck
-        lsorts = [s[goes[s] == LEFT] for s in sorts]
-        rsorts = [s[goes[s] == RIGHT] for s in sorts]
-        rows = me.rows
-        return lsorts, rsorts, rows[goes[rows] == LEFT], rows[goes[rows] == RIGHT], \
-            rows[goes[rows] == 0]
-
-    def _divide_compiled(self, me: TreeNode, sorts: np.ndarray) -> tuple:
         svar, scut, sdir, scs, sagree, sadj = self._sur
         csplit = self._csplit if me.csplit is None else me.csplit
         majority, nsur, lsorts, rsorts, lrows, rrows, stuck = _rpart_kernels.divide_node(
@@ -654,73 +531,6 @@ class RpartTree:
                 int(svar[i]), float(scut[i]), int(sdir[i]), scs[i, :nc].copy() if nc else None,
                 float(sagree[i]), float(sadj[i])))
         return lsorts, rsorts, lrows, rrows, stuck
-
-    def _nodesplit(self, me: TreeNode, sorts: list[np.ndarray]) -> np.ndarray:
-        """Direction (-1/1/0) of every row of the node, indexed by row number.
-
-        rpart's ``surrogate`` + ``nodesplit``: rows whose primary split value is
-        missing are sent by the first surrogate whose value is present (and, for
-        a factor surrogate, whose level has a direction); with ``usesurrogate =
-        2`` the rest follow the primary split's majority (``lastsurrogate``).
-        """
-        goes = np.zeros(self.y_.size, dtype=np.int64)
-        rows = me.rows
-        d = _directions(self.x_[rows, me.var], me)
-        goes[rows] = d
-        # majority direction among rows with a determined direction
-        lcount = int(np.sum(d == LEFT))
-        rcount = int(np.sum(d == RIGHT))
-        me.majority = RIGHT if lcount < rcount else (LEFT if lcount > rcount else 0)
-        me.surrogates = []
-        if self.maxsurrogate > 0:
-            me.surrogates = self._surrogates(me, sorts, goes, lcount, rcount)
-        undecided = rows[d == 0]
-        if undecided.size == 0 or self.usesurrogate == 0:
-            return goes
-        for sp in me.surrogates:
-            if undecided.size == 0:
-                break
-            ds = _directions(self.x_[undecided, sp.var], sp)
-            goes[undecided] = ds
-            undecided = undecided[ds == 0]
-        if self.usesurrogate == 2 and me.majority != 0 and undecided.size:
-            goes[undecided] = me.majority
-        return goes
-
-    def _surrogates(self, me: TreeNode, sorts: list[np.ndarray], goes: np.ndarray,
-                    lcount: int, rcount: int) -> list[Surrogate]:
-        """rpart's ``surrogate`` / ``choose_surg`` (surrogatestyle = 0)."""
-        total = float(lcount + rcount)
-        majority = float(max(lcount, rcount)) / total
-        found: list[Surrogate] = []
-        for v, order in enumerate(sorts):
-            if v == me.var:
-                continue
-            x = self.x_[order, v]
-            ok = ~np.isnan(x)
-            xs = x[ok]
-            ys = goes[order[ok]]
-            if int(self.ncat_[v]) == 0:
-                res = _surrogate_numeric(xs, ys)
-            else:
-                res = _surrogate_factor(xs, ys, int(self.ncat_[v]))
-            if res is None:
-                continue
-            agree, cut, direction, csplit = res
-            agreement = agree / total
-            adj = (agreement - majority) / (1.0 - majority)
-            if adj <= 1e-10:
-                continue
-            sp = Surrogate(v, cut, direction, csplit, agreement, adj)
-            # insert_split: after the entries with an agreement >= this one
-            pos = 0
-            while pos < len(found) and not agreement > found[pos].agreement:
-                pos += 1
-            if pos >= self.maxsurrogate:
-                continue
-            found.insert(pos, sp)
-            del found[self.maxsurrogate:]
-        return found
 
     # ------------------------------------------------------------------ predict
     def apply(self, X: pd.DataFrame) -> pd.Series:
@@ -754,30 +564,9 @@ class RpartTree:
         if xm.ndim != 2 or xm.shape[1] != len(self.feature_names_):
             raise ValueError(f"xm must be rows x {len(self.feature_names_)} predictors, "
                              f"got shape {xm.shape}")
-        if _use_kernels():
-            node_of = np.empty(xm.shape[0], dtype=np.int64)
-            _kernels.route(np.ascontiguousarray(xm), *self._flat_tree(), int(self.usesurrogate),
-                           node_of)
-            return node_of
-        node_of = np.ones(xm.shape[0], dtype=np.int64)
-        stack = [(self.nodes_[1], np.arange(xm.shape[0], dtype=np.int64))]
-        while stack:
-            nd, idx = stack.pop()
-            if nd.is_leaf or idx.size == 0:
-                node_of[idx] = nd.number
-                continue
-            d = _directions(xm[idx, nd.var], nd)
-            if self.usesurrogate > 0:
-                for sp in nd.surrogates:
-                    und = np.flatnonzero(d == 0)
-                    if und.size == 0:
-                        break
-                    d[und] = _directions(xm[idx[und], sp.var], sp)
-            if self.usesurrogate == 2 and nd.left.n != nd.right.n:
-                d[d == 0] = LEFT if nd.left.n > nd.right.n else RIGHT
-            node_of[idx[d == 0]] = nd.number
-            stack.append((nd.left, idx[d == LEFT]))
-            stack.append((nd.right, idx[d == RIGHT]))
+        node_of = np.empty(xm.shape[0], dtype=np.int64)
+        _kernels.route(np.ascontiguousarray(xm), *self._flat_tree(), int(self.usesurrogate),
+                       node_of)
         return node_of
 
     def _flat_tree(self) -> tuple:
@@ -910,260 +699,3 @@ def _as_labels(col: pd.Series) -> np.ndarray:
     if isinstance(col.dtype, pd.CategoricalDtype):
         return np.asarray(col.astype(object))
     return col.to_numpy(dtype=object)
-
-
-def _directions(x: np.ndarray, nd: TreeNode) -> np.ndarray:
-    d = np.zeros(x.size, dtype=np.int64)
-    ok = ~np.isnan(x)
-    if nd.csplit is None:
-        lt = x < nd.cut
-        d[ok & lt] = nd.direction
-        d[ok & ~lt] = -nd.direction
-    else:
-        codes = np.where(ok, x, 1).astype(np.int64) - 1
-        d[ok] = nd.csplit[codes[ok]]
-    return d
-
-
-def _surrogate_numeric(x: np.ndarray, y: np.ndarray):
-    """choose_surg for a numeric variable: (agree, cut, direction, None) or None.
-
-    ``x`` holds the node's non-missing values in rpart's sort order, ``y`` the
-    primary direction of those rows (LEFT, RIGHT, or 0 for a missing primary).
-    A boundary is considered between two different adjacent values with at
-    least two directed rows on each side; ``x < cut`` going RIGHT is checked
-    before going LEFT, and only strictly better agreements replace the best.
-    """
-    isl = y == LEFT
-    isr = y == RIGHT
-    ll0 = int(isl.sum())
-    rl0 = int(isr.sum())
-    if ll0 + rl0 < 4 or x.size < 2:
-        return None
-    lb = np.concatenate([[0], np.cumsum(isl)[:-1]])  # directed-left rows before k
-    rb = np.concatenate([[0], np.cumsum(isr)[:-1]])
-    k = np.arange(x.size)
-    cand = (k >= 1) & (lb + rb >= 2) & ((ll0 - lb) + (rl0 - rb) >= 2)
-    cand[1:] &= x[1:] != x[:-1]
-    idx = np.flatnonzero(cand)
-    if idx.size == 0:
-        return None
-    a_right = (ll0 - lb[idx]) + rb[idx]  # x < cut goes right: agree = ll + rr
-    a_left = lb[idx] + (rl0 - rb[idx])
-    agree = max(ll0, rl0)
-    best = None
-    if max(int(a_right.max()), int(a_left.max())) <= agree:
-        return None
-    for kk, ar, al in zip(idx.tolist(), a_right.tolist(), a_left.tolist()):
-        if ar > agree:
-            agree, best = ar, (kk, RIGHT)
-        elif al > agree:
-            agree, best = al, (kk, LEFT)
-    kk, direction = best
-    return float(agree), (x[kk] + x[kk - 1]) / 2, direction, None
-
-
-def _surrogate_factor(x: np.ndarray, y: np.ndarray, nc: int):
-    """choose_surg for a factor: each level goes to its better side."""
-    codes = x.astype(np.int64) - 1
-    left = np.bincount(codes[y == LEFT], minlength=nc)
-    right = np.bincount(codes[y == RIGHT], minlength=nc)
-    defdir = LEFT if left.sum() > right.sum() else RIGHT
-    csplit = np.zeros(nc, dtype=np.int64)
-    agree = 0
-    lcount = rcount = 0
-    for i in range(nc):
-        if left[i] == 0 and right[i] == 0:
-            continue
-        if left[i] < right[i] or (left[i] == right[i] and defdir == RIGHT):
-            agree += int(right[i])
-            csplit[i] = RIGHT
-            lcount += int(left[i])
-            rcount += int(right[i])
-        else:
-            agree += int(left[i])
-            csplit[i] = LEFT
-            lcount += int(right[i])
-            rcount += int(left[i])
-    if not (lcount > 1 and rcount > 1):
-        return None
-    return float(agree), np.nan, 0, csplit
-
-
-def _anova_split(y, x, nc, edge, myrisk):
-    """rpart's ``anova`` choose function: (improve, cut, direction, csplit)."""
-    n = y.size
-    grandmean = _seqsum(y) / n
-    if nc == 0:
-        dev = y - grandmean
-        left = np.cumsum(dev)
-        i = np.arange(n)
-        lw = (i + 1).astype(float)
-        rw = float(n) - lw
-        cand = (i >= edge - 1) & (i <= n - edge - 1)
-        cand[:-1] &= x[1:] != x[:-1]
-        cand[-1] = False
-        if not cand.any():
-            return 0.0, np.nan, 0, None
-        sq = left * left
-        with np.errstate(divide="ignore", invalid="ignore"):
-            temp = sq / lw + sq / rw
-        temp = np.where(cand, temp, 0.0)
-        where = int(np.argmax(temp))
-        best = float(temp[where])
-        if best <= 0:
-            return 0.0, np.nan, 0, None
-        direction = LEFT if left[where] < -left[where] else RIGHT
-        return best / myrisk, (x[where] + x[where + 1]) / 2, direction, None
-    codes = x.astype(np.int64) - 1
-    sums = np.zeros(nc)
-    np.add.at(sums, codes, y - grandmean)
-    countn = np.bincount(codes, minlength=nc)
-    present = countn > 0
-    means = np.zeros(nc)
-    means[present] = sums[present] / countn[present]
-    order = [j for j in np.argsort(means, kind="stable") if present[j]]
-    tsplit = np.where(present, RIGHT, 0)
-    csplit = None
-    best = 0.0
-    left_sum = 0.0
-    left_n = 0
-    for j in order:
-        tsplit[j] = LEFT
-        left_n += int(countn[j])
-        right_n = n - left_n
-        left_sum += sums[j]
-        right_sum = -left_sum
-        if left_n >= edge and right_n >= edge:
-            temp = left_sum * left_sum / left_n + right_sum * right_sum / right_n
-            if temp > best:
-                best = temp
-                csplit = -tsplit.copy() if left_sum > right_sum else tsplit.copy()
-    return best / myrisk, np.nan, 0, csplit
-
-
-def _gini_impurity(p):
-    return p * (1 - p)
-
-
-def _gini_split(y, x, nc, edge, numclass, aprior):
-    """rpart's ``gini`` choose function: (improve, cut, direction, csplit)."""
-    n = y.size
-    aw = aprior[y]
-    right = np.bincount(y, minlength=numclass).astype(float)
-    rwt = _seqsum(aw)
-    total_ss = 0.0
-    for i in range(numclass):
-        temp = aprior[i] * right[i] / rwt
-        total_ss += rwt * _gini_impurity(temp)
-    best = total_ss
-    if nc == 0:
-        # cumulative left counts per class after row i
-        onehot = np.zeros((n, numclass))
-        onehot[np.arange(n), y] = 1.0
-        left = np.cumsum(onehot, axis=0)
-        rightm = right[None, :] - left
-        lwt = np.cumsum(aw)
-        rwtv = np.subtract.accumulate(np.concatenate([[rwt], aw]))[1:]
-        i = np.arange(n)
-        cand = (i >= edge - 1) & (i <= n - edge - 1)
-        cand[:-1] &= x[1:] != x[:-1]
-        cand[-1] = False
-        idx = np.flatnonzero(cand)
-        if idx.size == 0:
-            return 0.0, np.nan, 0, None
-        temp = np.zeros(idx.size)
-        lmean = np.zeros(idx.size)
-        rmean = np.zeros(idx.size)
-        lw = lwt[idx]
-        rw = rwtv[idx]
-        for j in range(numclass):
-            p = aprior[j] * left[idx, j] / lw
-            temp += lw * _gini_impurity(p)
-            lmean += p * j
-            p = aprior[j] * rightm[idx, j] / rw
-            temp += rw * _gini_impurity(p)
-            rmean += p * j
-        better = np.flatnonzero(temp < best)
-        if better.size == 0:
-            return 0.0, np.nan, 0, None
-        # first index where temp reaches its minimum among strict improvements
-        k = better[np.argmin(temp[better])]
-        best_t = temp[k]
-        where = idx[k]
-        direction = LEFT if lmean[k] < rmean[k] else RIGHT
-        improve = total_ss - best_t
-        if improve <= 0:
-            return 0.0, np.nan, 0, None
-        return improve, (x[where] + x[where + 1]) / 2, direction, None
-    codes = x.astype(np.int64) - 1
-    ccnt = np.zeros((numclass, nc))
-    np.add.at(ccnt, (y, codes), 1.0)
-    awt = np.zeros(nc)
-    np.add.at(awt, codes, aw)
-    countn = np.bincount(codes, minlength=nc)
-    tsplit = np.where(awt == 0, 0, RIGHT)
-    rate = np.zeros(nc)
-    nz = awt != 0
-    rate[nz] = ccnt[0, nz] / awt[nz]
-    left = np.zeros(numclass)
-    rightv = right.copy()
-    lwt = 0.0
-    rtot, ltot = n, 0
-    csplit = None
-    for i in _gray_sequence(nc, countn, rate if numclass == 2 else None):
-        if tsplit[i] == LEFT:
-            tsplit[i] = RIGHT
-            rwt += awt[i]
-            lwt -= awt[i]
-            rtot += countn[i]
-            ltot -= countn[i]
-            rightv += ccnt[:, i]
-            left -= ccnt[:, i]
-        else:
-            tsplit[i] = LEFT
-            rwt -= awt[i]
-            lwt += awt[i]
-            rtot -= countn[i]
-            ltot += countn[i]
-            rightv -= ccnt[:, i]
-            left += ccnt[:, i]
-        if ltot >= edge and rtot >= edge:
-            temp = 0.0
-            lmean = rmean = 0.0
-            for j in range(numclass):
-                p = aprior[j] * left[j] / lwt
-                temp += lwt * _gini_impurity(p)
-                lmean += p * j
-                p = aprior[j] * rightv[j] / rwt
-                temp += rwt * _gini_impurity(p)
-                rmean += p * j
-            if temp < best:
-                best = temp
-                csplit = tsplit.copy() if lmean < rmean else -tsplit.copy()
-    improve = total_ss - best
-    if csplit is None:
-        return 0.0, np.nan, 0, None
-    return improve, np.nan, 0, csplit
-
-
-def _gray_sequence(nc: int, countn: np.ndarray, rate: np.ndarray | None):
-    """Items changing sides, in rpart's graycode order."""
-    if rate is not None:  # ordered: empty levels first, then by rate (stable)
-        present = [j for j in range(nc) if countn[j] > 0]
-        order = sorted(present, key=lambda j: rate[j])  # sorted() is stable
-        yield from order
-        return
-    gray = [1 if countn[i] != 0 else 0 for i in range(nc)]
-    while True:
-        i = 0
-        while i < nc:
-            if gray[i] == 1:
-                gray[i] = 2
-                break
-            if gray[i] == 2:
-                gray[i] = 1
-            i += 1
-        if i >= nc:
-            return
-        yield i

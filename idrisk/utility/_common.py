@@ -1,4 +1,7 @@
-"""Helpers shared by the utility measures: R's factor rule, level unions, BLAS threads."""
+"""Helpers shared by the utility measures: level unions, dataset lists, BLAS threads.
+
+What is categorical is decided by the package's one rule, :func:`idrisk._schema.is_categorical`.
+"""
 
 from __future__ import annotations
 
@@ -18,13 +21,6 @@ def _single_thread_blas():
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def _is_categorical(s: pd.Series) -> bool:
-    """Factor in R's sense: category, string/object or bool dtype."""
-    if isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(s):
-        return True
-    return not pd.api.types.is_numeric_dtype(s)
-
-
 def _levels(columns: Sequence[pd.Series]) -> list:
     """Union of the levels of ``columns``, ordered as R's ``factor`` would order them."""
     cats: list = []
@@ -41,10 +37,10 @@ def _levels(columns: Sequence[pd.Series]) -> list:
 
 
 def _as_list(synthetic) -> list[pd.DataFrame]:
+    """The synthetic datasets as a list: one DataFrame, a sequence of them or a
+    :class:`idrisk.SyntheticData`."""
     if isinstance(synthetic, pd.DataFrame):
         return [synthetic]
-    if hasattr(synthetic, "synthetic"):  # idrisk.synthesis.SynthResult
-        return list(synthetic.synthetic)
     out = list(synthetic)
     for k, s in enumerate(out):
         if not isinstance(s, pd.DataFrame):

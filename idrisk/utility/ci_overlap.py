@@ -10,7 +10,7 @@ from .combining import combine_partial
 __all__ = ["ci_overlap", "coefficient_ci_overlap"]
 
 
-def ci_overlap(original_ci, synthetic_ci) -> float:
+def ci_overlap(confidential_ci, synthetic_ci) -> float:
     """Confidence-interval overlap (Karr et al. 2006) of two intervals (low, high).
 
     ``IO = 0.5 * [(min(u_o, u_s) - max(l_o, l_s)) / (u_o - l_o)
@@ -22,7 +22,7 @@ def ci_overlap(original_ci, synthetic_ci) -> float:
     >>> ci_overlap((0, 2), (1, 3))
     0.5
     """
-    lo, uo = map(float, original_ci)
+    lo, uo = map(float, confidential_ci)
     ls, us = map(float, synthetic_ci)
     if not (uo > lo and us > ls):
         raise ValueError("each interval must be (low, high) with low < high")
@@ -31,9 +31,9 @@ def ci_overlap(original_ci, synthetic_ci) -> float:
 
 
 def coefficient_ci_overlap(
-    original: pd.DataFrame, synthetic, formula: str, term: str, level: float = 0.95
+    confidential: pd.DataFrame, synthetic, formula: str, term: str, level: float = 0.95
 ) -> pd.Series:
-    """CI overlap of one OLS regression coefficient (statsmodels formula) original vs synthetic.
+    """CI overlap of one OLS regression coefficient (statsmodels formula) confidential vs synthetic.
 
     For a list of synthetic datasets the synthetic interval comes from
     :func:`combine_partial`.
@@ -54,7 +54,7 @@ def coefficient_ci_overlap(
     """
     import statsmodels.formula.api as smf
 
-    fit = smf.ols(formula, data=original).fit()
+    fit = smf.ols(formula, data=confidential).fit()
     if term not in fit.params.index:
         raise KeyError(f"term {term!r} not among the coefficients {list(fit.params.index)}")
     lo, hi = fit.conf_int(alpha=1 - level).loc[term]

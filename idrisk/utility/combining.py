@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._result import Result
+
 __all__ = ["CombinedEstimate", "combine_partial"]
 
 
-@dataclass
-class CombinedEstimate:
-    """Partial-synthesis combined estimate (Reiter & Raghunathan 2007)."""
+@dataclass(frozen=True, repr=False)
+class CombinedEstimate(Result):
+    """Partial-synthesis combined estimate (Reiter & Raghunathan 2007).
+
+    Attributes
+    ----------
+    q_bar, b, u_bar, T, df : float
+        Mean of the m estimates, their between variance, the mean within variance, the
+        total variance ``u_bar + b / m`` and the t reference's degrees of freedom.
+    m : int
+    level, ci_low, ci_high : float
+        The interval ``q_bar +- t_{df} sqrt(T)`` at ``level``.
+    """
 
     q_bar: float
     b: float
@@ -26,11 +38,18 @@ class CombinedEstimate:
     ci_low: float
     ci_high: float
 
+    def summary(self) -> pd.DataFrame:
+        """One row: estimate, total variance, interval."""
+        return pd.DataFrame(
+            [{"q_bar": self.q_bar, "T": self.T, "df": self.df, "ci_low": self.ci_low,
+              "ci_high": self.ci_high}], index=pd.Index(["estimate"]),
+        )
+
     def to_frame(self) -> pd.DataFrame:
         """One-row DataFrame with every field."""
-        return pd.DataFrame([self.__dict__])
+        return pd.DataFrame([asdict(self)])
 
-    def __repr__(self) -> str:
+    def _header(self) -> str:
         return (
             f"CombinedEstimate(q_bar={self.q_bar:.6g}, T={self.T:.6g} (u_bar={self.u_bar:.6g}, "
             f"b={self.b:.6g}, m={self.m}), df={self.df:.4g}, "

@@ -2,65 +2,72 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
 __all__ = ["ecdf_utility"]
 
 
-def _ecdf_one(original: np.ndarray, synthetic: np.ndarray) -> tuple[float, float]:
-    pooled = np.concatenate([original, synthetic])
-    f_o = np.searchsorted(np.sort(original), pooled, side="right") / len(original)
+def _ecdf_one(confidential: np.ndarray, synthetic: np.ndarray) -> tuple[float, float]:
+    pooled = np.concatenate([confidential, synthetic])
+    f_o = np.searchsorted(np.sort(confidential), pooled, side="right") / len(confidential)
     f_s = np.searchsorted(np.sort(synthetic), pooled, side="right") / len(synthetic)
     diff = f_o - f_s
     return float(np.max(np.abs(diff))), float(np.mean(diff**2))
 
 
 def _as_1d(x, name: str) -> np.ndarray:
-    arr = np.asarray(x, dtype=float)
+    """Values as floats, a missing value as +inf: missing values form one category placed
+    after every value (as R's ``sort(na.last = TRUE)``)."""
+    if isinstance(x, pd.Series):
+        arr = x.to_numpy(dtype=float, na_value=np.nan)
+    else:
+        arr = np.asarray(x, dtype=float)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty")
-    if np.isnan(arr).any():
-        raise ValueError(f"{name} contains missing values")
-    return arr
+    return np.where(np.isnan(arr), np.inf, arr)
 
 
-def ecdf_utility(original, synthetic) -> pd.Series | pd.DataFrame:
-    """ECDF utility (Woo et al. 2009) of one variable.
+def ecdf_utility(confidential, synthetic) -> pd.DataFrame:
+    """ECDF utility (Woo et al. 2009) of one variable, per synthetic dataset.
 
-    The original and synthetic values are pooled; at every pooled point the two empirical
+    The confidential and synthetic values are pooled; at every pooled point the two empirical
     CDFs are compared: ``U_m = max |F_orig - F_syn|``, ``U_a = mean (F_orig - F_syn)^2``.
-    Smaller is better.
+    Smaller is better. Missing values are not dropped: they form one category placed after
+    every value (synthpop's ``utility.gen`` likewise keeps missingness in the comparison),
+    so a different share of missing values counts as a difference of the distributions.
 
     Parameters
     ----------
-    original : 1-D array-like
+    confidential : 1-D array-like
     synthetic : 1-D array-like, or a list of them (one per synthetic dataset)
 
     Returns
     -------
-    pandas.Series with index ``["U_m", "U_a"]``, or for a list a DataFrame with one row per
-    synthetic dataset (index 1..m).
+    pandas.DataFrame
+        Columns ``U_m`` and ``U_a``, one row per synthetic dataset (index ``dataset``
+        1..m), whether one dataset or a list is given.
 
     Examples
     --------
-    >>> ecdf_utility([1, 2, 3, 4], [1, 2, 3, 4]).tolist()
-    [0.0, 0.0]
-    >>> ecdf_utility([1, 2], [3, 4]).round(3).tolist()
+    >>> ecdf_utility([1, 2, 3, 4], [[1, 2, 3, 4], [1, 1, 1, 1]]).to_dict("index")
+    {1: {'U_m': 0.0, 'U_a': 0.0}, 2: {'U_m': 0.75, 'U_a': 0.390625}}
+    >>> ecdf_utility([1, 2], [3, 4]).round(3).loc[1].tolist()
     [1.0, 0.375]
+    >>> ecdf_utility([1.0, None], [1.0, 1.0]).loc[1].tolist()    # the missing share differs
+    [0.5, 0.1875]
     """
-    orig = _as_1d(original, "original")
-    is_list = isinstance(synthetic, list | tuple) and len(synthetic) > 0 and np.ndim(
-        synthetic[0]
-    ) == 1
-    if is_list:
-        rows = [
-            _ecdf_one(orig, _as_1d(s, f"synthetic[{k}]")) for k, s in enumerate(synthetic)
-        ]
-        return pd.DataFrame(
-            rows, columns=["U_m", "U_a"], index=pd.RangeIndex(1, len(rows) + 1, name="dataset")
-        )
-    u_m, u_a = _ecdf_one(orig, _as_1d(synthetic, "synthetic"))
-    return pd.Series([u_m, u_a], index=["U_m", "U_a"], name="ecdf_utility")
+    orig = _as_1d(confidential, "confidential")
+    is_list = isinstance(synthetic, Sequence | pd.Series | np.ndarray) and not isinstance(
+        synthetic, str
+    ) and len(synthetic) > 0 and np.ndim(synthetic[0] if not isinstance(
+        synthetic, pd.Series) else synthetic.iloc[0]) == 1
+    sets = list(synthetic) if is_list else [synthetic]
+    rows = [_ecdf_one(orig, _as_1d(s, f"synthetic[{k}]")) for k, s in enumerate(sets)]
+    return pd.DataFrame(
+        rows, columns=["U_m", "U_a"], index=pd.RangeIndex(1, len(rows) + 1, name="dataset")
+    )

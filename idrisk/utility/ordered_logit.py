@@ -14,7 +14,6 @@ Paper ``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorica
 
 from __future__ import annotations
 
-import html
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +22,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._result import Result
+from .._schema import is_categorical
 from .combining import combine_partial
 
 __all__ = ["OrderedLogitFit", "OrderedLogitUtility", "fit_ordered_logit",
@@ -49,7 +50,7 @@ def _levels(data: pd.DataFrame, predictors: list[str]) -> dict[str, pd.Index]:
         s = data[p]
         if isinstance(s.dtype, pd.CategoricalDtype):
             out[p] = pd.Index(s.cat.categories)
-        elif s.dtype == object or pd.api.types.is_string_dtype(s) or pd.api.types.is_bool_dtype(s):
+        elif is_categorical(s):
             out[p] = pd.Index(np.sort(s.dropna().unique()))
     return out
 
@@ -158,8 +159,8 @@ def _analytic_ordered_logit():
     return _MODEL_CLASS
 
 
-@dataclass
-class OrderedLogitFit:
+@dataclass(frozen=True, repr=False)
+class OrderedLogitFit(Result):
     """One proportional-odds fit in R's ``polr`` parameterisation.
 
     Attributes
@@ -171,6 +172,12 @@ class OrderedLogitFit:
         (delta method from statsmodels' increments parameterisation).
     outcome_levels : Index
         Ordered outcome categories.
+    loglik : float
+    result : statsmodels results
+        The underlying ``OrderedModel`` fit.
+    predictor_levels : dict
+        Levels each categorical predictor was encoded with (first = reference).
+    predictors : list of str
     """
 
     coef: pd.Series
@@ -206,13 +213,21 @@ class OrderedLogitFit:
         return pd.Series(p.to_numpy() @ np.arange(1, p.shape[1] + 1), index=data.index,
                          name="expected_category")
 
-    def to_frame(self) -> pd.DataFrame:
+    def summary(self) -> pd.DataFrame:
+        """Estimate and standard error of every coefficient and cut point."""
         return pd.DataFrame({"estimate": pd.concat([self.coef, self.zeta]),
                              "se": pd.concat([self.coef_se, self.zeta_se])})
 
-    def __repr__(self) -> str:
+    def to_frame(self) -> pd.DataFrame:
+        """One row per parameter: ``term``, ``kind`` (coefficient / cut point),
+        ``estimate``, ``se``."""
+        out = self.summary().rename_axis("term").reset_index()
+        out.insert(1, "kind", ["coefficient"] * len(self.coef) + ["cut point"] * len(self.zeta))
+        return out
+
+    def _header(self) -> str:
         return (f"OrderedLogitFit(J={len(self.outcome_levels)}, p={len(self.coef)}, "
-                f"loglik={self.loglik:.6g})\n{self.to_frame().to_string()}")
+                f"loglik={self.loglik:.6g})")
 
 
 def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequence[str],
@@ -326,8 +341,8 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
         predictor_levels=levels, predictors=predictors)
 
 
-@dataclass
-class OrderedLogitUtility:
+@dataclass(frozen=True, repr=False)
+class OrderedLogitUtility(Result):
     """Confidential vs combined-synthetic ordered logit, and hold-out predictions.
 
     Attributes
@@ -349,23 +364,25 @@ class OrderedLogitUtility:
     syn_fits: list
     level: float = 0.95
 
-    def to_frame(self) -> pd.DataFrame:
-        return self.coefficients.copy()
+    def summary(self) -> pd.DataFrame:
+        """Per coefficient: confidential and combined synthetic estimates and intervals,
+        CI overlap."""
+        return self.coefficients[["orig", "orig_low", "orig_high", "syn", "syn_low",
+                                  "syn_high", "overlap"]]
 
-    def __repr__(self) -> str:
+    def to_frame(self) -> pd.DataFrame:
+        """One row per coefficient (``term`` column) with every statistic."""
+        return self.coefficients.rename_axis("term").reset_index()
+
+    def _header(self) -> str:
         c = self.coefficients
         return (f"OrderedLogitUtility(terms={len(c)}, m={len(self.syn_fits)}, "
                 f"holdout={len(self.predictions)}, mean CI overlap="
-                f"{c['overlap'].mean():.4f})\n"
-                f"{c[['orig', 'orig_low', 'orig_high', 'syn', 'syn_low', 'syn_high']].head(10)}")
-
-    def _repr_html_(self) -> str:
-        head = html.escape(repr(self).splitlines()[0])
-        return f"<p>{head}</p>{self.coefficients.to_html()}"
+                f"{c['overlap'].mean():.4f})")
 
 
-def ordered_logit_utility(origdata: pd.DataFrame,
-                          syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def ordered_logit_utility(confidential: pd.DataFrame,
+                          synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                           outcome: str, predictors: str | Sequence[str],
                           train: int | float | Sequence[bool] | None = None,
                           seed: int | None = None, level: float = 0.95,
@@ -374,8 +391,8 @@ def ordered_logit_utility(origdata: pd.DataFrame,
 
     Parameters
     ----------
-    origdata : DataFrame
-    syndata : DataFrame or list of DataFrame
+    confidential : DataFrame
+    synthetic : DataFrame or list of DataFrame
         Synthetic datasets, row i the synthetic version of record i.
     outcome, predictors : see :func:`fit_ordered_logit`.
     train : int, float, boolean mask or None
@@ -400,16 +417,16 @@ def ordered_logit_utility(origdata: pd.DataFrame,
     (['xb', 'xc'], (100, 4))
     """
     predictors = [predictors] if isinstance(predictors, str) else list(predictors)
-    datasets = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
     if not datasets:
-        raise ValueError("syndata is empty")
+        raise ValueError("synthetic is empty")
     if predict_with not in ("synthetic", "confidential"):
         raise ValueError(f"predict_with must be 'synthetic' or 'confidential', "
                          f"got {predict_with!r}")
-    n = len(origdata)
+    n = len(confidential)
     for i, d in enumerate(datasets):
         if len(d) != n:
-            raise ValueError(f"syndata[{i}] has {len(d)} rows, origdata has {n}")
+            raise ValueError(f"synthetic[{i}] has {len(d)} rows, confidential has {n}")
     if train is None:
         mask = np.ones(n, dtype=bool)
     elif isinstance(train, (int, np.integer, float)) and not isinstance(train, bool):
@@ -422,11 +439,11 @@ def ordered_logit_utility(origdata: pd.DataFrame,
         mask = np.asarray(train, dtype=bool)
         if mask.shape != (n,):
             raise ValueError(f"train mask must have length {n}")
-    y = origdata[outcome]
+    y = confidential[outcome]
     out_levels = (list(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype)
                   else list(np.sort(y.unique())))
-    levels = _levels(origdata, predictors)
-    orig_fit = fit_ordered_logit(origdata[mask], outcome, predictors, levels, out_levels)
+    levels = _levels(confidential, predictors)
+    orig_fit = fit_ordered_logit(confidential[mask], outcome, predictors, levels, out_levels)
     syn_fits = []
     for d in datasets:
         with warnings.catch_warnings():
@@ -458,11 +475,11 @@ def ordered_logit_utility(origdata: pd.DataFrame,
     coefs = coefs[["orig", "orig_low", "orig_high", "syn", "syn_T", "syn_low", "syn_high",
                    "m_used", "overlap"]]
     hold = ~mask
-    preds = pd.DataFrame(index=origdata.index[hold])
+    preds = pd.DataFrame(index=confidential.index[hold])
     if hold.any():
-        preds["confidential"] = orig_fit.predict_expected(origdata[hold]).to_numpy()
+        preds["confidential"] = orig_fit.predict_expected(confidential[hold]).to_numpy()
         for i, (f, d) in enumerate(zip(syn_fits, datasets), start=1):
-            src = d if predict_with == "synthetic" else origdata
+            src = d if predict_with == "synthetic" else confidential
             preds[f"syn_{i}"] = f.predict_expected(src[hold]).to_numpy()
     return OrderedLogitUtility(coefficients=coefs, predictions=preds, orig_fit=orig_fit,
                                syn_fits=syn_fits, level=level)

@@ -20,7 +20,9 @@ import scipy.linalg
 import statsmodels.api as sm
 from scipy import stats
 
-from ._common import _as_list, _is_categorical, _levels, _single_thread_blas
+from .._result import Result
+from .._schema import is_categorical
+from ._common import _as_list, _levels, _single_thread_blas
 
 __all__ = ["PMSEResult", "pmse", "propensity_utility"]
 
@@ -99,9 +101,9 @@ def _cart_scores(frame: pd.DataFrame, t: np.ndarray, cp: float, minbucket: int) 
 # ----------------------------------------------------------------------------------------------
 # pMSE
 # ----------------------------------------------------------------------------------------------
-@dataclass
-class PMSEResult:
-    """pMSE utility of one or more synthetic datasets against the original.
+@dataclass(frozen=True, repr=False)
+class PMSEResult(Result):
+    """pMSE utility of one or more synthetic datasets against the confidential.
 
     Attributes
     ----------
@@ -132,12 +134,14 @@ class PMSEResult:
         )
         return df
 
-    def __repr__(self) -> str:
-        m = len(self.pMSE)
+    def summary(self) -> pd.DataFrame:
+        """pMSE, S_pMSE and SPECKS per dataset (index 1..m)."""
+        return pd.DataFrame({"pMSE": self.pMSE, "S_pMSE": self.S_pMSE, "SPECKS": self.SPECKS})
+
+    def _header(self) -> str:
         return (
-            f"PMSEResult(method={self.method!r}, resamp_method={self.resamp_method!r}, m={m}, "
-            f"mean pMSE={self.pMSE.mean():.6g}, mean S_pMSE={self.S_pMSE.mean():.6g}, "
-            f"mean SPECKS={self.SPECKS.mean():.6g})"
+            f"PMSEResult(method={self.method!r}, resamp_method={self.resamp_method!r}, "
+            f"m={len(self.pMSE)}, null_pMSE={self.null_pMSE:.6g})"
         )
 
 
@@ -167,7 +171,7 @@ def _pair_scores(
 
 
 def pmse(
-    original: pd.DataFrame,
+    confidential: pd.DataFrame,
     synthetic,
     *,
     method: str = "logit",
@@ -187,23 +191,23 @@ def pmse(
 
     Parameters
     ----------
-    original : DataFrame
-        The original (confidential) data.
-    synthetic : DataFrame, list of DataFrames, or a ``SynthResult``
+    confidential : DataFrame
+        The confidential (confidential) data.
+    synthetic : DataFrame, list of DataFrames, or a :class:`~idrisk.SyntheticData`
         One or more synthetic datasets with the columns in ``variables``.
     method : {"logit", "cart"}
         ``"logit"``: logistic regression (statsmodels) on all main effects and interactions
         up to order ``maxorder + 1`` (synthpop's ``maxorder=1``: two-way). ``"cart"``: a
         classification tree (idrisk.synthesis.rpart_tree.RpartTree, ``cp``, ``minbucket``).
     variables : list of str, optional
-        Columns entering the propensity model (default: all columns of ``original``).
+        Columns entering the propensity model (default: all columns of ``confidential``).
         Non-numeric or categorical columns are factors (treatment contrasts).
     resamp_method : {"pairs", "theory", "perm", "none"}, optional
         How the null pMSE for ``S_pMSE`` is obtained. ``"pairs"``: half the mean pMSE over all
         pairs of synthetic datasets (synthpop's choice for incomplete synthesis);
         ``"theory"`` (logit only): ``(k - 1) (1 - c)^2 c / N`` with k non-aliased parameters;
         ``"perm"``: mean pMSE over ``nperms`` permutations of t (seeded by ``seed``).
-        Default: ``"pairs"`` when some column is identical in the original and every synthetic
+        Default: ``"pairs"`` when some column is identical in the confidential and every synthetic
         dataset and m > 1 (as synthpop), else ``"theory"`` for logit, ``"perm"`` for cart.
     progress : bool, optional
         Show a tqdm bar (default: only when more than 20 fits are needed).
@@ -224,22 +228,21 @@ def pmse(
     """
     if method not in ("logit", "cart"):
         raise ValueError(f"method must be 'logit' or 'cart', got {method!r}")
-    if not isinstance(original, pd.DataFrame):
-        raise TypeError(f"original must be a pandas DataFrame, got {type(original).__name__}")
+    if not isinstance(confidential, pd.DataFrame):
+        raise TypeError(
+            f"confidential must be a pandas DataFrame, got {type(confidential).__name__}"
+        )
     syns = _as_list(synthetic)
-    variables = list(original.columns if variables is None else variables)
-    for k, s in enumerate([original, *syns]):
-        name = "original" if k == 0 else f"synthetic[{k - 1}]"
+    variables = list(confidential.columns if variables is None else variables)
+    for k, s in enumerate([confidential, *syns]):
+        name = "confidential" if k == 0 else f"synthetic[{k - 1}]"
         missing = [v for v in variables if v not in s.columns]
         if missing:
             raise KeyError(f"{name} lacks the variables {missing}")
-        if s[variables].isna().any().any():
-            bad = s[variables].columns[s[variables].isna().any()].tolist()
-            raise ValueError(f"{name} has missing values in {bad}; pmse needs complete data")
     m = len(syns)
     if resamp_method is None:
         incomplete = any(
-            all(s[v].reset_index(drop=True).equals(original[v].reset_index(drop=True))
+            all(s[v].reset_index(drop=True).equals(confidential[v].reset_index(drop=True))
                 for s in syns)
             for v in variables
         )
@@ -256,8 +259,7 @@ def pmse(
     if resamp_method == "theory" and method != "logit":
         raise ValueError("resamp_method='theory' is only defined for method='logit'")
 
-    cat_vars = [v for v in variables if _is_categorical(original[v])]
-    levels = {v: _levels([original[v], *[s[v] for s in syns]]) for v in cat_vars}
+    confidential, syns, variables, levels = _with_missing(confidential, syns, variables)
 
     n_pairs = m * (m - 1) // 2 if resamp_method == "pairs" else 0
     n_perm = nperms * m if resamp_method == "perm" else 0
@@ -265,11 +267,67 @@ def pmse(
     show = (total > 20) if progress is None else progress
 
     with _single_thread_blas():
-        return _pmse_loop(original, syns, variables, levels, method, maxorder, cp, minbucket,
+        return _pmse_loop(confidential, syns, variables, levels, method, maxorder, cp, minbucket,
                           resamp_method, nperms, seed, total, show)
 
 
-def _pmse_loop(original, syns, variables, levels, method, maxorder, cp, minbucket,
+NA_LEVEL = "<NA>"
+
+
+def _with_missing(confidential: pd.DataFrame, syns: list[pd.DataFrame], variables: list[str]):
+    """Missing values as synthpop's ``utility.gen`` treats them (Rosenbaum & Rubin 1984).
+
+    A categorical variable's ``NA`` is one more level (after the others); a numeric variable
+    with missing values in any dataset gets an indicator variable ``<name>_NA`` (a factor,
+    entered into the model with the variables and their interactions) and its missing values
+    are set to 0 -- the value does not matter to the logit model, whose column space with
+    the indicator and its interactions is the same for any filler.
+
+    Returns the frames restricted to the model's variables, the variables and the levels of
+    the categorical ones.
+    """
+    frames = [confidential, *syns]
+    cat_vars = [v for v in variables if is_categorical(confidential[v])]
+    levels = {v: _levels([f[v] for f in frames]) for v in cat_vars}
+    out_vars: list[str] = []
+    extra: dict[str, str] = {}
+    for v in variables:
+        out_vars.append(v)
+        if v in levels:
+            if any(f[v].isna().any() for f in frames):
+                if NA_LEVEL in levels[v]:
+                    raise ValueError(f"column {v!r} has a level {NA_LEVEL!r} and missing values")
+                levels[v] = [*levels[v], NA_LEVEL]
+        elif any(f[v].isna().any() for f in frames):
+            name = f"{v}_NA"
+            while name in confidential.columns or name in out_vars:
+                name += "_"
+            extra[v] = name
+            out_vars.append(name)
+            levels[name] = [0, 1]
+    if len(out_vars) == len(variables) and not any(NA_LEVEL in lv for lv in levels.values()):
+        return confidential, syns, variables, levels
+
+    def fill(frame: pd.DataFrame) -> pd.DataFrame:
+        cols = {}
+        for v in variables:
+            s = frame[v]
+            if v in levels:
+                if NA_LEVEL in levels[v]:
+                    s = s.astype(object).where(s.notna(), NA_LEVEL)
+                cols[v] = s
+            elif v in extra:
+                miss = s.isna()
+                cols[v] = s.astype(float).fillna(0.0)
+                cols[extra[v]] = miss.astype(np.int64)
+            else:
+                cols[v] = s
+        return pd.DataFrame(cols, index=frame.index)[out_vars]
+
+    return fill(confidential), [fill(s) for s in syns], out_vars, levels
+
+
+def _pmse_loop(confidential, syns, variables, levels, method, maxorder, cp, minbucket,
                resamp_method, nperms, seed, total, show) -> PMSEResult:
     from tqdm.auto import tqdm
 
@@ -278,7 +336,7 @@ def _pmse_loop(original, syns, variables, levels, method, maxorder, cp, minbucke
     vals, specks, nparams, nulls = [], [], [], []
     rng = np.random.default_rng(seed)
     for s in syns:
-        p, t, k = _pair_scores(original, s, variables, levels, method, maxorder, cp, minbucket)
+        p, t, k = _pair_scores(confidential, s, variables, levels, method, maxorder, cp, minbucket)
         c = t.mean()
         vals.append(float(np.mean((p - c) ** 2)))
         specks.append(float(stats.ks_2samp(p[t == 0], p[t == 1]).statistic))
@@ -287,7 +345,7 @@ def _pmse_loop(original, syns, variables, levels, method, maxorder, cp, minbucke
         if resamp_method == "theory":
             nulls.append((k - 1) * (1 - c) ** 2 * c / len(t))
         elif resamp_method == "perm":
-            frame = pd.concat([original[variables], s[variables]], ignore_index=True)
+            frame = pd.concat([confidential[variables], s[variables]], ignore_index=True)
             perm_vals = []
             for _ in range(nperms):
                 tp = rng.permutation(t)
@@ -331,7 +389,7 @@ def _pmse_loop(original, syns, variables, levels, method, maxorder, cp, minbucke
 
 
 def propensity_utility(
-    original: pd.DataFrame,
+    confidential: pd.DataFrame,
     synthetic,
     *,
     maxorder: int = 1,
@@ -339,10 +397,10 @@ def propensity_utility(
 ) -> pd.Series:
     """The article's propensity-score utility U_p (Hornby & Hu 2021, Eq. 6), per dataset.
 
-    ``U_p = 1/(2n) * sum_i (p_hat_i - 1/2)^2`` over the stacked original and synthetic rows,
+    ``U_p = 1/(2n) * sum_i (p_hat_i - 1/2)^2`` over the stacked confidential and synthetic rows,
     with p_hat from a logistic regression (statsmodels) on main effects and interactions up
     to order ``maxorder + 1``. Smaller is better. Equals synthpop's logit pMSE when the
-    synthetic and original datasets have the same size.
+    synthetic and confidential datasets have the same size.
 
     Returns
     -------
@@ -359,6 +417,6 @@ def propensity_utility(
     >>> bool(u[1] < u[2])
     True
     """
-    res = pmse(original, synthetic, method="logit", maxorder=maxorder, variables=variables,
+    res = pmse(confidential, synthetic, method="logit", maxorder=maxorder, variables=variables,
                resamp_method="none", progress=False)
     return res.pMSE.rename("U_p")

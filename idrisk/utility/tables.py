@@ -13,7 +13,6 @@ Paper ``shared/papers/004_f9c1bf1dd057f747.txt``; spec ``shared/specs/categorica
 
 from __future__ import annotations
 
-import html
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,18 +20,35 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._result import Result
+
 __all__ = ["TableDeviations", "table_deviations", "within_pattern_distribution"]
 
 WAYS = {1: "one-way", 2: "two-way", 3: "three-way"}
 
+#: the level of a missing value in the tables (synthpop's ``utility`` functions likewise keep
+#: ``NA`` as a category instead of dropping the record)
+NA_LEVEL = "<NA>"
 
-def _datasets(syndata) -> list[pd.DataFrame]:
-    out = [syndata] if isinstance(syndata, pd.DataFrame) else list(syndata)
+
+def _with_na_level(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
+    """``cols`` of ``df`` as objects with missing values replaced by :data:`NA_LEVEL`."""
+    out = {}
+    for c in cols:
+        s = df[c].astype(object)
+        if s.isna().any() and (s == NA_LEVEL).any():
+            raise ValueError(f"column {c!r} has a level {NA_LEVEL!r} and missing values")
+        out[c] = s.where(s.notna(), NA_LEVEL)
+    return pd.DataFrame(out, index=df.index)
+
+
+def _datasets(synthetic) -> list[pd.DataFrame]:
+    out = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
     if not out:
-        raise ValueError("syndata is empty")
+        raise ValueError("synthetic is empty")
     for i, d in enumerate(out):
         if not isinstance(d, pd.DataFrame):
-            raise TypeError(f"syndata[{i}] must be a DataFrame, got {type(d).__name__}")
+            raise TypeError(f"synthetic[{i}] must be a DataFrame, got {type(d).__name__}")
     return out
 
 
@@ -53,8 +69,8 @@ def _counts(df: pd.DataFrame, cols: list[str], levels: dict[str, pd.Index]) -> p
     return counts.reindex(full, fill_value=0)
 
 
-@dataclass
-class TableDeviations:
+@dataclass(frozen=True, repr=False)
+class TableDeviations(Result):
     """Deviations of synthetic table counts from the confidential ones.
 
     Attributes
@@ -79,10 +95,11 @@ class TableDeviations:
             index="dataset", columns="way", values="absdiff", aggfunc="sum")
         return t.rename(columns=WAYS)
 
-    def summary(self) -> pd.Series:
-        """The m-averaged sums of absolute deviations per table order (the paper's Table 2,
-        before its division by 100)."""
-        return self.by_dataset().mean().rename("mean_abs_deviation")
+    def summary(self) -> pd.DataFrame:
+        """The m-averaged sums of absolute deviations per table order (rows ``one-way``,
+        ``two-way``, ``three-way``; the paper's Table 2, before its division by 100)."""
+        s = self.by_dataset().mean().rename("mean_abs_deviation")
+        return s.rename_axis("way").to_frame()
 
     def by_table(self) -> pd.DataFrame:
         """m-averaged sum of absolute deviations of every single table."""
@@ -91,29 +108,30 @@ class TableDeviations:
         return s.groupby(level=["way", "table"]).mean().to_frame("mean_abs_deviation")
 
     def to_frame(self) -> pd.DataFrame:
-        return self.by_dataset()
+        """One row per dataset, table and cell (``dataset, way, table, cell, orig, syn,
+        diff``)."""
+        return self.cells.copy()
 
-    def __repr__(self) -> str:
-        s = self.summary()
-        body = "\n".join(f"  {k}: {v:.6g}" for k, v in s.items())
-        return (f"TableDeviations(label={self.label!r}, kept={self.kept}, m={self.m})\n"
-                f"mean over datasets of the summed |syn - orig| counts:\n{body}")
+    def _header(self) -> str:
+        return f"TableDeviations(label={self.label!r}, kept={self.kept}, m={self.m})"
 
-    def _repr_html_(self) -> str:
-        head = html.escape(repr(self).splitlines()[0])
-        return f"<p>{head}</p>{self.summary().to_frame().to_html()}"
+    def _notes(self) -> list[str]:
+        return ["mean over datasets of the summed |syn - orig| counts"]
 
 
-def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def table_deviations(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                      label: str, kept: str | Sequence[str],
                      ways: Sequence[int] = (1, 2, 3)) -> TableDeviations:
     """One-, two- and three-way table deviations of a synthesized label.
 
+    A missing value is one more level (labelled ``"<NA>"``), so a record with a missing
+    label or kept value is counted, not dropped.
+
     Parameters
     ----------
-    origdata : DataFrame
+    confidential : DataFrame
         Confidential data.
-    syndata : DataFrame or list of DataFrame
+    synthetic : DataFrame or list of DataFrame
         Synthetic datasets.
     label : str
         The synthesized variable.
@@ -127,12 +145,12 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
     >>> import pandas as pd
     >>> orig = pd.DataFrame({"sex": list("ffmm"), "county": list("abab")})
     >>> syn = pd.DataFrame({"sex": list("ffmm"), "county": list("aabb")})
-    >>> table_deviations(orig, [syn], "county", "sex", ways=(1, 2)).summary().tolist()
-    [0.0, 4.0]
+    >>> table_deviations(orig, [syn], "county", "sex", ways=(1, 2)).summary().to_dict()
+    {'mean_abs_deviation': {'one-way': 0.0, 'two-way': 4.0}}
     """
     kept = [kept] if isinstance(kept, str) else list(kept)
-    datasets = _datasets(syndata)
-    _check_cols(origdata, [label, *kept], "origdata")
+    datasets = _datasets(synthetic)
+    _check_cols(confidential, [label, *kept], "confidential")
     bad = [w for w in ways if w not in WAYS]
     if bad:
         raise ValueError(f"ways must be among 1, 2, 3, got {bad}")
@@ -141,19 +159,19 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
     if 2 in ways and len(kept) < 1:
         raise ValueError("two-way tables need at least one kept variable")
     for i, d in enumerate(datasets):
-        _check_cols(d, [label, *kept], f"syndata[{i}]")
+        _check_cols(d, [label, *kept], f"synthetic[{i}]")
     cols = [label, *kept]
-    levels = {c: pd.Index(pd.unique(pd.concat([origdata[c].astype(object)]
-                                              + [d[c].astype(object) for d in datasets])))
+    confidential = _with_na_level(confidential, cols)
+    datasets = [_with_na_level(d, cols) for d in datasets]
+    levels = {c: pd.Index(pd.unique(pd.concat([confidential[c]] + [d[c] for d in datasets])))
               for c in cols}
-    levels = {c: v[~v.isna()] for c, v in levels.items()}
     tables = []
     for w in sorted(ways):
         for combo in itertools.combinations(kept, w - 1):
             tables.append((w, [label, *combo]))
     frames = []
     for w, tcols in tables:
-        o = _counts(origdata, tcols, levels)
+        o = _counts(confidential, tcols, levels)
         name = " x ".join(tcols)
         cell = [" | ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in o.index]
         for i, d in enumerate(datasets, start=1):
@@ -164,8 +182,8 @@ def table_deviations(origdata: pd.DataFrame, syndata: pd.DataFrame | Sequence[pd
     return TableDeviations(cells=pd.concat(frames, ignore_index=True), label=label, kept=kept)
 
 
-def within_pattern_distribution(origdata: pd.DataFrame,
-                                syndata: pd.DataFrame | Sequence[pd.DataFrame],
+def within_pattern_distribution(confidential: pd.DataFrame,
+                                synthetic: pd.DataFrame | Sequence[pd.DataFrame],
                                 label: str, kept: str | Sequence[str]) -> pd.DataFrame:
     """Label shares within each pattern, confidential vs synthetic (averaged over m).
 
@@ -187,17 +205,19 @@ def within_pattern_distribution(origdata: pd.DataFrame,
     3   m      b   0.5  1.0
     """
     kept = [kept] if isinstance(kept, str) else list(kept)
-    datasets = _datasets(syndata)
-    _check_cols(origdata, [label, *kept], "origdata")
+    datasets = _datasets(synthetic)
+    _check_cols(confidential, [label, *kept], "confidential")
     for i, d in enumerate(datasets):
-        _check_cols(d, [label, *kept], f"syndata[{i}]")
+        _check_cols(d, [label, *kept], f"synthetic[{i}]")
     cols = [*kept, label]
+    confidential = _with_na_level(confidential, cols)
+    datasets = [_with_na_level(d, cols) for d in datasets]
 
     def shares(df):
         c = df.groupby(cols, observed=True).size()
         return c / c.groupby(level=list(range(len(kept)))).transform("sum")
 
-    o = shares(origdata)
+    o = shares(confidential)
     syn = pd.concat([shares(d) for d in datasets], axis=1).fillna(0.0)
     idx = o.index.union(syn.index)
     syn = syn.reindex(idx, fill_value=0.0)
@@ -205,7 +225,7 @@ def within_pattern_distribution(origdata: pd.DataFrame,
                         "syn": syn.mean(axis=1),
                         "syn_sd": syn.std(axis=1, ddof=1) if len(datasets) > 1 else np.nan})
     out = out.reset_index()
-    sizes = origdata.groupby(kept, observed=True).size().rename("n_pattern").reset_index()
+    sizes = confidential.groupby(kept, observed=True).size().rename("n_pattern").reset_index()
     sizes["pattern"] = np.arange(1, len(sizes) + 1)
     out = out.merge(sizes, on=kept, how="left")
     return out[[*kept, "pattern", "n_pattern", label, "orig", "syn", "syn_sd"]]

@@ -32,9 +32,9 @@ _LAZY = {
     "risk_summary": ".diagnostics",
     "utility_table": ".diagnostics",
     "whack_a_mole": ".diagnostics",
-    "risk_violins": ".plots",
-    "weights_vs_value": ".plots",
-    "whack_a_mole_scatter": ".plots",
+    "plot_risk_violins": ".plots",
+    "plot_weights_vs_value": ".plots",
+    "plot_whack_a_mole": ".plots",
 }
 
 __all__ = list(_LAZY)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .._align import Align, align_series
+from .._result import Result
 
 __all__ = [
     "WhackAMole",
@@ -191,8 +192,8 @@ def risk_summary(risks: Mapping[str, pd.Series]) -> pd.DataFrame:
     return out
 
 
-@dataclass
-class WhackAMole:
+@dataclass(frozen=True, repr=False)
+class WhackAMole(Result):
     """Records whose risk rose by more than ``threshold`` under a weighted synthesizer.
 
     Attributes
@@ -210,14 +211,18 @@ class WhackAMole:
     threshold: float
     n: int
 
-    def __repr__(self) -> str:
-        top = self.records["increase"].max() if self.count else 0.0
-        return (
-            f"WhackAMole({self.count} of {self.n} records with risk up by > {self.threshold}; "
-            f"largest increase {top:.3f})"
-        )
+    def summary(self) -> pd.DataFrame:
+        """One row: records compared, records flagged, threshold, largest increase."""
+        top = float(self.records["increase"].max()) if self.count else 0.0
+        return pd.DataFrame([{"n": self.n, "flagged": self.count, "threshold": self.threshold,
+                              "largest_increase": top}])
+
+    def _header(self) -> str:
+        return (f"WhackAMole({self.count} of {self.n} records with risk up by > "
+                f"{self.threshold})")
 
     def to_frame(self) -> pd.DataFrame:
+        """The flagged records: ``unweighted``, ``weighted``, ``increase``."""
         return self.records.copy()
 
 

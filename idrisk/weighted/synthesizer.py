@@ -1,7 +1,7 @@
 """Risk-weighted pseudo posterior synthesizers (finite normal mixture, negative binomial).
 
 Fit a Bayesian synthesizer whose record log-likelihoods are multiplied by risk weights
-``alpha_i`` (none / marginal / pairwise, with the c/g adjustment), then draw L partially
+``alpha_i`` (none / marginal / pairwise, with the c/g adjustment), then draw m partially
 synthetic datasets from the posterior predictive at well-separated posterior draws.
 
 Examples
@@ -13,7 +13,7 @@ Examples
 ...                    "grp": rng.choice(["a", "b"], 300)})
 >>> syn = RiskWeightedSynthesizer("negbin", weighting="marginal", r=0.2, known=["grp"],
 ...                               seed=1, warmup=300, draws=300)      # doctest: +SKIP
->>> datasets = syn.fit(df, target="y").synthesize(L=5)              # doctest: +SKIP
+>>> datasets = syn.fit(df, target="y").synthesize(m=5)              # doctest: +SKIP
 >>> len(datasets), datasets[0].shape                                  # doctest: +SKIP
 (5, (300, 2))
 """
@@ -27,6 +27,8 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._align import align_series
+from .._schema import as_names, is_categorical
+from .._synthetic import Synthesizer, SyntheticData
 from ..stan.backend import StanFit, StanProgram
 from .weights import pattern_codes, risk_weights
 
@@ -52,7 +54,8 @@ def design_matrix(
     predictors : sequence of str
         Columns to use.
     categorical : sequence of str
-        Numeric columns to treat as categorical (non-numeric columns always are).
+        Numeric columns to treat as categorical (category, text and bool columns always are:
+        :func:`idrisk._schema.is_categorical`).
     scaling : dict, optional
         Centre and scale per numeric column (returned by a previous call).
 
@@ -75,7 +78,7 @@ def design_matrix(
         s = data[col]
         if s.isna().any():
             raise ValueError(f"predictor {col!r} has missing values")
-        if col in categorical or not pd.api.types.is_numeric_dtype(s):
+        if col in categorical or is_categorical(s):
             levels = sorted(pd.unique(s), key=str)
             for lev in levels[1:]:
                 cols[f"{col}[{lev}]"] = (s == lev).to_numpy(dtype=float)
@@ -89,7 +92,7 @@ def design_matrix(
     return pd.DataFrame(cols, index=data.index), scaling
 
 
-class RiskWeightedSynthesizer:
+class RiskWeightedSynthesizer(Synthesizer):
     """Risk-weighted pseudo posterior synthesizer of one sensitive variable.
 
     Parameters
@@ -133,8 +136,8 @@ class RiskWeightedSynthesizer:
         MCMC settings.
     adapt_delta : float
     seed : int, optional
-        Seed for Stan and for the posterior predictive draws (None draws one and stores
-        it in ``seed_``).
+        Seed for Stan and for the posterior predictive draws (None: ``fit`` draws one and
+        stores it in ``seed_``).
     progress : bool
         Show sampling progress and a progress bar while synthesizing.
 
@@ -144,7 +147,11 @@ class RiskWeightedSynthesizer:
         Record weights used in the fit.
     fit_ : StanFit
         Posterior draws and diagnostics.
+    seed_ : int
+        The seed used (``seed``, or the one drawn when it is None).
     """
+
+    _method = "risk-weighted"
 
     PRIOR_DEFAULTS = {
         "mixture": {"a_pi": 1.0, "scale_mu": 2.0, "scale_beta": 1.0, "scale_sigma": 1.0,
@@ -174,60 +181,56 @@ class RiskWeightedSynthesizer:
         seed: int | None = None,
         progress: bool = True,
     ) -> None:
-        if model not in MODELS:
-            raise ValueError(f"model must be one of {sorted(MODELS)}, got {model!r}")
-        if weighting not in WEIGHTINGS:
-            raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {weighting!r}")
-        if int(K) < 1:
-            raise ValueError(f"K must be a positive integer, got {K!r}")
-        if slopes not in SLOPES:
-            raise ValueError(f"slopes must be one of {SLOPES}, got {slopes!r}")
         self.model = model
         self.weighting = weighting
-        self.r = float(r)
-        self.known = list(known)
-        self.c, self.g = float(c), float(g)
-        self.abs_radius = bool(abs_radius)
-        self.K = int(K)
+        self.r = r
+        self.known = known
+        self.c = c
+        self.g = g
+        self.abs_radius = abs_radius
+        self.K = K
         self.slopes = slopes
-        self.log = bool(log)
-        self.priors = dict(priors or {})
-        unknown = sorted(set(self.priors) - set(self.PRIOR_DEFAULTS[model]))
+        self.log = log
+        self.priors = priors
+        self.backend = backend
+        self.chains = chains
+        self.warmup = warmup
+        self.draws = draws
+        self.adapt_delta = adapt_delta
+        self.seed = seed
+        self.progress = progress
+
+    def _validate_params(self) -> None:
+        if self.model not in MODELS:
+            raise ValueError(f"model must be one of {sorted(MODELS)}, got {self.model!r}")
+        if self.weighting not in WEIGHTINGS:
+            raise ValueError(f"weighting must be one of {WEIGHTINGS}, got {self.weighting!r}")
+        if int(self.K) < 1:
+            raise ValueError(f"K must be a positive integer, got {self.K!r}")
+        if self.slopes not in SLOPES:
+            raise ValueError(f"slopes must be one of {SLOPES}, got {self.slopes!r}")
+        unknown = sorted(set(self.priors or {}) - set(self.PRIOR_DEFAULTS[self.model]))
         if unknown:
             raise ValueError(
-                f"priors has unknown keys {unknown} for model={model!r}; "
-                f"known: {sorted(self.PRIOR_DEFAULTS[model])}"
+                f"priors has unknown keys {unknown} for model={self.model!r}; "
+                f"known: {sorted(self.PRIOR_DEFAULTS[self.model])}"
             )
-        self.backend = backend
-        self.chains, self.warmup, self.draws = int(chains), int(warmup), int(draws)
-        self.adapt_delta = float(adapt_delta)
-        self.seed_ = int(np.random.SeedSequence().entropy % (2**31 - 1)) if seed is None else seed
-        self.progress = bool(progress)
-        self.fit_: StanFit | None = None
-        self.alpha_: pd.Series | None = None
-
-    def __repr__(self) -> str:
-        state = "fitted" if self.fit_ is not None else "not fitted"
-        return (
-            f"RiskWeightedSynthesizer(model={self.model!r}, weighting={self.weighting!r}, "
-            f"r={self.r}, known={self.known}, c={self.c}, g={self.g}, "
-            + (f"K={self.K}, slopes={self.slopes!r}, " if self.model == "mixture" else "")
-            + f"seed={self.seed_}, {state})"
-        )
 
     # ------------------------------------------------------------------ fit
     def compute_weights(self, data: pd.DataFrame, target: str) -> pd.Series:
         """The record weights ``alpha`` this synthesizer uses for ``data``."""
+        self._validate_params()
         y = data[target]
         if self.weighting == "none":
             return pd.Series(1.0, index=data.index, name="alpha")
-        missing = [k for k in self.known if k not in data.columns]
+        known = as_names(self.known, "known")
+        missing = [k for k in known if k not in data.columns]
         if missing:
             raise KeyError(f"known pattern columns not in data: {missing}")
-        pattern = data[self.known] if self.known else np.zeros(len(data))
+        pattern = data[known] if known else np.zeros(len(data))
         return risk_weights(
-            y, pattern, self.r, kind=self.weighting, c=self.c, g=self.g,
-            abs_radius=self.abs_radius,
+            y, pattern, float(self.r), kind=self.weighting, c=float(self.c), g=float(self.g),
+            abs_radius=bool(self.abs_radius),
         ).set_axis(data.index)
 
     def fit(
@@ -258,6 +261,7 @@ class RiskWeightedSynthesizer:
         align : {None, "position", "index"}
             Row correspondence of ``weights`` and ``data`` (see :mod:`idrisk._align`).
         """
+        self._validate_params()
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
         if target not in data.columns:
@@ -278,10 +282,11 @@ class RiskWeightedSynthesizer:
             alpha = pd.Series(w["weights"].astype(float), index=data.index, name="alpha")
             if not np.all(np.isfinite(alpha)) or alpha.lt(0).any() or alpha.gt(1).any():
                 raise ValueError("weights must have one value in [0, 1] per record")
-        X, self.scaling_ = design_matrix(data, predictors, categorical)
-        self.data_, self.target_, self.X_ = data, target, X
-        self.predictors_, self.categorical_ = list(predictors), list(categorical)
-        self.alpha_ = alpha
+        X, scaling = design_matrix(data, predictors, categorical)
+        seed = self.seed
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2**31 - 1))
+        priors = dict(self.priors or {})
         if self.model == "mixture":
             if self.log and np.any(y <= 0):
                 raise ValueError(
@@ -289,53 +294,71 @@ class RiskWeightedSynthesizer:
                     "values (drop them or set log=False)"
                 )
             z = np.log(y) if self.log else y
-            self.y_centre_, self.y_scale_ = float(np.mean(z)), float(np.std(z)) or 1.0
-            zs = (z - self.y_centre_) / self.y_scale_
-            pri = {**self.PRIOR_DEFAULTS["mixture"], **self.priors}
+            y_centre, y_scale = float(np.mean(z)), float(np.std(z)) or 1.0
+            zs = (z - y_centre) / y_scale
+            pri = {**self.PRIOR_DEFAULTS["mixture"], **priors}
             Z = X.drop(columns="(Intercept)").to_numpy()
             data_stan = {
-                "N": len(y), "K": self.K, "P": Z.shape[1], "Z": Z, "y": zs,
+                "N": len(y), "K": int(self.K), "P": Z.shape[1], "Z": Z, "y": zs,
                 "w": alpha.to_numpy(), **pri, "shared_slopes": int(self.slopes == "shared"),
             }
             # label-invariant quantities (component labels are ordered by intercept, but
             # these are meaningful whatever the labelling)
             check = ["lp__", "mean_y", "sd_y"]
+            self.y_centre_, self.y_scale_ = y_centre, y_scale
         else:
             if np.any(y < 0) or np.any(y != np.round(y)):
                 raise ValueError(f"target {target!r} must hold non-negative integer counts")
             data_stan = {
                 "N": len(y), "R": X.shape[1], "X": X.to_numpy(), "y": y.astype(int),
-                "w": alpha.to_numpy(), **{**self.PRIOR_DEFAULTS["negbin"], **self.priors},
+                "w": alpha.to_numpy(), **{**self.PRIOR_DEFAULTS["negbin"], **priors},
             }
             check = None
         program = StanProgram(MODELS[self.model], backend=self.backend)
-        self.fit_ = program.sample(
-            data_stan, seed=self.seed_, chains=self.chains, warmup=self.warmup,
-            draws=self.draws, adapt_delta=self.adapt_delta, progress=self.progress, check=check,
+        fit = program.sample(
+            data_stan, seed=seed, chains=int(self.chains), warmup=int(self.warmup),
+            draws=int(self.draws), adapt_delta=float(self.adapt_delta),
+            progress=bool(self.progress), check=check,
         )
+        self.seed_ = seed
+        self.scaling_ = scaling
+        self.data_, self.target_, self.X_ = data, target, X
+        self.predictors_, self.categorical_ = list(predictors), list(categorical)
+        self.alpha_ = alpha
+        self.fit_ = fit
         return self
 
     # ------------------------------------------------------------------ synthesize
-    def draw_indices(self, L: int) -> np.ndarray:
-        """Indices (into the stacked draws) of L posterior draws spread evenly apart."""
-        total = self._require_fit().n_draws
-        if not 1 <= L <= total:
-            raise ValueError(f"L must be between 1 and the number of draws ({total}), got {L}")
-        return np.unique(np.round(np.linspace(0, total - 1, L)).astype(int))
+    def draw_indices(self, m: int) -> np.ndarray:
+        """Indices (into the stacked draws) of m posterior draws spread evenly apart."""
+        self._check_fitted()
+        total = self.fit_.n_draws
+        if not 1 <= m <= total:
+            raise ValueError(f"m must be between 1 and the number of draws ({total}), got {m}")
+        return np.unique(np.round(np.linspace(0, total - 1, m)).astype(int))
 
-    def synthesize(self, L: int = 20, seed: int | None = None) -> list[pd.DataFrame]:
-        """Draw L partially synthetic datasets (the target replaced, all else kept).
+    def synthesize(self, m: int = 20, seed: int | None = None) -> SyntheticData:
+        """Draw m partially synthetic datasets (the target replaced, all else kept).
 
         Parameters
         ----------
-        L : int
+        m : int
             Number of datasets, each from a different, well-separated posterior draw.
         seed : int, optional
-            Seed of the predictive draws (default: the synthesizer's seed).
+            Seed of the predictive draws (default: the fitted seed ``seed_``).
+
+        Returns
+        -------
+        SyntheticData
+            ``diagnostics``: the posterior draw (``draw``, 0-based into the stacked draws)
+            behind each dataset.
         """
-        fit = self._require_fit()
-        rng = np.random.default_rng(self.seed_ if seed is None else seed)
-        idx = self.draw_indices(L)
+        self._check_fitted()
+        m = self._check_m(m)
+        seed = self.seed_ if seed is None else self._check_seed(seed)
+        fit = self.fit_
+        rng = np.random.default_rng(seed)
+        idx = self.draw_indices(m)
         X = self.X_.to_numpy()
         out = []
         for d in tqdm(idx, desc="synthesizing", disable=not self.progress, leave=False):
@@ -350,7 +373,10 @@ class RiskWeightedSynthesizer:
             dtype = self.data_[self.target_].dtype
             frame[self.target_] = ystar.astype(dtype) if self.model == "negbin" else ystar
             out.append(frame)
-        return out
+        diagnostics = pd.DataFrame(
+            {"draw": idx}, index=pd.RangeIndex(1, len(idx) + 1, name="dataset")
+        )
+        return self._result(out, seed, diagnostics)
 
     def _draw_mixture(self, fit: StanFit, d: int, X: np.ndarray, rng) -> np.ndarray:
         mu0 = fit.stacked("mu0")[d]  # (K,)
@@ -374,13 +400,10 @@ class RiskWeightedSynthesizer:
         value = draw * self.y_scale_ + self.y_centre_
         return np.exp(value) if self.log else value
 
-    def _require_fit(self) -> StanFit:
-        if self.fit_ is None:
-            raise RuntimeError("call fit() before synthesize()")
-        return self.fit_
-
     def pattern(self) -> np.ndarray:
         """Integer known-pattern code of each record of the fitted data."""
-        if not self.known:
+        self._check_fitted()
+        known = as_names(self.known, "known")
+        if not known:
             return np.zeros(len(self.data_), dtype=np.int64)
-        return pattern_codes(self.data_[self.known])
+        return pattern_codes(self.data_[known])

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .._align import Align, check_align, check_frame_alignment
+from .._result import Result
 
 __all__ = [
     "SyntheticRisk",
@@ -349,8 +350,8 @@ def risk_weights(
 # --------------------------------------------------------------------------- synthetic
 
 
-@dataclass
-class SyntheticRisk:
+@dataclass(frozen=True, repr=False)
+class SyntheticRisk(Result):
     """Synthetic-data marginal identification risk (published eq. 1).
 
     Attributes
@@ -368,13 +369,18 @@ class SyntheticRisk:
     r: float
     abs_radius: bool
 
-    def __repr__(self) -> str:
-        q = self.record_risk.quantile([0.25, 0.5, 0.75])
-        return (
-            f"SyntheticRisk(n={len(self.record_risk)}, L={self.per_dataset.shape[1]}, r={self.r}, "
-            f"mean={self.record_risk.mean():.4f}, median={q[0.5]:.4f}, "
-            f"IQR={q[0.75] - q[0.25]:.4f})"
-        )
+    def summary(self) -> pd.DataFrame:
+        """Mean, quartiles, IQR, 90% quantile and maximum of the record risks."""
+        s = self.record_risk
+        q = s.quantile([0.25, 0.5, 0.75, 0.9])
+        return pd.DataFrame(
+            [{"records": len(s), "datasets": self.per_dataset.shape[1], "mean": s.mean(),
+              "q25": q[0.25], "median": q[0.5], "q75": q[0.75], "IQR": q[0.75] - q[0.25],
+              "q90": q[0.9], "max": s.max()}], index=pd.Index(["IR"], name="risk"))
+
+    def _header(self) -> str:
+        return (f"SyntheticRisk(n={len(self.record_risk)}, L={self.per_dataset.shape[1]}, "
+                f"r={self.r}, abs_radius={self.abs_radius})")
 
     def to_frame(self) -> pd.DataFrame:
         """Per-dataset risks plus the record mean in column ``"IR"``."""

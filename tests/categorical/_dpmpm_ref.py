@@ -22,25 +22,25 @@ def load_data() -> pd.DataFrame:
     return pd.read_csv(DATA, dtype=str).astype("category")
 
 
-def python_stats(seed: int, z: str = "gibbs", engine: str = "auto",
+def python_stats(seed: int, z: str = "gibbs",
                  data: pd.DataFrame | None = None) -> pd.DataFrame:
     """The R script's statistics for one idrisk run (same long format)."""
     X = load_data() if data is None else data
-    fit = DPMPM(K=K, a_alpha=0.25, b_alpha=0.25, seed=seed, engine=engine,
-                progress=False).fit(X, n_iter=NRUN, burn=BURN, m=M)
-    out = fit.synthesize("L", z=z)
-    post = fit.trace.iloc[BURN:]
+    fit = DPMPM(K=K, a_alpha=0.25, b_alpha=0.25, n_iter=NRUN, burn=BURN, keep=M, z=z,
+                seed=seed, progress=False).fit(X, "L")
+    out = fit.synthesize(M)
+    post = fit.trace_.iloc[BURN:]
     rows = [("kstar_median", "", post["kstar"].median()),
             ("kstar_lo", "", post["kstar"].quantile(0.025)),
             ("kstar_hi", "", post["kstar"].quantile(0.975)),
             ("alpha_mean", "", post["alpha"].mean())]
     levels = X["L"].cat.categories
-    one = sum(d["L"].value_counts().reindex(levels, fill_value=0) for d in out.synthetic) / M
+    one = sum(d["L"].value_counts().reindex(levels, fill_value=0) for d in out) / M
     rows += [("one", lv, v) for lv, v in one.items()]
     for v in ("A", "B"):
         two = sum(pd.crosstab(d[v], d["L"]).reindex(index=X[v].cat.categories, columns=levels,
                                                     fill_value=0)
-                  for d in out.synthetic) / M
+                  for d in out) / M
         rows += [(f"two_{v}", f"{a}|{lv}", two.loc[a, lv]) for a in two.index
                  for lv in two.columns]
     df = pd.DataFrame(rows, columns=["stat", "key", "value"])

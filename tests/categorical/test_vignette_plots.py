@@ -30,7 +30,7 @@ def test_plots_have_titles_units_and_legends():
     assert "records" in ax.get_xlabel() and ax.get_legend() is not None
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any("Min" in t for t in labels) and any("shuffle" in t for t in labels)
-    axes = plot_table_deviations({"shuffle": table_deviations(d, syn, "lab", ["g", "a"])})
+    axes = plot_table_deviations({"shuffle": table_deviations(d, syn, "lab", ["g", "a"])}).axes
     assert [a.get_title() for a in axes] == ["one-way tables", "two-way tables",
                                              "three-way tables"]
     with pytest.raises(ValueError, match="measure"):

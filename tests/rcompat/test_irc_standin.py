@@ -10,6 +10,7 @@ against the stand-in (``R_LIBS``) otherwise - including its synthpop side on CEd
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -119,11 +120,15 @@ def test_cedata_is_loaded_with_the_documented_factors(irc_lib):
     ]
 
 
-def test_without_the_package_check_r_exits_2_naming_it():
+def test_without_the_package_check_r_exits_2_naming_it(tmp_path):
     rscript()
     if real_irc_available():
         pytest.skip("IdentificationRiskCalculation is installed")
-    proc = run_idrisk(["check-r", str(fixtures_dir("identification_risk") / "T0_c0_hand")])
+    # a case without R's stored answer (expected.json) needs the R package
+    case = tmp_path / "T0_c0_hand"
+    shutil.copytree(fixtures_dir("identification_risk") / "T0_c0_hand", case)
+    (case / "expected.json").unlink()
+    proc = run_idrisk(["check-r", str(case)])
     assert proc.returncode == 2
     assert "'IdentificationRiskCalculation' is not installed" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -4,6 +4,7 @@ plus the pure-Python pieces they rely on (case reader, printed lines, report).""
 from __future__ import annotations
 
 import argparse
+import shutil
 import warnings
 
 import numpy as np
@@ -22,9 +23,9 @@ from idrisk.rcompat import (
     run_check_r,
     synthpop_syn,
 )
-from idrisk.rcompat.bridge import r_printed_lines
 from idrisk.rcompat.cli import CE_FACTORS, CE_KNOWN, CE_SCENARIOS
 from idrisk.risk import identification_risk
+from idrisk.risk._rcall import r_printed_lines
 
 IRC = "IdentificationRiskCalculation"
 
@@ -119,7 +120,7 @@ def _check_r_args(argv):
     return parser.parse_args(argv)
 
 
-def test_check_r_exit_codes(monkeypatch, capsys):
+def test_check_r_exit_codes(monkeypatch, capsys, tmp_path):
     """0 agree (both refusing counts), 1 a numerical difference, 3 an internal error."""
     from idrisk.rcompat import crosscheck
 
@@ -132,7 +133,10 @@ def test_check_r_exit_codes(monkeypatch, capsys):
         "refused": (compare_results(None, None, errors={"idrisk": "x", "R": "Error: y"}), 0),
         "differ": (compare_results(res, changed), 1),
     }
-    case = str(fixtures_dir("identification_risk") / "T0_c0_hand")
+    # a case without R's stored answer: check-r calls cross_check (R) for it
+    shutil.copytree(fixtures_dir("identification_risk") / "T0_c0_hand", tmp_path / "case")
+    (tmp_path / "case" / "expected.json").unlink()
+    case = str(tmp_path / "case")
     for name, (report, code) in outcomes.items():
         monkeypatch.setattr(crosscheck, "cross_check", lambda *a, report=report, **k: report)
         assert run_check_r(_check_r_args([case])) == code, name
@@ -153,15 +157,20 @@ def test_check_r_exit_codes(monkeypatch, capsys):
     assert run_check_r(_check_r_args(["--orig", case + "/orig.csv"])) == 3
 
 
-def test_check_r_cli_without_the_r_package(capsys):
+def test_check_r_cli_without_the_r_package(capsys, tmp_path):
     from idrisk.rcompat import r_package_available
 
     if r_package_available(IRC):
         pytest.skip(f"{IRC} is installed; the full CLI run is tested below")
     parser = argparse.ArgumentParser()
     add_check_r_arguments(parser)
-    args = parser.parse_args([str(fixtures_dir("identification_risk") / "T0_c0_hand")])
-    assert run_check_r(args) == 2
+    case = tmp_path / "T0_c0_hand"
+    shutil.copytree(fixtures_dir("identification_risk") / "T0_c0_hand", case)
+    # with R's stored answer, no R package is needed
+    assert run_check_r(parser.parse_args([str(case)])) == 0
+    assert "T0_c0_hand: AGREE" in capsys.readouterr().out
+    (case / "expected.json").unlink()
+    assert run_check_r(parser.parse_args([str(case)])) == 2
     assert IRC in capsys.readouterr().err
 
 
@@ -209,7 +218,7 @@ def test_identification_risk_r_plumbing_with_the_pinned_stand_in(monkeypatch, ca
         printed = [f'[1] "{w.message}"' for w in caught if w.category is RPrintedWarning]
         assert printed == exp["stdout_lines"]
         assert [str(w.message) for w in caught if w.category is RMessage] == exp["message_lines"]
-        assert res.settings["engine"] == "R" and list(res.c.index) == list(c.orig.index)
+        assert res.options.rules == "r" and list(res.c.index) == list(c.orig.index)
         report = compare_results(res, exp, names=("R via rpy2", "fixture"))
         assert report, report
     finally:
@@ -313,7 +322,7 @@ def test_synthpop_syn_equals_idrisk_syn(scenario, seed):
     ce = _ce()
     vs = CE_SCENARIOS[scenario]
     theirs = synthpop_syn(ce, m=2, visit_sequence=vs, seed=seed, print_flag=False)
-    ours = syn(ce, m=2, visit_sequence=vs, seed=seed).synthetic
+    ours = syn(ce, m=2, visit_sequence=vs, seed=seed).frames
     assert theirs.m == len(ours) == 2 and theirs.settings["seed"] == seed
     for j, (a, b) in enumerate(zip(theirs.syn, ours, strict=True), start=1):
         assert list(a.columns) == list(b.columns)

@@ -152,5 +152,23 @@ def test_errors_name_the_argument():
         inherent_bounds(d, "lab", ["g"], min_support="some")
     with pytest.raises(ValueError, match="rows"):
         attribute_risk(d, d.iloc[:10], "lab")
-    with pytest.raises(KeyError, match="syndata\\[0\\]"):
+    with pytest.raises(KeyError, match="synthetic\\[0\\]"):
         attribute_risk(d, d.drop(columns="lab"), "lab")
+
+
+def test_booleans_are_categorical_in_the_bounds():
+    """A bool label is categorical (idrisk._schema.is_categorical): its bounds equal those of
+    the same label as text, draw for draw."""
+    from idrisk import SyntheticData
+    from idrisk._schema import is_categorical
+
+    rng = np.random.default_rng(6)
+    d = pd.DataFrame({"g": rng.integers(0, 3, 300), "lab": rng.random(300) < 0.3})
+    assert is_categorical(d["lab"])
+    as_bool = inherent_bounds(d, "lab", "g", S=5, seed=2)
+    as_text = inherent_bounds(d.assign(lab=d["lab"].map(str)), "lab", "g", S=5, seed=2)
+    pd.testing.assert_frame_equal(as_bool.draws, as_text.draws)
+    redraws = SyntheticData(bound_redraws(d, "lab", "g", "max", S=2, seed=1))
+    assert all(r["lab"].dtype == bool for r in redraws)
+    risk = label_risk(d, redraws, "lab", "g")  # a SyntheticData is accepted as the datasets
+    assert risk.shape[0] == 2

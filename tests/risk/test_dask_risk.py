@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from idrisk import identification_risk
+from idrisk import RiskOptions, identification_risk
 
 dd = pytest.importorskip("dask.dataframe")
 
@@ -52,6 +52,15 @@ except BaseException:  # shared/ absent: the helper skips
     AVAILABLE = set()
 
 
+def _dask(orig, syns, known=(), syn=(), r=None, percentage=True, euclidean_dist=False, *,
+          npartitions=None, scheduler=None, **options):
+    """The Dask engine called with ``identification_risk``'s arguments."""
+    opts = RiskOptions(known=known, syn=syn, r=r, percentage=percentage,
+                       euclidean_dist=euclidean_dist, **options)
+    return identification_risk_dask(orig, syns, opts, npartitions=npartitions,
+                                    scheduler=scheduler)
+
+
 def as_dask(frame: pd.DataFrame, parts: int):
     return dd.from_pandas(frame, npartitions=parts, sort=False)
 
@@ -67,7 +76,10 @@ def assert_same(got, want, index=None):
         np.testing.assert_array_equal(a.to_numpy(), b.to_numpy(), err_msg=name)
         assert a.dtype == b.dtype if isinstance(a, pd.Series) else (a.dtypes == b.dtypes).all()
     pd.testing.assert_index_equal(got.c.index, want.c.index if index is None else index)
-    assert got.settings == want.settings
+    assert (got.options, got.radii) == (want.options, want.radii)
+    assert (got.categorical, got.continuous) == (want.categorical, want.continuous)
+    # the same NA / never-matched / c = 0 counts as the single-machine engine
+    pd.testing.assert_frame_equal(got.checks, want.checks)
 
 
 # --------------------------------------------------------------------------- R fixtures
@@ -87,7 +99,7 @@ def test_fixture_sample_reproduced(name, inputs, scheduler):
         syns = [as_dask(f, 1 + j % 3) for j, f in enumerate(syns)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = identification_risk_dask(orig, syns, **call, npartitions=4, scheduler=scheduler)
+        res = _dask(orig, syns, **call, npartitions=4, scheduler=scheduler)
     got = res.to_r_dict()
     for key in MATRICES + VECTORS:
         # R's own numbers, to the last digit
@@ -114,7 +126,7 @@ def test_equals_single_machine_engine(problem, npartitions, dask_inputs, parts, 
         d_syns = [
             as_dask(f, 1 + (parts + j) % 3) if dask_inputs[1 + j] else f for j, f in enumerate(syns)
         ]
-        got = identification_risk_dask(
+        got = _dask(
             d_orig, d_syns, **call, npartitions=npartitions, scheduler=scheduler
         )
     assert_same(got, want, d_orig.index.compute() if dask_inputs[0] else None)
@@ -126,7 +138,7 @@ def test_no_categorical_variable_and_single_frame():
     orig = pd.DataFrame({"x": rng.normal(10, 2, 300).round(1), "y": rng.normal(0, 1, 300)})
     syn = orig.assign(y=rng.normal(0, 1, 300))
     want = identification_risk(orig, syn, known=["x"], syn=["y"], r=[0.05, 0.5])
-    got = identification_risk_dask(
+    got = _dask(
         as_dask(orig, 4), as_dask(syn, 5), known=["x"], syn=["y"], r=[0.05, 0.5],
         npartitions=3, scheduler="threads",
     )  # fmt: skip
@@ -139,7 +151,7 @@ def test_empty_known():
     orig = pd.DataFrame({"g": rng.choice(list("abc"), 200), "v": rng.integers(0, 5, 200) * 1.0})
     syns = [orig.assign(v=rng.integers(0, 5, 200) * 1.0) for _ in range(2)]
     want = identification_risk(orig, syns, known=[], syn=["g", "v"], r=0.3)
-    got = identification_risk_dask(
+    got = _dask(
         orig, [as_dask(s, 2) for s in syns], known=[], syn=["g", "v"], r=0.3, npartitions=5,
         scheduler="synchronous",
     )  # fmt: skip
@@ -157,22 +169,22 @@ def _frames():
 def test_rejects_wrong_row_count_of_dask_frame():
     orig, syn = _frames()
     short = as_dask(syn.iloc[:2], 2)
-    with pytest.raises(ValueError, match=r"synthetic dataset 2 \(syndata\[1\]\) has 2 rows"):
-        identification_risk_dask(orig, [syn, short], known="g", syn="v", r=0.1)
+    with pytest.raises(ValueError, match=r"synthetic dataset 2 \(synthetic\[1\]\) has 2 rows"):
+        _dask(orig, [syn, short], known="g", syn="v", r=0.1)
 
 
 def test_rejects_missing_column_and_bad_types():
     orig, syn = _frames()
     with pytest.raises(KeyError, match="not found in synthetic dataset 1"):
-        identification_risk_dask(orig, as_dask(syn.drop(columns="v"), 1), "g", "v", r=0.1)
+        _dask(orig, as_dask(syn.drop(columns="v"), 1), "g", "v", r=0.1)
     with pytest.raises(TypeError, match="column 'v' is continuous"):
-        identification_risk_dask(orig, syn.assign(v=["1", "2", "3"]), "g", "v", r=0.1)
-    with pytest.raises(TypeError, match="syndata: synthetic dataset 2"):
-        identification_risk_dask(orig, [syn, "syn.csv"], "g", "v", r=0.1)
+        _dask(orig, syn.assign(v=["1", "2", "3"]), "g", "v", r=0.1)
+    with pytest.raises(TypeError, match=r"synthetic dataset 2 \(synthetic\[1\]\) is a str"):
+        _dask(orig, [syn, "syn.csv"], "g", "v", r=0.1)
     with pytest.raises(ValueError, match="npartitions must be a positive integer"):
-        identification_risk_dask(orig, syn, "g", "v", r=0.1, npartitions=0)
-    with pytest.raises(ValueError, match="r must be None, a number"):
-        identification_risk_dask(orig, syn, "g", ["v"], r=[])
+        _dask(orig, syn, "g", "v", r=0.1, npartitions=0)
+    with pytest.raises(ValueError, match="r is empty"):
+        _dask(orig, syn, "g", ["v"], r=[])
 
 
 def test_missing_dask_names_the_extra(monkeypatch):
@@ -182,7 +194,7 @@ def test_missing_dask_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.dataframe", None)
     orig, syn = _frames()
     with pytest.raises(ImportError, match=r"pip install 'idrisk\[dask\]'"):
-        dask_risk.identification_risk_dask(orig, syn, "g", "v", r=0.1)
+        dask_risk.identification_risk_dask(orig, syn, RiskOptions(known="g", syn="v", r=0.1))
 
 
 # --------------------------------------------------------------------------- a real cluster
@@ -221,7 +233,7 @@ def test_local_cluster_from_parquet(tmp_path):
         d_syns = [dd.read_parquet(tmp_path / f"syn{j}") for j in range(3)]
         with distributed.get_task_stream(client) as stream, warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            got = identification_risk_dask(d_orig, d_syns, **call, npartitions=4,
+            got = _dask(d_orig, d_syns, **call, npartitions=4,
                                            scheduler=client)
         workers = {task["worker"] for task in stream.data}
         assert workers and workers <= set(client.scheduler_info()["workers"])

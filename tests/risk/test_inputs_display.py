@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from idrisk import identification_risk
+from idrisk import RiskOptions, identification_risk
 from idrisk._align import align_series, check_frame_alignment, index_mismatch
 
 
@@ -39,19 +39,20 @@ def test_repr_marks_the_cut_rows(many):
     assert any(line.startswith("…") for line in lines)  # rows 6..9 are cut
     body = [ln.split()[0] for ln in lines[2:-1]]
     assert body == ["1", "2", "3", "4", "5", "…", "10", "11", "12", "13", "14", "mean"]
-    assert lines[-1] == ("records of 200 with NA in origdata / per synthetic dataset (match "
-                         "anything): 0 / 0–13; never matched (≤ 0 under a % radius): 10; "
+    assert lines[-1] == ("records of 200 with NA in the confidential data / per synthetic "
+                         "dataset (match anything): 0 / 0–13; never matched (≤ 0 under a % "
+                         "radius): 10; "
                          f"c = 0 (T = 1, risk 0): {res.checks.c_zero.min()}–"
                          f"{res.checks.c_zero.max()}")
 
 
 def test_checks_counts_are_right(many):
     orig, syns, res = many
-    assert res.checks["na_syndata"].tolist() == list(range(14))
-    assert (res.checks["never_match"] == 10).all() and (res.checks["na_origdata"] == 0).all()
+    assert res.checks["na_synthetic"].tolist() == list(range(14))
+    assert (res.checks["never_match"] == 10).all() and (res.checks["na_confidential"] == 0).all()
     np.testing.assert_array_equal(res.checks["c_zero"], (res.c == 0).sum())
     s = res.summary()
-    assert s.loc["na_syndata", "max"] == 13 and s.loc["never_match", "mean"] == 10
+    assert s.loc["na_synthetic", "max"] == 13 and s.loc["never_match", "mean"] == 10
     # a record that never matches: c = 0, T = 1, risk 0 (R's convention) -- in dataset 1; in
     # the others the synthetic NA values match it (NA matches anything, R's rule)
     assert (res.c.iloc[:10, 0] == 0).all() and (res.T.iloc[:10, 0] == 1).all()
@@ -84,7 +85,7 @@ def test_alignment_rule():
     assert "different labels" in index_mismatch(pd.Index([5, 6]), pd.Index([7, 8]))
     f = pd.DataFrame({"x": [1, 2, 3]}, index=["a", "b", "c"])
     g = f.iloc[[2, 0, 1]]
-    with pytest.raises(ValueError, match="syn: its index differs from origdata's"):
+    with pytest.raises(ValueError, match="syn: its index differs from the confidential data's"):
         check_frame_alignment(f, g, "syn")
     assert check_frame_alignment(f, g, "syn", "index")["x"].tolist() == [1, 2, 3]
     assert check_frame_alignment(f, g, "syn", "position") is g
@@ -118,10 +119,11 @@ def test_na_in_origdata_is_counted_and_warned():
     orig.loc[[3, 7, 11], "Inc"] = np.nan
     orig.loc[[7, 20], "Age"] = np.nan  # record 7 twice: counted once
     syn = orig.assign(Inc=rng.lognormal(8, 1, n).round(0))
-    with pytest.warns(RiskInputWarning, match=r"origdata: 4 of 300 records \(1.3%\) have NA in "
+    with pytest.warns(RiskInputWarning,
+                      match=r"the confidential data: 4 of 300 records \(1.3%\) have NA in "
                       r"a continuous known/syn variable \(Age: 2, Inc: 3\)"):
         res = identification_risk(orig, [syn], ["Sex", "Age"], ["Inc"], r=0.1)
-    assert res.checks["na_origdata"].tolist() == [4]
+    assert res.checks["na_confidential"].tolist() == [4]
     # R's rule: a record with NA matches every synthetic record of its key on that variable
     assert res.c.loc[3, 1] >= 1
 
@@ -138,12 +140,13 @@ def test_dask_engine_takes_the_same_arguments():
     args = dict(known=["Urban", "Age"], syn=["Inc"], r=0.2, categorical=["Urban"],
                 continuous=["Inc"])
     want = identification_risk(orig, [syn], **args)
-    got = identification_risk_dask(orig, [syn], **args, scheduler="synchronous")
+    options = RiskOptions(**args)
+    got = identification_risk_dask(orig, [syn], options, scheduler="synchronous")
     pd.testing.assert_frame_equal(got.c, want.c)
     pd.testing.assert_frame_equal(got.T, want.T)
-    assert want.settings["categorical"] == ["Urban"]
+    assert list(want.categorical) == ["Urban"]
     with pytest.raises(ValueError, match="synthetic dataset 1"):
-        identification_risk_dask(orig, [syn.iloc[::-1]], **args, scheduler="synchronous")
-    aligned = identification_risk_dask(orig, [syn.iloc[::-1]], **args, align="index",
+        identification_risk_dask(orig, [syn.iloc[::-1]], options, scheduler="synchronous")
+    aligned = identification_risk_dask(orig, [syn.iloc[::-1]], options.replace(align="index"),
                                        scheduler="synchronous")
     pd.testing.assert_frame_equal(aligned.T, want.T)

@@ -39,17 +39,17 @@ BASE = dict(known=["Sex", "Age"], syn=["Inc"], r=0.1)
 #: (id, origdata, syndata, keyword overrides, exception, regex the message must match)
 API_CASES = [
     ("known column missing", O, S, dict(known=["Sex", "Agee"]), KeyError,
-     r"known: column\(s\) \['Agee'\] not found in origdata"),
+     r"known: column\(s\) \['Agee'\] not found in the confidential data"),
     ("syn column missing in dataset 2", O, [S[0], S[1].drop(columns="Inc")], {}, KeyError,
-     r"syn: column\(s\) \['Inc'\] not found in synthetic dataset 2 \(syndata\[1\]\)"),
+     r"syn: column\(s\) \['Inc'\] not found in synthetic dataset 2 \(synthetic\[1\]\)"),
     ("row count differs", O, [S[0].iloc[:9], S[1]], {}, ValueError,
-     r"synthetic dataset 1 \(syndata\[0\]\) has 9 rows but origdata has 10"),
+     r"synthetic dataset 1 \(synthetic\[0\]\) has 9 rows but the confidential data has 10"),
     ("known and syn overlap", O, S, dict(known=["Sex", "Inc"]), ValueError,
      r"known and syn overlap in \['Inc'\]"),
-    ("empty syndata", O, [], {}, ValueError, r"syndata is empty"),
-    ("syndata is a file name", O, "syn.csv", {}, TypeError, r"syndata must be a DataFrame"),
+    ("empty syndata", O, [], {}, ValueError, r"synthetic is empty"),
+    ("syndata is a file name", O, "syn.csv", {}, TypeError, r"synthetic must be a DataFrame"),
     ("syndata holds a non-frame", O, [S[0], 3], {}, TypeError,
-     r"synthetic dataset 2 \(syndata\[1\]\) is a int"),
+     r"synthetic dataset 2 \(synthetic\[1\]\) is a int"),
     ("negative radius", O, S, dict(r=-0.1), ValueError,
      r"r: the radius for column 'Age' must be finite and >= 0"),
     ("NaN radius for one column", O, S, dict(r=[0.1, float("nan")]), ValueError,
@@ -64,10 +64,11 @@ API_CASES = [
     ("number stored as text in origdata", _textual(O, "Inc", 2, "n/a"), S, {}, TypeError,
      r"\['Inc'\] hold numbers stored as text.*'n/a'"),
     ("shuffled synthetic index", O, [S[0].iloc[::-1], S[1]], {}, ValueError,
-     r"synthetic dataset 1 \(syndata\[0\]\): its index differs from origdata's .*align="),
+     r"synthetic dataset 1 \(synthetic\[0\]\): its index differs from the confidential "
+     r"data's .*align="),
     ("bad align value", O, S, dict(align="rows"), ValueError, r"align must be None"),
     ("categorical names an unknown column", O, S, dict(categorical=["Nope"]), KeyError,
-     r"categorical: column\(s\) \['Nope'\] not found in origdata"),
+     r"categorical: column\(s\) \['Nope'\] not found in the confidential data"),
     ("declared both categorical and continuous", O, S,
      dict(categorical=["Age"], continuous=["Age"]), ValueError,
      r"\['Age'\] declared both categorical and continuous"),
@@ -75,11 +76,12 @@ API_CASES = [
      r"continuous=\['Inc'\] needs a radius r"),
     ("declared continuous with a non-number", _textual(O, "Inc", 1, "x"), S,
      dict(continuous=["Inc"]), TypeError,
-     r"'Inc' is declared continuous but holds values that are not numbers in origdata: \['x'\]"),
+     r"'Inc' is declared continuous but holds values that are not numbers in the confidential "
+     r"data: \['x'\]"),
     ("origdata without rows", O.iloc[:0], [S[0].iloc[:0]], {}, ValueError,
-     r"origdata has no rows"),
+     r"the confidential data has no rows"),
     ("duplicated column in origdata", pd.concat([O, O[["Inc"]]], axis=1), S, {}, ValueError,
-     r"origdata has more than one column named \['Inc'\]"),
+     r"the confidential data has more than one column named \['Inc'\]"),
     ("known and syn both empty", O, S, dict(known=[], syn=[]), ValueError,
      r"known and syn are both empty"),
 ]
@@ -116,11 +118,11 @@ STD = ["--known", "Sex", "Age", "--syn", "Inc", "-r", "0.1"]
 #: (id, files {name: frame or raw text}, argv after "risk" ({name} = path), regex ({name} too)
 CLI_CASES = [
     ("known column missing", {}, ["{o}", "{s1}", "--known", "Agee", "--syn", "Inc", "-r", "0.1"],
-     r"known: column\(s\) \['Agee'\] not found in {o} \(origdata\)"),
+     r"known: column\(s\) \['Agee'\] not found in {o} \(the confidential data\)"),
     ("syn column missing in a file", {"s2": S[1].drop(columns="Inc")}, ["{o}", "{s1}", "{s2}"]
      + STD, r"syn: column\(s\) \['Inc'\] not found in {s2} \(synthetic dataset 2\)"),
     ("row count differs", {"s1": S[0].iloc[:9]}, ["{o}", "{s1}"] + STD,
-     r"{s1} \(synthetic dataset 1\) has 9 rows but {o} \(origdata\) has 10"),
+     r"{s1} \(synthetic dataset 1\) has 9 rows but {o} \(the confidential data\) has 10"),
     ("known and syn overlap", {}, ["{o}", "{s1}", "--known", "Inc", "--syn", "Inc"],
      r"known and syn overlap in \['Inc'\]"),
     ("no synthetic file", {}, ["{o}"] + STD, r"no synthetic file given"),
@@ -128,7 +130,7 @@ CLI_CASES = [
     ("file does not exist", {}, ["{o}", "{missing}"] + STD, r"no such file: {missing}"),
     ("empty file", {"s1": ""}, ["{o}", "{s1}"] + STD, r"{s1} is empty"),
     ("header only", {"o": "Sex,Age,Inc\n", "s1": "Sex,Age,Inc\n"}, ["{o}", "{s1}"] + STD,
-     r"{o} \(origdata\) has no rows"),
+     r"{o} has a header but no rows"),
     ("ragged CSV", {"s1": "Sex,Age,Inc\nF,30,1000\nM,40,2000,7,8\n"}, ["{o}", "{s1}"] + STD,
      r"{s1} could not be read"),
     ("negative radius", {}, ["{o}", "{s1}", "--known", "Sex", "Age", "--syn", "Inc",
@@ -143,7 +145,8 @@ CLI_CASES = [
     ("text in a continuous synthetic column", {"s1": _textual(S[0], "Inc", 3, "abc")},
      ["{o}", "{s1}"] + STD, r"'Inc' is continuous .* {s1} \(synthetic dataset 1\).*\['abc'\]"),
     ("number stored as text in the confidential file", {"o": _textual(O, "Inc", 2, "n/a")},
-     ["{o}", "{s1}"] + STD, r"{o} \(origdata\): column\(s\) \['Inc'\] hold numbers stored as "
+     ["{o}", "{s1}"] + STD,
+     r"{o} \(the confidential data\): column\(s\) \['Inc'\] hold numbers stored as "
      r"text.*'n/a'.*--categorical"),
     ("--categorical names an unknown column", {}, ["{o}", "{s1}"] + STD
      + ["--categorical", "Nope"], r"--categorical: column\(s\) \['Nope'\] not found in {o}"),
@@ -154,7 +157,7 @@ CLI_CASES = [
      r"continuous=\['Inc'\] needs a radius"),
     ("--continuous with a non-number", {"o": _textual(O, "Inc", 1, "x")},
      ["{o}", "{s1}"] + STD + ["--continuous", "Inc"],
-     r"'Inc' is declared continuous .* in {o} \(origdata\): \['x'\]"),
+     r"'Inc' is declared continuous .* in {o} \(the confidential data\): \['x'\]"),
     ("bad --align", {}, ["{o}", "{s1}"] + STD + ["--align", "rows"], r"invalid choice: 'rows'"),
 ]
 

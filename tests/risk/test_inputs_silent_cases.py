@@ -63,7 +63,7 @@ def test_r_exact_numbers_come_with_warnings(ce, r_values):
     res, caught = _run(ce, _syn(1), KNOWN, ["Income"], r=0.1)
     np.testing.assert_array_equal(res.exp_risk.to_numpy(), _r_exp_risk(r_values, 1, 0.1))
     assert (res.checks["never_match"] == 449).all()
-    assert (res.checks["na_origdata"] == 0).all() and (res.checks["na_syndata"] == 0).all()
+    assert (res.checks["na_confidential"] == 0).all() and (res.checks["na_synthetic"] == 0).all()
     assert (res.checks["c_zero"] >= 449).all()
     msgs = _of(caught, RiskInputWarning)
     assert any("449 of 5571 records (8.1%) can never be matched" in m and "Income: 449" in m
@@ -81,7 +81,7 @@ def test_number_stored_as_text_is_an_error(ce):
         identification_risk(bad, _syn(1, 2), KNOWN, ["Income"], r=0.1)
     # declared categorical: R's factor behaviour, on purpose (matched exactly)
     res, _ = _run(bad, _syn(1, 2), KNOWN, ["Income"], r=0.1, categorical=["Income"])
-    assert res.settings["continuous"] == ["Age"]
+    assert list(res.continuous) == ["Age"]
     # declared continuous after the user blanked the stray value: the numeric result
     fixed = bad.assign(Income=bad["Income"].replace("n/a", None))
     a, _ = _run(fixed, _syn(1, 2), KNOWN, ["Income"], r=0.1, continuous=["Income"])
@@ -139,7 +139,7 @@ def test_percentage_radius_above_one_warns(ce):
 def test_shuffled_synthetic_frame_raises_or_aligns(ce):
     syns = _syn(1, 2)
     shuffled = [s.sample(frac=1, random_state=j) for j, s in enumerate(syns)]
-    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(syndata\[0\]\).*align="):
+    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(synthetic\[0\]\).*align="):
         identification_risk(ce, shuffled, KNOWN, ["Income"], r=0.1)
     want, _ = _run(ce, syns, KNOWN, ["Income"], r=0.1)
     by_index, _ = _run(ce, shuffled, KNOWN, ["Income"], r=0.1, align="index")
@@ -158,9 +158,9 @@ def test_na_in_synthetic_income_is_counted_and_warned(ce, r_values):
     rows = rng.choice(len(holed), size=len(holed) // 10, replace=False)
     holed.loc[holed.index[rows], "Income"] = np.nan
     res, caught = _run(ce, [holed, syns[1]], KNOWN, ["Income"], r=0.1)
-    assert res.checks["na_syndata"].tolist() == [len(rows), 0]
+    assert res.checks["na_synthetic"].tolist() == [len(rows), 0]
     msgs = _of(caught, RiskInputWarning)
-    assert any("synthetic dataset 1 (syndata[0])" in m and "have NA" in m
+    assert any("synthetic dataset 1 (synthetic[0])" in m and "have NA" in m
                and "na_matches=False" in m for m in msgs)
     # R's rule: NA matches anything, so the risk rises
     assert res.exp_risk[1] > _r_exp_risk(r_values, 1, 0.1)[0] + 10

@@ -1,13 +1,16 @@
-"""Internal strategies of the counting engine, each against a brute-force count."""
+"""Internal strategies of the counting engine (compiled kernels), each against a brute-force
+count in plain Python."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from idrisk.risk import _kernels, matching
+from idrisk.risk import matching
 from idrisk.risk.matching import MatchRule
 
 
@@ -45,26 +48,31 @@ def two_variable_problems(draw):
 def test_grid_strategy_is_exact(problem):
     tkey, skey, lo, hi, y, closed = problem
     rule = MatchRule(closed=closed)
+    n_keys = int(max(tkey.max(), skey.max())) + 1
     for u in (0, 1):
-        got = matching._count_grid(tkey, skey, lo, hi, y, rule, u)
+        got = matching._count_grid(tkey, skey, lo, hi, y, rule, u, n_keys)
         np.testing.assert_array_equal(got, brute_counts(tkey, skey, lo, hi, y, closed))
 
 
 @settings(max_examples=100, deadline=None)
 @given(two_variable_problems())
 def test_grid_with_tiny_table_budget(problem):
-    """Even with two buckets (table budget exhausted) the counts stay exact."""
+    """Even with two buckets (every window cuts a bucket) the counts stay exact."""
     tkey, skey, lo, hi, y, closed = problem
-    saved = matching._GRID_BYTES
-    matching._GRID_BYTES = 1
+    n_keys = int(max(tkey.max(), skey.max())) + 1
+    saved = matching._GRID_BUCKETS
+    matching._GRID_BUCKETS = 2
     try:
-        got = matching._count_grid(tkey, skey, lo, hi, y, MatchRule(closed=closed), 0)
+        got = matching._count_grid(tkey, skey, lo, hi, y, MatchRule(closed=closed), 0, n_keys)
     finally:
-        matching._GRID_BYTES = saved
+        matching._GRID_BUCKETS = saved
     np.testing.assert_array_equal(got, brute_counts(tkey, skey, lo, hi, y, closed))
 
 
-def test_plan_picks_grid_for_wide_continuous_windows():
+def test_wide_continuous_windows_go_through_the_grid(monkeypatch):
+    calls = []
+    real = matching._count_grid
+    monkeypatch.setattr(matching, "_count_grid", lambda *a, **k: calls.append(1) or real(*a, **k))
     rng = np.random.default_rng(0)
     n = 4000
     key = np.zeros(n, dtype=np.int64)
@@ -72,15 +80,12 @@ def test_plan_picks_grid_for_wide_continuous_windows():
     x = rng.lognormal(0, 1, (n, 2))
     lo, hi = x * 0.5, x * 1.5
     cache = matching.CountCache()
-    assert matching._plan(key, key, lo, hi, y, MatchRule(), cache)[0] == "grid"
     got = matching._count_box(key, key, lo, hi, y, MatchRule(), 1, cache)
+    assert calls
     np.testing.assert_array_equal(got, brute_counts(key, key, lo, hi, y, False))
 
 
 # --------------------------------------------------------------------------- compiled engine
-
-needs_numba = pytest.mark.skipif(not _kernels.HAVE_NUMBA, reason="numba is not installed")
-
 
 def _random_problem(rng, n, grid, nan_share):
     n_keys = int(rng.integers(1, 4))
@@ -110,7 +115,6 @@ def brute_counts_na(tkey, skey, x, d, y, rule):
     return out
 
 
-@needs_numba
 @pytest.mark.parametrize("buckets", [2, 3, 512])
 def test_compiled_grid_against_brute_force(buckets, monkeypatch):
     """The compiled two-variable grid (merged windows, prefix table, cut buckets) is exact,
@@ -123,22 +127,20 @@ def test_compiled_grid_against_brute_force(buckets, monkeypatch):
         tkey, skey, x, d, y = _random_problem(rng, n, grid, rng.choice([0.0, 0.1]))
         rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
         want = brute_counts_na(tkey, skey, x, d, y, rule)
-        for engine in ("numba", "numpy"):
-            got, _ = matching.count_matches(tkey, skey, x, d, y, rule, engine=engine)
-            np.testing.assert_array_equal(got, want, err_msg=f"{engine} {rule}")
+        got, _ = matching.count_matches(tkey, skey, x, d, y, rule)
+        np.testing.assert_array_equal(got, want, err_msg=f"{rule}")
 
 
-@needs_numba
 def test_compiled_grid_is_used_and_sub_targets_reach_it(monkeypatch):
     """Two continuous variables go through the compiled grid; three reach it after expansion."""
     calls = []
-    real = matching._count_grid_compiled
+    real = matching._count_grid
 
     def spy(*args, **kwargs):
         calls.append(len(args[0]))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(matching, "_count_grid_compiled", spy)
+    monkeypatch.setattr(matching, "_count_grid", spy)
     rng = np.random.default_rng(5)
     n = 2000
     key = rng.integers(0, 3, n)
@@ -147,80 +149,70 @@ def test_compiled_grid_is_used_and_sub_targets_reach_it(monkeypatch):
     d = 0.1 * x
     for p in (2, 3):
         rule = MatchRule()
-        got, _ = matching.count_matches(key, key, x[:, :p], d[:, :p], y[:, :p], rule,
-                                        engine="numba")
+        got, _ = matching.count_matches(key, key, x[:, :p], d[:, :p], y[:, :p], rule)
         np.testing.assert_array_equal(
             got, brute_counts_na(key, key, x[:, :p], d[:, :p], y[:, :p], rule)
         )
     assert len(calls) >= 2
 
 
-@needs_numba
+def _pair_matches(x, d, y, rule):
+    """One (target, synthetic row) pair in plain Python, as ``tests/reference.py`` decides it:
+    R's comparisons, NA excludes nothing (R) or everything, the ellipsoid terms summed left to
+    right."""
+    total = 0.0
+    for xv, dv, yv in zip(x, d, y):
+        lo, hi = xv - dv, xv + dv
+        if any(math.isnan(v) for v in (xv, yv, lo, hi)):
+            if not rule.na_matches:
+                return False
+            continue
+        if not ((lo <= yv <= hi) if rule.closed else (lo < yv < hi)):
+            return False
+        if rule.ellipsoid:
+            if dv > 0:
+                total += ((yv - xv) / dv) ** 2
+            elif not (rule.closed and dv == 0 and yv == xv):
+                return False
+    return not rule.ellipsoid or (total <= 1 if rule.closed else total < 1)
+
+
 def test_compiled_candidates_with_ellipsoid_and_na():
-    """Compiled candidate checks (ellipsoid, NA on both sides, both NA rules) = numpy engine."""
+    """Compiled candidate checks (ellipsoid up to 9 variables, NA on both sides, both NA rules)
+    and the own-row indicator T against a pair-by-pair Python count."""
     rng = np.random.default_rng(11)
     for _ in range(40):
-        n, p = int(rng.integers(1, 200)), int(rng.integers(1, 4))
+        n, p = int(rng.integers(1, 80)), int(rng.choice([1, 2, 3, 9]))
         key = rng.integers(-1, 2, n)
         skey = rng.integers(-1, 2, n)
         x = rng.integers(-2, 8, (n, p)).astype(float)
         y = rng.integers(-2, 8, (n, p)).astype(float)
         x[rng.random((n, p)) < 0.05] = np.nan
         y[rng.random((n, p)) < 0.05] = np.nan
-        d = rng.integers(0, 4, (n, p)).astype(float)
+        d = rng.integers(0, 4, (n, p)).astype(float) * (1 + p // 3)
         for closed in (False, True):
             for na in (False, True):
                 rule = MatchRule(closed=closed, na_matches=na, ellipsoid=bool(rng.integers(2)))
-                a = matching.count_matches(key, skey, x, d, y, rule, engine="numba")
-                b = matching.count_matches(key, skey, x, d, y, rule, engine="numpy")
-                np.testing.assert_array_equal(a[0], b[0])
-                np.testing.assert_array_equal(a[1], b[1])
+                c, own = matching.count_matches(key, skey, x, d, y, rule)
+                want_c = [
+                    sum(key[i] >= 0 and skey[k] == key[i] and _pair_matches(x[i], d[i], y[k], rule)
+                        for k in range(n))
+                    for i in range(n)
+                ]
+                want_own = [key[i] >= 0 and skey[i] == key[i]
+                            and _pair_matches(x[i], d[i], y[i], rule) for i in range(n)]
+                np.testing.assert_array_equal(c, want_c, err_msg=str(rule))
+                np.testing.assert_array_equal(own, want_own, err_msg=str(rule))
 
 
-def test_engine_choice(monkeypatch):
-    monkeypatch.setenv("IDRISK_ENGINE", "numpy")
-    assert matching.resolve_engine() == "numpy"
-    assert matching.CountCache().engine == "numpy"
-    monkeypatch.setenv("IDRISK_ENGINE", "fortran")
-    with pytest.raises(ValueError, match="IDRISK_ENGINE must be one of"):
-        matching.resolve_engine()
-    with pytest.raises(ValueError, match="engine must be one of"):
-        matching.resolve_engine("gpu")
-    monkeypatch.setattr(_kernels, "HAVE_NUMBA", False)
-    monkeypatch.setenv("IDRISK_ENGINE", "auto")
-    assert matching.resolve_engine() == "numpy"  # the fallback where numba is absent
-    with pytest.raises(ImportError, match=r"idrisk\[fast\]"):
-        matching.resolve_engine("numba")
+def test_one_engine():
+    """The compiled kernels are the only engine; ``engine`` accepts nothing else."""
+    x = np.zeros((1, 1))
+    with pytest.raises(ValueError, match="engine must be None"):
+        matching.count_matches(np.zeros(1), np.zeros(1), x, x, x, engine="numpy")
 
 
-def test_numpy_engine_on_every_fixture(monkeypatch):
-    """The numpy fallback reproduces all R fixtures too (the fixture test runs the default)."""
-    import warnings
-
-    from fixture_io import MATRICES, VECTORS, case_names, load_case
-
-    from idrisk import identification_risk
-
-    monkeypatch.setenv("IDRISK_ENGINE", "numpy")
-    try:
-        names = case_names()
-    except BaseException:  # shared/ absent
-        pytest.skip("shared fixtures not found")
-    for name in names:
-        case = load_case(name)
-        if case.expected["returned_null"]:
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            got = identification_risk(case.orig, case.syn, **case.call()).to_r_dict()
-        for key in MATRICES + VECTORS:
-            np.testing.assert_array_equal(
-                np.asarray(got[key], dtype=np.float64), case.r_value(key), err_msg=f"{name} {key}"
-            )
-
-
-@pytest.mark.parametrize("engine", ["numba", "numpy"])
-def test_three_continuous_over_datasets_against_brute_force(engine, monkeypatch):
+def test_three_continuous_over_datasets_against_brute_force():
     """Expansion on the known variable, reused (with its sub-targets' cache) for every dataset,
     then the two synthesized variables: equal to the O(n^2) baseline, R's euclidean radii."""
     import warnings
@@ -230,9 +222,6 @@ def test_three_continuous_over_datasets_against_brute_force(engine, monkeypatch)
 
     from idrisk import identification_risk
 
-    if engine == "numba" and not _kernels.HAVE_NUMBA:
-        pytest.skip("numba is not installed")
-    monkeypatch.setenv("IDRISK_ENGINE", engine)
     rng = np.random.default_rng(8)
     n = 1500
     orig = pd.DataFrame({

@@ -35,9 +35,10 @@ def test_result_components_and_r_names(data):
     # brute force by hand for dataset 1 (Sex, Inc +- 10%)
     assert res.c[1].tolist() == [1, 1, 1, 0, 1, 2]
     assert res.T[1].tolist() == [1, 0, 1, 1, 1, 1]
-    assert res["c_vector"] is res.c
-    assert res["exp.risk_vector"].tolist() == res.exp_risk.tolist()
-    assert set(res) == {
+    r_names = res.to_r_dict()
+    np.testing.assert_array_equal(r_names["c_vector"], res.c.to_numpy())
+    assert r_names["exp.risk_vector"].tolist() == res.exp_risk.tolist()
+    assert set(r_names) == {
         "c_vector",
         "T_vector",
         "K_vector",
@@ -55,9 +56,9 @@ def test_result_components_and_r_names(data):
     assert len(long) == 12 and {"record", "dataset", "c", "risk"} <= set(long.columns)
     assert "IdentificationRiskResult(n=6, m=2" in repr(res)
     assert list(res.summary().index)[:4] == ["s", "exp_risk", "true_rate", "false_rate"]
-    back = type(res).from_r_dict(res.to_r_dict())
-    for key in res:
-        np.testing.assert_array_equal(back[key].to_numpy(), res[key].to_numpy())
+    back = type(res).from_r_dict(res.to_r_dict()).to_r_dict()
+    for key in r_names:
+        np.testing.assert_array_equal(back[key], r_names[key])
 
 
 def test_r_signature_returns_plain_dict(data):
@@ -81,12 +82,12 @@ def test_inputs_are_not_modified(data):
         (
             dict(known=["Nope"], syn=["Inc"]),
             KeyError,
-            r"known: column\(s\) \['Nope'\] not found in origdata",
+            r"known: column\(s\) \['Nope'\] not found in the confidential data",
         ),
         (
             dict(known=["Sex"], syn=["Nope"]),
             KeyError,
-            r"syn: column\(s\) \['Nope'\] not found in origdata",
+            r"syn: column\(s\) \['Nope'\] not found in the confidential data",
         ),
         (dict(known=["Sex", "Inc"], syn=["Inc"]), ValueError, r"overlap in \['Inc'\]"),
         (
@@ -113,16 +114,16 @@ def test_clear_errors(data, kwargs, exc, pattern):
 
 def test_errors_name_the_synthetic_dataset(data):
     orig, syns = data
-    with pytest.raises(KeyError, match=r"not found in synthetic dataset 2 \(syndata\[1\]\)"):
+    with pytest.raises(KeyError, match=r"not found in synthetic dataset 2 \(synthetic\[1\]\)"):
         identification_risk(orig, [syns[0], syns[1].drop(columns="Inc")], ["Sex"], ["Inc"], 0.1)
-    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(syndata\[0\]\) has 5 rows"):
+    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(synthetic\[0\]\) has 5 rows"):
         identification_risk(orig, [syns[0].iloc[:5]], ["Sex"], ["Inc"], 0.1)
-    with pytest.raises(ValueError, match="syndata is empty"):
+    with pytest.raises(ValueError, match="synthetic is empty"):
         identification_risk(orig, [], ["Sex"], ["Inc"], 0.1)
     bad = syns[0].assign(Inc=["x"] * 6)
     with pytest.raises(TypeError, match=r"'Inc' is continuous .* synthetic dataset 1"):
         identification_risk(orig, [bad], ["Sex"], ["Inc"], 0.1)
-    with pytest.raises(TypeError, match="syndata must be a DataFrame"):
+    with pytest.raises(TypeError, match="synthetic must be a DataFrame"):
         identification_risk(orig, "syn.csv", ["Sex"], ["Inc"], 0.1)
 
 
@@ -145,7 +146,7 @@ def test_dict_radius_and_column_order_rule(data):
         orig, syns, ["Exp", "Sex"], ["Inc", "Age"], r={"Age": 0.1, "Inc": 0.2, "Exp": 0.3}
     )
     pd.testing.assert_frame_equal(a.c, b.c)
-    assert a.settings["radii"] == {"Age": 0.1, "Inc": 0.2, "Exp": 0.3}
+    assert a.radii == {"Age": 0.1, "Inc": 0.2, "Exp": 0.3}
     with pytest.raises(ValueError, match="no radius given"):
         identification_risk(orig, syns, ["Exp"], ["Inc"], r={"Inc": 0.2})
 
@@ -174,8 +175,8 @@ def test_threads_do_not_change_results():
     one = identification_risk(case.orig, case.syn, n_jobs=1, **call)
     for n_jobs in (2, 7):
         many = identification_risk(case.orig, case.syn, n_jobs=n_jobs, **call)
-        for key in one:
-            np.testing.assert_array_equal(many[key].to_numpy(), one[key].to_numpy())
+        for key, value in one.to_r_dict().items():
+            np.testing.assert_array_equal(many.to_r_dict()[key], value)
     with pytest.raises(ValueError, match="n_jobs must be a positive integer"):
         identification_risk(case.orig, case.syn, n_jobs=0, **call)
 
@@ -183,5 +184,6 @@ def test_threads_do_not_change_results():
 def test_duplicate_column_names_are_rejected(data):
     orig, syns = data
     twice = pd.concat([syns[0], syns[0][["Inc"]]], axis=1)
-    with pytest.raises(ValueError, match=r"synthetic dataset 1 \(syndata\[0\]\) has more than one"):
+    with pytest.raises(ValueError,
+                       match=r"synthetic dataset 1 \(synthetic\[0\]\) has more than one"):
         identification_risk(orig, [twice], ["Sex"], ["Inc"], 0.1)

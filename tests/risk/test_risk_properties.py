@@ -1,7 +1,6 @@
 """The fast engine equals the brute-force reference on random small data (hypothesis).
 
-Every property runs with the compiled engine (numba; skipped where numba is absent) and with
-the numpy fallback, selected through ``IDRISK_ENGINE`` as a user would.
+The engine is the compiled kernels (numba); the reference is plain Python.
 """
 
 from __future__ import annotations
@@ -10,22 +9,12 @@ import warnings
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_risk
 from strategies import risk_problems
 
 from idrisk import identification_risk
-from idrisk.risk import _kernels
-
-ENGINES = [
-    pytest.param(
-        "numba",
-        marks=pytest.mark.skipif(not _kernels.HAVE_NUMBA, reason="numba is not installed"),
-    ),
-    "numpy",
-]
 
 
 def assert_equals_reference(orig, syns, call) -> None:
@@ -37,16 +26,10 @@ def assert_equals_reference(orig, syns, call) -> None:
         np.testing.assert_array_equal(got[key], value, err_msg=key)
 
 
-@pytest.fixture(params=ENGINES)
-def engine(request, monkeypatch):
-    monkeypatch.setenv("IDRISK_ENGINE", request.param)
-    return request.param
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=risk_problems())
-def test_fast_path_equals_brute_force(engine, problem):
+def test_fast_path_equals_brute_force(problem):
     orig, syns, call = problem
     assert_equals_reference(orig, syns, call)
 
@@ -92,7 +75,7 @@ def test_numpy_brute_force_baseline_matches_r():
 @settings(max_examples=80, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=risk_problems())
-def test_sorted_search_path_equals_brute_force(engine, problem):
+def test_sorted_search_path_equals_brute_force(problem):
     """Large inputs search in sorted order; force that path on small data and compare."""
     import idrisk.risk.matching as matching
 
@@ -138,7 +121,7 @@ def two_continuous_problems(draw):
 @settings(max_examples=100, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=two_continuous_problems())
-def test_two_continuous_equal_brute_force(engine, problem):
+def test_two_continuous_equal_brute_force(problem):
     """The compiled two-variable grid (and the numpy grid/expansion) on tie-heavy data."""
     orig, syns, call = problem
     assert_equals_reference(orig, syns, call)
@@ -147,7 +130,7 @@ def test_two_continuous_equal_brute_force(engine, problem):
 @settings(max_examples=80, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(problem=st.one_of(risk_problems(), two_continuous_problems()))
-def test_few_grid_buckets_equal_brute_force(engine, problem):
+def test_few_grid_buckets_equal_brute_force(problem):
     """The compiled grid with 2 buckets (every bucket cut by windows: edge checks everywhere)
     and cached target orders from the first target on."""
     import idrisk.risk.matching as matching

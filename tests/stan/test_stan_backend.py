@@ -1,7 +1,8 @@
-"""Stan backend: real sampling with PyStan (CI) and with CmdStan (where installed).
+"""Stan backend: real sampling with PyStan and with CmdStan, backend choice, caches.
 
-The cmdstan variants carry "cmdstan" in their names (``pytest -k cmdstan``) and skip
-with a reason when no CmdStan installation is found (CMDSTAN or ~/.cmdstan).
+The cmdstan variants carry "cmdstan" in their names (``pytest -k cmdstan``). Where a backend
+is missing they skip with a reason, except under ``CI=true`` (``scripts/dev.sh test`` installs
+CmdStan), where a skipped Stan test fails (``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -203,14 +204,100 @@ def test_choosing_cmdstanpy_does_not_import_pystan(tmp_path):
 
 def test_cmdstan_cache_key_includes_the_cmdstan_version(tmp_path, monkeypatch):
     pytest.importorskip("stan", reason="PyStan 3 not installed")
-    monkeypatch.setenv("IDRISK_STAN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("IDRISK_CACHE_DIR", str(tmp_path / "cache"))
     old = _fake_cmdstan(tmp_path / "cmdstan")
     prog = StanProgram("weighted_negbin", backend="pystan")  # the key needs no compiler
     before = prog.cmdstan_cache_dir(old)
     (old / "makefile").write_text("CMDSTAN_VERSION := 2.36.0\n")  # upgraded in place
     after = prog.cmdstan_cache_dir(old)
-    assert before != after and before.parent == after.parent == tmp_path / "cache"
+    assert before != after and before.parent == after.parent == tmp_path / "cache" / "stan"
     assert prog.cmdstan_cache_dir(old) == after  # stable
+
+
+def test_auto_reports_its_choice_and_reason_once(monkeypatch, tmp_path):
+    import logging
+
+    pytest.importorskip("cmdstanpy")
+    monkeypatch.setattr(sb, "_REPORTED", set())
+    log = logging.getLogger("idrisk.stan")
+
+    class Keep(logging.Handler):
+        records: list = []
+
+        def emit(self, record):
+            self.records.append(record)
+
+    keep = Keep(logging.INFO)
+    log.addHandler(keep)
+    monkeypatch.setattr(log, "level", logging.INFO)
+    try:
+        monkeypatch.delenv("IDRISK_STAN_BACKEND", raising=False)
+        monkeypatch.setenv("CMDSTAN", str(_fake_cmdstan(tmp_path / "cmdstan-2.35.0")))
+        assert sb.select_backend("auto") == "cmdstanpy"
+        assert sb.select_backend("auto") == "cmdstanpy"
+        assert sb.select_backend("cmdstanpy") == "cmdstanpy"  # explicit: nothing to report
+        msgs = [r.getMessage() for r in keep.records]
+        assert len(msgs) == 1, msgs
+        assert "chose cmdstanpy" in msgs[0] and "CmdStan 2.35.0" in msgs[0]
+        assert "CMDSTAN" in msgs[0]
+        monkeypatch.setattr(sb, "_pystan_available", lambda: True)
+        monkeypatch.setenv("IDRISK_STAN_BACKEND", "pystan")  # pinned: CmdStan is ignored
+        assert sb.select_backend("auto") == "pystan"
+        msgs = [r.getMessage() for r in keep.records]
+        assert len(msgs) == 2 and "IDRISK_STAN_BACKEND=pystan" in msgs[1]
+        monkeypatch.setenv("IDRISK_STAN_BACKEND", "stanx")
+        with pytest.raises(ValueError, match="IDRISK_STAN_BACKEND"):
+            sb.select_backend("auto")
+        monkeypatch.delenv("IDRISK_STAN_BACKEND")
+        monkeypatch.delenv("CMDSTAN")
+        monkeypatch.setattr(sb, "cmdstan_path", lambda: None)
+        assert sb.select_backend("auto") == "pystan"
+        msgs = [r.getMessage() for r in keep.records]
+        assert len(msgs) == 3 and "no CmdStan installation found" in msgs[2]
+    finally:
+        log.removeHandler(keep)
+
+
+def test_pystan_builds_in_the_cache_directory_not_the_current_one(monkeypatch, tmp_path):
+    """httpstan compiles through setuptools' build_ext, whose build folder is ``./build``
+    unless configured: idrisk points it at its cache directory while PyStan runs."""
+    setuptools = pytest.importorskip("setuptools")
+    from setuptools.command.build_ext import build_ext
+
+    monkeypatch.setenv("IDRISK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+
+    def build_temp() -> str:  # what httpstan.build_ext.run_build_ext does
+        dist = setuptools.Distribution()
+        dist.parse_config_files(dist.find_config_files())
+        command = build_ext(dist)
+        command.build_lib = str(tmp_path / "lib")
+        command.finalize_options()
+        return command.build_temp
+
+    assert build_temp().startswith("build")  # setuptools' default: the current directory
+    with sb._pystan_build_outside_cwd() as base:
+        assert base == tmp_path / "cache" / "stan" / "pystan-build"
+        assert build_temp().startswith(str(base))
+    assert "DIST_EXTRA_CONFIG" not in __import__("os").environ
+    assert not (tmp_path / "build").exists()
+
+
+def test_convergence_report_counts_treedepth_and_low_ebfmi():
+    rng = np.random.default_rng(0)
+    draws = {"mu": rng.normal(size=(2, 200))}
+    energy = np.cumsum(rng.normal(size=(2, 200)) * 0.05, axis=1)  # a slowly drifting energy
+    sampler = {"divergent__": np.zeros((2, 200)), "treedepth__": np.full((2, 200), 3.0),
+               "energy__": energy}
+    sampler["treedepth__"][0, :7] = 10
+    fit = sb.StanFit(draws=draws, sampler=sampler, backend="fake", program="p", seed=1,
+                     chains=2, warmup=10, iter_sampling=200)
+    with pytest.warns(StanConvergenceWarning) as got:
+        sb._check_convergence(fit, None, 1.05, 100.0, 10)
+    text = " ".join(str(w.message) for w in got)
+    assert "7 transitions hit the maximum tree depth 10" in text
+    assert "E-BFMI below 0.3 in chain(s) [1, 2]" in text
+    assert len(fit.messages) == 2
 
 
 def test_file_lock_serialises_two_processes(tmp_path):
@@ -239,7 +326,7 @@ def test_cmdstan_quiet_logging_and_concurrent_compiles(tmp_path, caplog):
     import subprocess
     import sys
 
-    env = {**os.environ, "IDRISK_STAN_CACHE": str(tmp_path / "cache")}
+    env = {**os.environ, "IDRISK_CACHE_DIR": str(tmp_path / "cache")}
     code = ("from idrisk.stan.backend import StanProgram; "
             "StanProgram('weighted_normal_known_sd', backend='cmdstanpy').compile()")
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env) for _ in range(2)]

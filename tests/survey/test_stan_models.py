@@ -169,15 +169,15 @@ def test_fbs_recovers_known_parameters():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fbs = FBS(alpha=np.ones(n), seed=5, refits=0, **FIT).fit(df, "y", "w", ["cell"])
-    d = fbs.weighted_draws  # additive coding: intercept (cell a) and the b - a contrast
-    assert _within(d["beta"][:, 0, 0] + fbs.c_y, 11.0)
+    d = fbs.weighted_draws_  # additive coding: intercept (cell a) and the b - a contrast
+    assert _within(d["beta"][:, 0, 0] + fbs.c_y_, 11.0)
     assert _within(d["beta"][:, 1, 0], 0.5)
-    assert _within(d["beta"][:, 0, 1] + fbs.c_w, 4.0)
+    assert _within(d["beta"][:, 0, 1] + fbs.c_w_, 4.0)
     assert _within(d["beta"][:, 1, 1], -0.8)
     assert _within(d["sigma"][:, 0], s_y) and _within(d["sigma"][:, 1], s_w)
     assert _within(d["rho"], rho)
-    assert fbs.records["alpha"].eq(1).all()
-    assert fbs.delta_alpha == pytest.approx(fbs.records["delta_alpha"].max())
+    assert fbs.records_["alpha"].eq(1).all()
+    assert fbs.delta_alpha_ == pytest.approx(fbs.records_["delta_alpha"].max())
 
 
 @pytest.mark.slow
@@ -195,9 +195,9 @@ def test_fbp_recovers_population_parameters_under_informative_sampling():
         warnings.simplefilter("ignore")
         fbp = FBP(alpha=np.ones(keep.sum()), seed=6, refits=0, coding="cells", **FIT).fit(
             df, "y", "w", ["cell"])
-    d = fbp.weighted_draws
+    d = fbp.weighted_draws_
     for k, c in enumerate(["a", "b"]):  # cells are coded in sorted order
-        post = d["beta"][:, k] + fbp.c_y
+        post = d["beta"][:, k] + fbp.c_y_
         assert _within(post, beta[c])
         # the naive sample mean is biased upward by the informative design: a noise baseline
         naive = np.log(df.loc[df.cell == c, "y"]).mean()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from idrisk.cli import main
 from idrisk.survey import (
     SurveyTable,
     combine_tables,
@@ -16,7 +16,6 @@ from idrisk.survey import (
     pps_sample,
     simulate_population,
 )
-from idrisk.survey.cli import add_arguments, run
 from idrisk.utility.combining import combine_partial
 
 
@@ -106,33 +105,26 @@ def test_pps_sample_has_exact_inclusion_probabilities():
     assert np.mean(np.abs(z) < 3) > 0.97
 
 
-def _args(argv):
-    p = argparse.ArgumentParser()
-    add_arguments(p)
-    return p.parse_args(argv)
-
-
 def test_cli_direct_and_laplace(tmp_path, capsys):
     df = sample(6)
     path = tmp_path / "s.csv"
     df.to_csv(path, index=False)
     out = tmp_path / "t.csv"
-    assert run(_args([str(path), "--y", "salary", "--weight", "w", "--strata", "field",
-                      "--by", "field", "gender", "--out", str(out)])) == 0
+    base = ["survey-table", str(path), "--y", "salary", "--weight", "w"]
+    assert main([*base, "--strata", "field", "--by", "field", "gender", "--out", str(out)]) == 0
     got = pd.read_csv(out, keep_default_na=False)
     want = design_table(df, "salary", "w", "field", ["field", "gender"]).to_frame()
     np.testing.assert_allclose(got["count_se"], want["count_se"], rtol=1e-12)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert run(_args([str(path), "--y", "salary", "--weight", "w", "--strata", "field",
-                          "--by", "gender", "--method", "laplace", "--epsilon", "5",
-                          "--seed", "3", "--out", str(out)])) == 0
+        assert main([*base, "--strata", "field", "--by", "gender", "--method", "laplace",
+                     "--epsilon", "5", "--seed", "3", "--out", str(out), "--overwrite"]) == 0
     lap = pd.read_csv(out)
     assert "count_scale" in lap
-    assert run(_args([str(path), "--y", "salary", "--weight", "w", "--by", "gender",
-                      "--method", "laplace"])) == 2
+    assert main([*base, "--by", "gender", "--method", "laplace"]) == 2
     assert "needs --epsilon" in capsys.readouterr().err
-    assert run(_args([str(path), "--y", "pay", "--weight", "w", "--by", "gender"])) == 2
+    assert main(["survey-table", str(path), "--y", "pay", "--weight", "w", "--by",
+                 "gender"]) == 2
     assert "column 'pay'" in capsys.readouterr().err
 
 
@@ -141,3 +133,55 @@ def test_survey_table_repr_is_readable():
                                   "mean": [2.0, 2.0], "mean_se": [0.1, 0.1]}), by=["g"],
                     info={"epsilon": 10.8})
     assert "epsilon=10.8" in repr(t)
+
+
+def test_synthetic_tables_release_only_what_the_mechanism_protects():
+    """FBS/FBP tables leave out the per-row sample counts (the design columns are kept, so
+    they are the confidential counts); on request they come labelled as not private."""
+    from idrisk.survey import SurveySynthesis
+
+    rng = np.random.default_rng(1)
+    frames = [pd.DataFrame({"field": np.repeat(["p", "q"], 10), "gender": np.tile(["f", "m"], 10),
+                            "salary": rng.uniform(1, 2, 20), "w": rng.uniform(1, 3, 20)})
+              for _ in range(2)]
+    for method in ("fbs", "fbp"):
+        out = SurveySynthesis(frames, method=method, seed=1, delta_alpha=0.5, epsilon=2.0,
+                              y="salary", weight="w", design=("field", "gender"),
+                              strata="field")
+        released = out.tables(by=["field", "gender"])
+        assert "n" not in released.table and "n_not_private" not in released.table
+        assert released.info["epsilon"] == 2.0
+        asked = out.tables(by=["field", "gender"], sample_counts=True)
+        assert asked.table["n_not_private"].tolist()[:4] == [5, 5, 5, 5]
+        pd.testing.assert_frame_equal(asked.table.drop(columns="n_not_private"),
+                                      released.table)
+
+
+def test_laplace_table_releases_no_exact_count(tmp_path, capsys):
+    """The released Laplace table holds noised statistics and scales, never the exact cell
+    sizes; they come only on request, labelled as not private."""
+    from idrisk.survey import laplace_table
+
+    df = sample(7, n=300)
+    path = tmp_path / "s.csv"
+    df.to_csv(path, index=False)
+    exact = design_table(df, "salary", "w", "field", ["field", "gender"]).to_frame()["n"]
+    assert exact.nunique() > 3
+    out = tmp_path / "lap.csv"
+    base = ["survey-table", str(path), "--y", "salary", "--weight", "w", "--strata", "field",
+            "--by", "field", "gender", "--method", "laplace", "--epsilon", "5", "--seed", "2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main([*base, "--out", str(out)]) == 0
+        released = pd.read_csv(out, keep_default_na=False)
+        assert list(released.columns) == ["field", "gender", "count", "count_se", "mean",
+                                           "mean_se", "count_scale", "mean_scale"]
+        numbers = released.drop(columns=["field", "gender"])
+        for column in numbers:  # no column is (or contains) the exact sizes
+            assert not np.isin(exact.to_numpy(), numbers[column].to_numpy()).all(), column
+        tab = laplace_table(df, "salary", "w", "field", ["field", "gender"], epsilon=5, seed=2)
+        assert "n" not in tab.to_frame().columns
+        assert main([*base, "--out", str(out), "--overwrite", "--sample-counts"]) == 0
+    assert "not protected" in capsys.readouterr().err
+    shown = pd.read_csv(out, keep_default_na=False)
+    np.testing.assert_array_equal(shown["n_not_private"], exact)

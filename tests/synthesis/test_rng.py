@@ -127,6 +127,30 @@ def test_against_r_streams():
 
 
 @needs_rscript
+def test_grouped_draws_and_skipped_permutations_against_r():
+    """The compiled loops (grouped ``R_unif_index``, ``sample.int`` with the result kept or
+    skipped) leave R's values and R's stream position."""
+    code = (
+        "set.seed(8); a <- c(sample.int(3, 4, TRUE), sample.int(70000, 3, TRUE),"
+        " sample.int(1, 2, TRUE), sample.int(250, 40, TRUE), sample.int(2^31, 5, TRUE));"
+        " a2 <- runif(2); set.seed(3); invisible(sample(100000)); b <- runif(2);"
+        " set.seed(4); c <- sample.int(40000, 300); c2 <- runif(1);"
+        " cat(a, sprintf('%.17g', a2), sprintf('%.17g', b), c, sprintf('%.17g', c2))"
+    )
+    r = _r(code)
+    s = RStream(8)
+    got = s.unif_index_groups([3, 70_000, 1, 250, 2**31], [4, 3, 2, 40, 5]) + 1
+    np.testing.assert_array_equal(got, r[:54])
+    np.testing.assert_array_equal(s.unif_rand(2), r[54:56])
+    t = RStream(3)
+    t.skip_permutation(100_000)
+    np.testing.assert_array_equal(t.unif_rand(2), r[56:58])
+    u = RStream(4)
+    np.testing.assert_array_equal(u.sample_without_replacement(40_000, 300) + 1, r[58:358])
+    np.testing.assert_array_equal(u.unif_rand(1), r[358:])
+
+
+@needs_rscript
 def test_weighted_single_draws_match_r_including_ties():
     code = (
         "set.seed(11); P <- rbind(c(.3,.3,.4), c(.25,.25,.25), c(1,1,1), c(.5,0,.5), c(2,1,1),"

@@ -113,8 +113,8 @@ def test_syn_with_density_smoothing_against_r(tmp_path):
     d.to_csv(path, index=False)
     ref = _r(_R_SMOOTH % (path, 17)).reshape(2, 2, n)
     res = syn(d, m=2, visit_sequence=["x", "y"], seed=17, smoothing="density")
-    assert res.smoothing == {"x": "density", "y": "density"}
-    for i, out in enumerate(res.synthetic):
+    assert res.settings["smoothing"] == {"x": "density", "y": "density"}
+    for i, out in enumerate(res.frames):
         np.testing.assert_array_equal(out["x"].to_numpy(), ref[i, 0])
         np.testing.assert_array_equal(out["y"].to_numpy(), ref[i, 1])
 
@@ -122,8 +122,8 @@ def test_syn_with_density_smoothing_against_r(tmp_path):
 def test_per_variable_smoothing_and_errors():
     d = pd.DataFrame({"x": np.arange(60.0) % 17, "y": np.arange(60.0) * 1.5,
                       "g": list("ab") * 30})
-    plain = syn(d, visit_sequence=["x", "y"], seed=1).synthetic[0]
-    only_y = syn(d, visit_sequence=["x", "y"], seed=1, smoothing={"y": "density"}).synthetic[0]
+    plain = syn(d, visit_sequence=["x", "y"], seed=1).frames[0]
+    only_y = syn(d, visit_sequence=["x", "y"], seed=1, smoothing={"y": "density"}).frames[0]
     pd.testing.assert_series_equal(plain["x"], only_y["x"])  # x not smoothed, same draws
     assert not plain["y"].equals(only_y["y"])
     with pytest.raises(ValueError, match="unknown column"):
@@ -132,4 +132,4 @@ def test_per_variable_smoothing_and_errors():
         syn(d, visit_sequence=["x"], smoothing="rmean")
     # factors are never smoothed
     g = syn(d, visit_sequence=["g", "x"], seed=2, smoothing="density")
-    assert g.smoothing == {"x": "density"}
+    assert g.settings["smoothing"] == {"x": "density"}

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from _shared import cedata_path, fixtures_dir
 
-from idrisk.synthesis import Synds, SynthResult, syn, syn_r
+from idrisk import SyntheticData
+from idrisk.synthesis import Synds, syn, syn_r
 
 SCENARIOS = {
     1: ["Income"],
@@ -20,17 +21,15 @@ SCENARIOS = {
 }
 
 
-@pytest.mark.parametrize("engine", ["auto", "numpy"])
 @pytest.mark.parametrize("scenario", [1, 2, 3, 4])
-def test_reproduces_synthpop_fixtures(ce, scenario, engine, monkeypatch):
-    """Both engines: compiled (numba) tree growing, routing and draws, and the fallback."""
+def test_reproduces_synthpop_fixtures(ce, scenario):
+    """The compiled tree growing, routing and draws reproduce synthpop's datasets."""
     folder = fixtures_dir("synthpop") / f"scenario{scenario}"
     if not folder.is_dir():
         pytest.skip(f"fixtures not found at {folder}")
-    monkeypatch.setenv("IDRISK_ENGINE", engine)
     res = syn(ce, m=20, visit_sequence=SCENARIOS[scenario], seed=2021)
-    assert len(res.synthetic) == 20
-    for i, ours in enumerate(res.synthetic, start=1):
+    assert len(res.frames) == 20
+    for i, ours in enumerate(res.frames, start=1):
         ref = pd.read_csv(folder / f"syn_{i:02d}.csv")
         assert list(ours.columns) == list(ref.columns)
         for c in ce.columns:
@@ -44,20 +43,20 @@ def test_m1_equals_first_replicate(ce):
     vs = SCENARIOS[4]
     one = syn(ce, m=1, visit_sequence=vs, seed=77)
     three = syn(ce, m=3, visit_sequence=vs, seed=77)
-    pd.testing.assert_frame_equal(one.synthetic[0], three.synthetic[0])
-    assert not three.synthetic[1].equals(three.synthetic[2])
+    pd.testing.assert_frame_equal(one.frames[0], three.frames[0])
+    assert not three.frames[1].equals(three.frames[2])
 
 
 def test_structure_and_result_object(ce):
     res = syn(ce, m=2, visit_sequence=SCENARIOS[4], seed=5)
-    assert isinstance(res, SynthResult)
-    assert res.method == {"Age": "", "Urban": "", "Tenure": "sample", "Educ": "",
+    assert isinstance(res, SyntheticData)
+    assert res.settings["method"] == {"Age": "", "Urban": "", "Tenure": "sample", "Educ": "",
                           "Expenditure": "cart", "Marital": "", "Income": "cart"}
-    pm = res.predictor_matrix
+    pm = res.settings["predictor_matrix"]
     assert pm.loc["Income", ["Tenure", "Expenditure"]].tolist() == [1, 1]
     assert pm.loc["Expenditure"].sum() == 1 and pm.loc["Tenure"].sum() == 0
     assert pm[["Age", "Urban", "Marital", "Educ"]].to_numpy().sum() == 0
-    for df in res.synthetic:
+    for df in res.frames:
         for c in ["Age", "Urban", "Educ", "Marital"]:
             pd.testing.assert_series_equal(df[c], ce[c])
         # synthetic values are original values
@@ -65,13 +64,13 @@ def test_structure_and_result_object(ce):
         assert list(df["Tenure"].cat.categories) == [1, 2, 4, 5, 6]
     frame = res.to_frame()
     assert frame["dataset"].tolist() == [1] * len(ce) + [2] * len(ce)
-    assert "SynthResult(m=2" in repr(res)
+    assert "SyntheticData(method='cart', m=2" in repr(res)
 
 
 def test_cart_donors_share_the_leaf(ce):
     res = syn(ce, m=1, visit_sequence=SCENARIOS[3], seed=9)
-    tree = res.trees["Income"]
-    s = res.synthetic[0]
+    tree = res.fitted["trees"]["Income"]
+    s = res.frames[0]
     leaf_of_syn = tree.apply(s[["Expenditure"]]).to_numpy()
     orig_leaf_values = ce.groupby(tree.where_.to_numpy())["Income"].apply(set)
     ok = [inc in orig_leaf_values[leaf] for inc, leaf in zip(s["Income"], leaf_of_syn)]
@@ -98,19 +97,19 @@ def test_proper_and_numpy_modes(ce):
     small = ce.iloc[:800]
     vs = SCENARIOS[4]
     pr = syn(small, m=2, visit_sequence=vs, seed=3, proper=True)
-    assert pr.proper and pr.synthetic[0]["Income"].isin(small["Income"]).all()
+    assert pr.settings["proper"] and pr.frames[0]["Income"].isin(small["Income"]).all()
     fast = syn(small, m=2, visit_sequence=vs, seed=3, rng="numpy")
     exact = syn(small, m=2, visit_sequence=vs, seed=3)
-    assert fast.synthetic[0]["Income"].isin(small["Income"]).all()
-    assert not fast.synthetic[0]["Income"].equals(exact.synthetic[0]["Income"])
+    assert fast.frames[0]["Income"].isin(small["Income"]).all()
+    assert not fast.frames[0]["Income"].equals(exact.frames[0]["Income"])
     again = syn(small, m=2, visit_sequence=vs, seed=3, rng="numpy")
-    pd.testing.assert_frame_equal(fast.synthetic[1], again.synthetic[1])
+    pd.testing.assert_frame_equal(fast.frames[1], again.frames[1])
 
 
 def test_numpy_mode_is_statistically_like_r_mode(ce):
     vs = SCENARIOS[2]
-    fast = syn(ce, m=1, visit_sequence=vs, seed=1, rng="numpy").synthetic[0]
-    exact = syn(ce, m=1, visit_sequence=vs, seed=1).synthetic[0]
+    fast = syn(ce, m=1, visit_sequence=vs, seed=1, rng="numpy").frames[0]
+    exact = syn(ce, m=1, visit_sequence=vs, seed=1).frames[0]
     # Income within Tenure level: bootstrapped; group medians close to the original's
     for df in (fast, exact):
         med = df.groupby("Tenure", observed=True)["Income"].median()
@@ -125,9 +124,9 @@ def test_factor_target_and_user_predictor_matrix(ce):
     pm.loc["Tenure", ["Age", "Income"]] = 1
     pm.loc["Income", "Tenure"] = 1  # later variable: removed
     res = syn(small, m=1, visit_sequence=["Income", "Tenure"], seed=4, predictor_matrix=pm)
-    assert res.predictor_matrix.loc["Income"].sum() == 0
-    assert res.method["Tenure"] == "cart"
-    out = res.synthetic[0]["Tenure"]
+    assert res.settings["predictor_matrix"].loc["Income"].sum() == 0
+    assert res.settings["method"]["Tenure"] == "cart"
+    out = res.frames[0]["Tenure"]
     assert list(out.cat.categories) == [1, 2, 4, 5, 6] and out.notna().all()
 
 
@@ -200,32 +199,9 @@ def test_against_r_reference_of_the_spec(ce, vs, proper, nrows):
     ref = np.array(r.stdout.split(), dtype=float).reshape(2, nrows)
     res = syn(ce.iloc[:nrows], m=2, visit_sequence=vs, seed=31, proper=proper)
     for i in range(2):
-        col = res.synthetic[i][vs[-1]]
+        col = res.frames[i][vs[-1]]
         ours = col.astype(float).to_numpy()
         np.testing.assert_array_equal(ours, ref[i])
-
-
-def test_compiled_and_python_draws_are_identical(ce, monkeypatch):
-    """The compiled R-stream loops (numba) and the Python fallback give the same datasets and
-    leave the stream at the same place (the fixture test above runs the default engine)."""
-    from idrisk.synthesis import _kernels
-    from idrisk.synthesis.rng import RStream
-
-    if not _kernels.HAVE_NUMBA:
-        pytest.skip("numba is not installed")
-    small = ce.iloc[:1500]
-    fast = syn(small, m=2, visit_sequence=SCENARIOS[4], seed=17, proper=True).synthetic
-    a = RStream(5)
-    groups = a.unif_index_groups([3, 70_000, 1, 250], [4, 3, 2, 40])
-    perm = a.sample_without_replacement(1000, 200)
-    monkeypatch.setenv("IDRISK_ENGINE", "numpy")
-    slow = syn(small, m=2, visit_sequence=SCENARIOS[4], seed=17, proper=True).synthetic
-    b = RStream(5)
-    np.testing.assert_array_equal(groups, b.unif_index_groups([3, 70_000, 1, 250], [4, 3, 2, 40]))
-    np.testing.assert_array_equal(perm, b.sample_without_replacement(1000, 200))
-    assert a.n_used == b.n_used
-    for x, y in zip(fast, slow):
-        pd.testing.assert_frame_equal(x, y)
 
 
 def _reference_donor_draw(y, where, nodes, stream):
@@ -245,10 +221,8 @@ def _reference_donor_draw(y, where, nodes, stream):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("rng", ["r", "numpy"])
-@pytest.mark.parametrize("engine", ["auto", "numpy"])
-def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng, engine, monkeypatch):
-    """Compiled grouping (numba) and the numpy fallback against a leaf-by-leaf loop."""
-    monkeypatch.setenv("IDRISK_ENGINE", engine)
+def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng):
+    """Compiled grouping and hash look-ups against a leaf-by-leaf loop."""
     from idrisk.synthesis.cart_synthesis import _LeafDonors
     from idrisk.synthesis.rng import make_stream
     from idrisk.synthesis.rpart_tree import RpartTree
@@ -268,3 +242,24 @@ def test_leaf_donor_draws_equal_the_per_leaf_reference(seed, rng, engine, monkey
     want = _reference_donor_draw(values, tree.where_.to_numpy(), nodes, b)
     np.testing.assert_array_equal(got, want)
     assert a.unif_rand(3).tolist() == b.unif_rand(3).tolist()  # streams left at one place
+
+
+def test_booleans_are_categorical_in_synthesis():
+    """A bool column is a factor (the package's rule, idrisk._schema.is_categorical): a
+    classification tree synthesizes it and the output stays bool."""
+    from idrisk._schema import is_categorical
+
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=300)
+    df = pd.DataFrame({"x": x, "flag": x + rng.normal(scale=0.3, size=300) > 0})
+    assert is_categorical(df["flag"])
+    res = syn(df, m=2, visit_sequence=["x", "flag"], seed=4)
+    assert res.settings["method"] == {"x": "sample", "flag": "cart"}
+    assert res.fitted["trees"]["flag"].method == "class"
+    for frame in res:
+        assert frame["flag"].dtype == bool and frame["x"].dtype == float
+    # the same draws as the column given as text labels (a factor by construction)
+    text = syn(df.assign(flag=df["flag"].map({True: "TRUE", False: "FALSE"})), m=2,
+               visit_sequence=["x", "flag"], seed=4)
+    for a, b in zip(res, text, strict=True):
+        np.testing.assert_array_equal(a["flag"].map({True: "TRUE", False: "FALSE"}), b["flag"])

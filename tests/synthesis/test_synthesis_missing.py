@@ -28,7 +28,7 @@ def _data(seed: int = 0, n: int = 400) -> pd.DataFrame:
 def test_missing_values_are_synthesised_and_restored():
     d = _data()
     res = syn(d, m=3, visit_sequence=["f", "x", "y"], seed=11)
-    for out in res.synthetic:
+    for out in res.frames:
         assert list(out.columns) == list(d.columns)
         assert out.dtypes.equals(d.dtypes)
         assert list(out["f"].cat.categories) == ["a", "b", "c", "d"]
@@ -39,17 +39,17 @@ def test_missing_values_are_synthesised_and_restored():
         share = out[["f", "x", "y"]].isna().mean()
         np.testing.assert_allclose(share, d[["f", "x", "y"]].isna().mean(), atol=0.06)
     # the helper columns are gone and the trees used them: x ~ f, x_1 and y ~ f, x, x_1, y_1
-    assert [c for c in res.trees["x"].feature_names_] == ["f", "x_1"]
-    assert [c for c in res.trees["y"].feature_names_] == ["f", "x", "x_1", "y_1"]
-    assert "NAtemp" in res.trees["x_1"].levels_["f"]
+    assert [c for c in res.fitted["trees"]["x"].feature_names_] == ["f", "x_1"]
+    assert [c for c in res.fitted["trees"]["y"].feature_names_] == ["f", "x", "x_1", "y_1"]
+    assert "NAtemp" in res.fitted["trees"]["x_1"].levels_["f"]
 
 
 def test_complete_columns_unaffected_by_missing_elsewhere():
     d = _data()
     full = d.assign(x=d["x"].fillna(0.5))
-    a = syn(full, m=1, visit_sequence=["x"], seed=3).synthetic[0]
+    a = syn(full, m=1, visit_sequence=["x"], seed=3).frames[0]
     b = syn(full.assign(k=np.where(d.index % 7 == 0, np.nan, d["k"])), m=1,
-            visit_sequence=["x"], seed=3).synthetic[0]
+            visit_sequence=["x"], seed=3).frames[0]
     pd.testing.assert_series_equal(a["x"], b["x"])  # kept, unused column with NAs: no effect
 
 
@@ -109,7 +109,7 @@ def test_against_r_reference(tmp_path, seed):
     ref = np.array([np.nan if t == "NA" else float(t) for t in r.stdout.split()])
     ref = ref.reshape(2, 3, len(d))
     res = syn(d, m=2, visit_sequence=["f", "x", "y"], seed=seed)
-    for i, out in enumerate(res.synthetic):
+    for i, out in enumerate(res.frames):
         codes = out["f"].cat.codes.to_numpy().astype(float) + 1
         codes[codes == 0] = np.nan
         np.testing.assert_array_equal(codes, ref[i, 0])

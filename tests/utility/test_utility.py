@@ -90,8 +90,8 @@ def test_pmse_errors():
         pmse(d, d, method="forest")
     with pytest.raises(KeyError, match="lacks"):
         pmse(d, d.rename(columns={"x": "y"}))
-    with pytest.raises(ValueError, match="missing"):
-        pmse(d, d.assign(x=[1.0, np.nan, 2.0]))
+    # missing values are modelled as synthpop does (was: ValueError "missing"; issue 18)
+    assert np.isfinite(pmse(d, d.assign(x=[1.0, np.nan, 2.0]), resamp_method="none").pMSE).all()
     with pytest.raises(ValueError, match="pairs"):
         pmse(d, d, resamp_method="pairs")
 
@@ -103,7 +103,7 @@ def test_ecdf_utility_brute_force():
     pooled = np.r_[a, b]
     fa = np.array([(a <= z).mean() for z in pooled])
     fb = np.array([(b <= z).mean() for z in pooled])
-    u = ecdf_utility(a, b)
+    u = ecdf_utility(a, b).loc[1]
     assert list(u.index) == ["U_m", "U_a"]
     assert u["U_m"] == pytest.approx(np.abs(fa - fb).max())
     assert u["U_a"] == pytest.approx(np.mean((fa - fb) ** 2))
@@ -111,8 +111,14 @@ def test_ecdf_utility_brute_force():
     df = ecdf_utility(a, [b, a])
     assert df.shape == (2, 2)
     assert df.loc[2].tolist() == [0.0, 0.0]
-    with pytest.raises(ValueError, match="missing"):
-        ecdf_utility(a, [1.0, np.nan])
+    # a missing value is one category after every value (was: ValueError "missing")
+    with_na = ecdf_utility(a, [1.0, np.nan]).loc[1]
+    pooled = np.r_[a, 1.0, np.inf]
+    fa = np.array([(a <= z).mean() for z in pooled])
+    fs = np.array([(np.array([1.0, np.inf]) <= z).mean() for z in pooled])
+    assert with_na["U_m"] == pytest.approx(np.abs(fa - fs).max())
+    assert with_na["U_a"] == pytest.approx(np.mean((fa - fs) ** 2))
+    assert ecdf_utility(a, b).shape == (1, 2)   # one type whatever the input
 
 
 def test_combine_partial_formulas():

@@ -22,14 +22,14 @@ def test_mixture_predictive_draws_component_from_full_conditional():
     y = np.exp(np.r_[np.full(n // 2, 9.0), np.full(n // 2, 12.0)])
     df = pd.DataFrame({"y": y})
     syn = RiskWeightedSynthesizer("mixture", seed=3, progress=False)
-    syn.data_, syn.target_ = df, "y"
+    syn.data_, syn.target_, syn.seed_ = df, "y", 3
     syn.X_, _ = design_matrix(df, [])
     syn.y_centre_, syn.y_scale_ = 0.0, 1.0
     mu0 = np.array([[[9.0, 12.0]]])  # (chains=1, draws=1, K=2)
     beta = np.zeros((1, 1, 0, 2))  # no predictors: (chains, draws, P=0, K)
     syn.fit_ = _fake_fit({"mu0": mu0, "beta": beta, "sigma": np.array([[[0.1, 0.1]]]),
                           "pi": np.array([[[0.5, 0.5]]])})
-    out = syn.synthesize(L=1)[0]["y"]
+    out = syn.synthesize(m=1)[0]["y"]
     logs = np.log(out.to_numpy())
     assert np.all(np.abs(logs[: n // 2] - 9.0) < 0.6)
     assert np.all(np.abs(logs[n // 2 :] - 12.0) < 0.6)
@@ -39,11 +39,11 @@ def test_negbin_predictive_mean_and_dispersion():
     n = 20000
     df = pd.DataFrame({"y": np.zeros(n, dtype=np.int64)})
     syn = RiskWeightedSynthesizer("negbin", seed=1, progress=False)
-    syn.data_, syn.target_ = df, "y"
+    syn.data_, syn.target_, syn.seed_ = df, "y", 1
     syn.X_, _ = design_matrix(df, [])
     syn.fit_ = _fake_fit({"beta": np.full((1, 1, 1), np.log(100.0)),
                           "phi": np.full((1, 1), 5.0)})
-    ys = syn.synthesize(L=1)[0]["y"].to_numpy()
+    ys = syn.synthesize(m=1)[0]["y"].to_numpy()
     assert ys.dtype == np.int64
     assert ys.mean() == pytest.approx(100, rel=0.03)
     assert ys.var() == pytest.approx(100 + 100**2 / 5, rel=0.08)
@@ -56,15 +56,15 @@ def test_draw_indices_are_spread_and_errors():
     syn.fit_ = _fake_fit({"phi": np.ones((1, 100))})
     idx = syn.draw_indices(5)
     assert idx.tolist() == [0, 25, 50, 74, 99]
-    with pytest.raises(ValueError, match="L must be"):
+    with pytest.raises(ValueError, match="m must be"):
         syn.draw_indices(101)
-    with pytest.raises(ValueError, match="model"):
-        RiskWeightedSynthesizer("poisson")
-    with pytest.raises(ValueError, match="weighting"):
-        RiskWeightedSynthesizer("negbin", weighting="joint")
-    with pytest.raises(ValueError, match="slopes must be one of"):
-        RiskWeightedSynthesizer("mixture", slopes="pooled")
     df = pd.DataFrame({"y": [1.5, 2.0], "k": ["a", "b"]})
+    with pytest.raises(ValueError, match="model"):
+        RiskWeightedSynthesizer("poisson").fit(df, "y")
+    with pytest.raises(ValueError, match="weighting"):
+        RiskWeightedSynthesizer("negbin", weighting="joint").fit(df, "y")
+    with pytest.raises(ValueError, match="slopes must be one of"):
+        RiskWeightedSynthesizer("mixture", slopes="pooled").fit(df, "y")
     with pytest.raises(ValueError, match="non-negative integer counts"):
         RiskWeightedSynthesizer("negbin", backend="pystan").fit(df, "y")
     with pytest.raises(KeyError, match="known pattern columns"):
@@ -83,7 +83,7 @@ def test_given_weights_align_on_index_or_raise():
     with pytest.raises(ValueError, match="weights has 2 values but data has 3"):
         syn.fit(df, "y", weights=w.iloc[:2])
     with pytest.raises(ValueError, match="unknown keys"):
-        RiskWeightedSynthesizer("mixture", priors={"a_gamma": 1.0})
+        RiskWeightedSynthesizer("mixture", priors={"a_gamma": 1.0}).fit(df, "y")
 
 
 def test_weights_follow_weighting_choice():
@@ -227,7 +227,7 @@ def test_mixture_synthesizer_converges_and_recovers_the_regression(backend, slop
     syn = RiskWeightedSynthesizer("mixture", weighting="pairwise", r=0.2, known=["k", "x"],
                                   K=3, chains=4, warmup=500, draws=1000, seed=2, progress=False,
                                   backend=backend, slopes=slopes, adapt_delta=0.95)
-    sets = syn.fit(df, "y", predictors=["x"]).synthesize(L=3)
+    sets = syn.fit(df, "y", predictors=["x"]).synthesize(m=3)
     fit = syn.fit_
     # convergence on label-invariant quantities (issue 11 item 6)
     assert fit.n_divergent == 0

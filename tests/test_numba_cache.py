@@ -1,0 +1,94 @@
+"""Compiled kernels: cached in idrisk's cache directory, loaded from it by the next process,
+and silent.
+
+Two new processes run the same work touching every kernel (CART synthesis, the counting
+engine's grid and candidate kernels, the DPMPM class step, the DP-areal target) with one
+empty ``IDRISK_CACHE_DIR``: the first compiles and writes the cache there (and nowhere else:
+not in the working directory, not next to the sources), the second loads every kernel it
+calls from the cache (no cache miss), and neither prints a numba warning.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+WORK = r"""
+import json, sys, warnings
+import numpy as np
+import pandas as pd
+from idrisk import identification_risk, syn
+from idrisk.datasets import load_demo
+
+conf = load_demo().iloc[:400].reset_index(drop=True)
+syn(conf, m=1, seed=1)
+syns = [conf.assign(Income=conf["Income"].to_numpy()[::-1].copy())]
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", UserWarning)
+    identification_risk(conf, syns, known=["Age", "Urban"], syn=["Income"], r=0.1)
+    identification_risk(conf, syns, known=["Age", "Urban"], syn=["Income", "Expenditure"],
+                        r=0.2, ellipsoid=True)
+from idrisk.categorical import DPMPM
+cats = conf[["Urban", "Marital", "Tenure"]].astype(str).astype("category")
+DPMPM(K=4, n_iter=5, burn=2, keep=1, seed=1, progress=False).fit(cats, "Tenure")
+from idrisk.categorical.dp_areal import _sigma_logp
+_sigma_logp(np.zeros(3), np.zeros((2, 2)), 2, 4.0)
+
+from numba.core.registry import CPUDispatcher
+stats = {}
+for name, mod in list(sys.modules.items()):
+    if not name.startswith("idrisk"):
+        continue
+    for attr, obj in vars(mod).items():
+        if isinstance(obj, CPUDispatcher) and obj.signatures:
+            key = f"{name}.{attr}"
+            stats[key] = [sum(obj.stats.cache_hits.values()),
+                          sum(obj.stats.cache_misses.values()), obj._cache.cache_path]
+print(json.dumps(stats))
+"""
+
+
+def _run(tmp_path: Path, cache: Path) -> tuple[dict, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR",)}
+    env.update(IDRISK_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT), MPLBACKEND="Agg",
+               PYTHONWARNINGS="default")
+    out = subprocess.run([sys.executable, "-c", WORK], cwd=tmp_path, env=env, text=True,
+                         capture_output=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1]), out.stderr
+
+
+@pytest.mark.slow
+def test_kernels_cache_outside_the_package_and_stay_silent(tmp_path):
+    cache = tmp_path / "cache"
+    work = tmp_path / "cwd"
+    work.mkdir()
+    before = {p for p in (ROOT / "idrisk").rglob("*") if p.suffix in (".nbi", ".nbc")}
+    first, err1 = _run(work, cache)
+    second, err2 = _run(work, cache)
+    for err in (err1, err2):
+        assert "numba" not in err.lower(), err
+    assert list(work.iterdir()) == []
+    after = {p for p in (ROOT / "idrisk").rglob("*") if p.suffix in (".nbi", ".nbc")}
+    assert after == before
+    assert any((cache / "numba").rglob("*.nbi"))
+    entry_points = {"idrisk.risk._kernels.count_grid", "idrisk.risk._kernels.count_candidates",
+                    "idrisk.synthesis._rpart_kernels.best_split_anova",
+                    "idrisk.synthesis._rpart_kernels.best_split_gini",
+                    "idrisk.synthesis._rpart_kernels.divide_node",
+                    "idrisk.synthesis._kernels.route",
+                    "idrisk.synthesis._kernels.unif_index_groups",
+                    "idrisk.categorical._kernels._z_step",
+                    "idrisk.categorical.dp_areal._sigma_logp"}
+    assert entry_points <= set(second), entry_points - set(second)
+    for name, (hits, misses, path) in second.items():
+        assert misses == 0 and hits >= 1, f"{name} was compiled again (not cached)"
+        assert Path(path).is_relative_to(cache / "numba"), (name, path)
+    assert all(first[name][1] >= 1 for name in entry_points)  # the first run compiled them
