@@ -23,6 +23,30 @@ the process, and the machine load.
 The numpy path that the compiled kernels replaced (``IDRISK_ENGINE=numpy`` before issue 24)
 is measured from an export of that commit when ``IDRISK_BENCH_BASELINE`` names its directory
 (``git archive 81641d2 | tar -x -C DIR``); the committed results hold it.
+
+Committed: ``results/cold_start.json`` (every variant in one run, 2026-11-24, machine load
+12-16 on 2 cores: other engineers' jobs) and ``results/cold_start_baseline_quiet.json`` (the
+pre-issue-24 variants alone at load 0.5-2.4; its quickstart rows failed on a since-fixed bug of
+this file). Minimum whole-process seconds, load 12-16:
+
+==========  ==============  ===============  =============  ==============  ===============
+task        compiled, warm  compiled, empty  before: numpy  before: numba,  before: numba,
+                                                            warm            empty
+==========  ==============  ===============  =============  ==============  ===============
+syn         5.44            7.83             3.10           3.75            6.03
+quickstart  4.89            17.85            2.24           5.74            18.84
+cart        8.87            86.6             8.02           30.9            135
+risk        6.01            14.8             3.12           7.17            41.4
+==========  ==============  ===============  =============  ==============  ===============
+
+With a warm cache every kernel loads from the cache (before, ``best_split_anova`` was
+recompiled in every process: the numba "cart" row), so the cold process is 3.5x faster than
+before for CART and 1.2x for risk. It is not as fast as the removed numpy path for the small
+calls (syn, quickstart, risk: 1.7-2.2x its time under this load): numba's first dispatch in a
+process costs about a second here even with every kernel cached -- it imports scipy.linalg
+(numba's BLAS check in ``numba.np.arraymath``) and its lowering registries; compiling is no
+longer part of it. The README's ``syn`` call synthesizes Income by sampling, whose R-stream
+draws are now the compiled loop too.
 """
 
 from __future__ import annotations

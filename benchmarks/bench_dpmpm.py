@@ -35,13 +35,8 @@ def data():
 def _fit(d, engine):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        numba = _kernels.HAVE_NUMBA
-        _kernels.HAVE_NUMBA = numba and engine == "numba"   # the numpy class step on request
-        try:
-            return DPMPM(K=K, n_iter=N_ITER, burn=BURN, keep=20, seed=1,
-                         progress=False).fit(d, "County")
-        finally:
-            _kernels.HAVE_NUMBA = numba
+        return DPMPM(K=K, n_iter=N_ITER, burn=BURN, keep=20, seed=1,
+                     progress=False).fit(d, "County")
 
 
 @pytest.mark.parametrize("engine", ["numba"])  # the one engine since issue 24

@@ -60,6 +60,8 @@ _LAZY = {
     "dpmpm_synthesize": ".categorical",
     "dp_areal_synthesize": ".categorical",
     "attribute_risk": ".risk",
+    "disclosure": ".risk",
+    "disclosure_summary": ".risk",
     "inherent_bounds": ".risk",
     "label_risk": ".risk",
     "table_deviations": ".utility",

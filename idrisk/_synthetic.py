@@ -31,7 +31,8 @@ class SyntheticData(Result, Sequence):
     frames
         The m synthetic DataFrames (each with the confidential data's columns and dtypes).
     method
-        What made them (``"cart"``, ``"risk-weighted"``, ``"fbs"``, ``"dpmpm"``, ...).
+        What made them: ``"cart"``, ``"risk-weighted"``, ``"fbs"``, ``"fbp"``, ``"dpmpm"``,
+        ``"dp_areal"`` (the synthesizers' ``synthesize``), or any label of the caller's.
     seed
         The seed of the draws (None: unseeded).
     settings

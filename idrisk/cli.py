@@ -1,5 +1,5 @@
-"""Command line: ``idrisk risk``, ``idrisk report``, ``idrisk demo``, ``idrisk survey-table``,
-``idrisk check-r`` (``python -m idrisk`` is the same command).
+"""Command line: ``idrisk risk``, ``idrisk report``, ``idrisk disclosure``, ``idrisk demo``,
+``idrisk survey-table``, ``idrisk check-r`` (``python -m idrisk`` is the same command).
 
 Examples
 --------
@@ -324,6 +324,12 @@ def _add_report_parser(sub: Any) -> None:
                    help="list the confidential values of the highest-risk records (the report "
                    "then says on its first line that it holds confidential data)")
     p.add_argument("--title", default="Identification risk of synthetic data")
+    p.add_argument("--disclosure-keys", nargs="+", default=None, metavar="KEY",
+                   help="add synthpop's disclosure measures (repU, DiSCO and the 1-way/2-way "
+                   "checks) from these keys")
+    p.add_argument("--disclosure-targets", nargs="+", default=None, metavar="TARGET",
+                   help="targets of the disclosure measures (default: the synthesized "
+                   "variables)")
     _add_output_arguments(p, "idrisk-report")
     p.set_defaults(func=_run_report)
 
@@ -378,7 +384,8 @@ def _run_report(args: argparse.Namespace) -> int:
             show_confidential_values=args.show_confidential_values, title=args.title,
             sources={"confidential": conf_path,
                      "synthetic": {name: files for name, (_, files) in scenarios.items()}},
-            progress=show,
+            progress=show, disclosure_keys=args.disclosure_keys,
+            disclosure_targets=args.disclosure_targets,
         )
     except (KeyError, ValueError) as err:  # the engine's checks of columns and arguments
         raise _library_input_error(err) from None
@@ -386,6 +393,128 @@ def _run_report(args: argparse.Namespace) -> int:
     print(rep.summary().to_string(float_format=lambda v: f"{v:.6g}", na_rep="–"))
     print(f"\nwrote {rep.files.html} and {rep.files.markdown}"
           + (" (they hold confidential values)" if args.show_confidential_values else ""))
+    return 0
+
+
+# --------------------------------------------------------------------------- disclosure
+
+
+def _add_disclosure_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "disclosure",
+        help="synthpop's disclosure measures (identity, attribute, CAPs) as CSV tables",
+        description="synthpop 1.9-3's disclosure() for CSV/Parquet files, value for value: "
+        "measures.csv (UiO, UiS, UiOiS, repU, Dorig, Dsyn, iS, DiS, DiSCO, DiSDiO, max_denom, "
+        "mean_denom, baseCAPd, CAPd, CAPs, DCAP, TCAP per target and synthetic file), "
+        "summary.csv (one row per target), exclusions.csv, and the flagged checks "
+        "check_1way.csv and check_2way.csv (these name target and key levels and count "
+        "confidential records: for the data custodian). Synthetic files need not be row-"
+        "paired with the confidential file.",
+    )
+    p.add_argument("confidential", help="confidential data (CSV or Parquet)")
+    p.add_argument("synthetic", nargs="+", help="synthetic files (m = their number)")
+    p.add_argument("--keys", nargs="+", required=True, help="keys (quasi-identifiers)")
+    p.add_argument("--target", nargs="+", required=True,
+                   help="target variable(s) whose disclosure is measured")
+    p.add_argument("--categorical", "--factors", dest="categorical", nargs="*", default=[],
+                   help="columns that are categories even if they hold numbers (e.g. codes)")
+    p.add_argument("--continuous", nargs="*", default=[],
+                   help="columns read as numbers even if stored as text")
+    p.add_argument("--cont-na", nargs="+", default=[], metavar="COLUMN=CODE[,CODE]",
+                   help="missing-value codes of numeric columns, kept out of the grouping "
+                   "(synthpop's cont.na), e.g. --cont-na income=-8 nociga=-8")
+    p.add_argument("--ngroups-target", type=int, default=None,
+                   help="group a numeric target into this many quantile classes")
+    p.add_argument("--ngroups-keys", type=int, nargs="+", default=None,
+                   help="group numeric keys (one value, or one per key; 0 = no grouping)")
+    p.add_argument("--not-target-levels", nargs="+", default=None, metavar="LEVEL",
+                   help="target levels left out of the attribute measures")
+    p.add_argument("--no-target-na", action="store_true",
+                   help="leave records with a missing target out (synthpop: usetargetNA)")
+    p.add_argument("--no-keys-na", action="store_true",
+                   help="leave records with a missing key out (synthpop: usekeysNA)")
+    p.add_argument("--exclude-over-denom-lim", action="store_true",
+                   help="leave out table cells of more than --denom-lim records")
+    p.add_argument("--denom-lim", type=int, default=5, help="(default: %(default)s)")
+    p.add_argument("--thresh-1way", type=float, nargs=2, default=[50, 90], metavar=("N", "PCT"),
+                   help="1-way check thresholds (default: 50 90)")
+    p.add_argument("--thresh-2way", type=float, nargs=2, default=[4, 80], metavar=("N", "PCT"),
+                   help="2-way check thresholds (default: 4 80)")
+    p.add_argument("--quirks", choices=["synthpop", "corrected"], default="synthpop",
+                   help="synthpop's numbers (default) or with its quirks corrected")
+    _add_reading_arguments(p)
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bars (default: on a terminal, for large inputs)")
+    _add_output_arguments(p, "idrisk-disclosure")
+    p.set_defaults(func=_run_disclosure)
+
+
+def _cont_na(specs: Sequence[str]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for spec in specs:
+        column, sep, codes = spec.partition("=")
+        try:
+            values = [float(c) for c in codes.split(",") if c]
+        except ValueError:
+            values = []
+        if not sep or not column or not values:
+            raise InputError(f"--cont-na {spec}: write COLUMN=CODE or COLUMN=CODE1,CODE2, "
+                             "e.g. --cont-na income=-8", flag="--cont-na")
+        out[column] = values
+    return out
+
+
+def _run_disclosure(args: argparse.Namespace) -> int:
+    from ._output import atomic_dir, check_target
+
+    check_target(args.out_dir, overwrite=args.overwrite)
+    paths = [args.confidential, *args.synthetic]
+    show = _progress(args, paths)
+    cont_na = _cont_na(args.cont_na)
+    confidential, *synthetic = _read_all(args, paths, show, _roles(args.confidential,
+                                                                   args.synthetic))
+    import pandas as pd
+
+    from .risk.disclosure_measures import disclosure, disclosure_summary
+
+    options = dict(cont_na=cont_na, ngroups_keys=args.ngroups_keys,
+                   use_keys_na=not args.no_keys_na,
+                   exclude_over_denom_lim=args.exclude_over_denom_lim,
+                   denom_lim=args.denom_lim, thresh_1way=args.thresh_1way,
+                   thresh_2way=args.thresh_2way, quirks=args.quirks)
+    try:
+        results = {t: disclosure(confidential, synthetic, args.keys, t,
+                                 ngroups_target=args.ngroups_target,
+                                 not_target_levels=args.not_target_levels,
+                                 use_target_na=not args.no_target_na, **options)
+                   for t in args.target}
+        summary = disclosure_summary(confidential, synthetic, args.keys, args.target,
+                                     ngroups_targets=args.ngroups_target,
+                                     use_targets_na=not args.no_target_na, **options)
+    except (KeyError, ValueError, TypeError) as err:  # the engine's checks
+        raise _library_input_error(err) from None
+    files = pd.Series(args.synthetic, index=pd.RangeIndex(1, len(synthetic) + 1),
+                      name="file")
+
+    def stacked(name: str) -> pd.DataFrame:
+        parts = []
+        for t, res in results.items():
+            table = res.summary().join(files) if name == "measures" else getattr(res, name)
+            table = table.reset_index() if name == "measures" else table
+            parts.append(table.assign(target=t))
+        out = pd.concat(parts, ignore_index=True)
+        return out[["target"] + [c for c in out.columns if c != "target"]]
+
+    with atomic_dir(args.out_dir, overwrite=args.overwrite) as tmp:
+        stacked("measures").to_csv(tmp / "measures.csv", index=False)
+        summary.table.to_csv(tmp / "summary.csv")
+        stacked("exclusions").to_csv(tmp / "exclusions.csv", index=False)
+        stacked("check_1way").to_csv(tmp / "check_1way.csv", index=False)
+        stacked("check_2way").to_csv(tmp / "check_2way.csv", index=False)
+    print(summary.table.to_string(float_format=lambda v: f"{v:.6g}"))
+    print(f"\nwrote measures.csv, summary.csv, exclusions.csv, check_1way.csv and "
+          f"check_2way.csv to {Path(args.out_dir)} (the checks name levels and count "
+          "confidential records: for the data custodian)")
     return 0
 
 
@@ -534,6 +663,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_risk_parser(sub)
     _add_report_parser(sub)
+    _add_disclosure_parser(sub)
     _add_demo_parser(sub)
     _add_survey_parser(sub)
     _add_check_r_parser(sub)

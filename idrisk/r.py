@@ -54,6 +54,7 @@ from .risk._rcall import (
     RPrintedWarning,
     run_identification_risk,
 )
+from .risk._synthpop_disclosure import disclosure, multi_disclosure, replicated_uniques  # noqa: F401
 
 __all__ = ["IdentificationRisk", "NumbersAsTextWarning", "RMessage", "RPrintedWarning", "syn"]
 

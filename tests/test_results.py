@@ -29,9 +29,7 @@ RESULT_NAME = re.compile(r"(Result|Fit|Table|Estimate|Bounds|Risk|Deviations|Uti
                          r"Synthesis|SyntheticData|Data|Mole|Synds)$")
 
 #: result-like dataclasses owned by other parts of the package, not yet converted
-NOT_YET = {
-    "idrisk.stan.backend.StanFit",  # the Stan backend
-}
+NOT_YET: set[str] = set()
 
 SKIP_MODULES = ("idrisk._moved",)
 
@@ -212,7 +210,34 @@ def _risk_report():
                               utility=False)
 
 
+def _stan_fit():
+    from idrisk.stan.backend import StanFit, convergence_table
+
+    rng = np.random.default_rng(0)
+    draws = {"mu": rng.normal(size=(2, 50)), "beta": rng.normal(size=(2, 50, 2))}
+    return StanFit(draws=draws, sampler={"lp__": rng.normal(size=(2, 50))}, backend="fake",
+                   program="p", seed=1, chains=2, warmup=10, iter_sampling=50,
+                   diagnostics=convergence_table(draws))
+
+
+def _disclosure():
+    from idrisk import disclosure
+
+    f = _frames(3)
+    return disclosure(f[0], f[1:], keys=["g"], target="lab")
+
+
+def _disclosure_summary():
+    from idrisk import disclosure_summary
+
+    f = _frames(3)
+    return disclosure_summary(f[0], f[1:], keys=["g"], targets=["lab"])
+
+
 EXAMPLES = {
+    "idrisk.risk.disclosure_measures.DisclosureResult": _disclosure,
+    "idrisk.risk.disclosure_measures.DisclosureSummary": _disclosure_summary,
+    "idrisk.stan.backend.StanFit": _stan_fit,
     "idrisk.reporting._compute.RiskReport": _risk_report,
     "idrisk.rcompat.crosscheck.CrossCheckReport": _cross_check,
     "idrisk.rcompat.rpart.RpartFit": _rpart_fit,
@@ -225,7 +250,7 @@ EXAMPLES = {
     "idrisk.risk.bounds.InherentBounds": _bounds,
     "idrisk.weighted.weights.SyntheticRisk": _synthetic_risk,
     "idrisk.weighted.diagnostics.WhackAMole": _whack,
-    "idrisk.utility.pmse.PMSEResult": _pmse,
+    "idrisk.utility.propensity.PMSEResult": _pmse,
     "idrisk.utility.combining.CombinedEstimate": _combined,
     "idrisk.utility.tables.TableDeviations": _deviations,
     "idrisk.utility.ordered_logit.OrderedLogitFit": _ordered_fit,

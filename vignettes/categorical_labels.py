@@ -309,7 +309,7 @@ def markdown(results: dict) -> str:
         ks = r["dpmpm_kstar"]
         out.append(f"### {title} (n = {r['n']}, {r['labels']} labels, {r['patterns']} patterns)"
                    f"\n\nDPMPM k* median {ks['median']:g} (95%: {ks['lo']:g}-{ks['hi']:g}, "
-                   f"max {ks['max']}), posterior mean alpha {ks['alpha_mean']:.3g}; DPMPM "
+                   f"max {ks['max']:g}), posterior mean alpha {ks['alpha_mean']:.3g}; DPMPM "
                    f"{r['dpmpm_seconds']:.0f} s, DP-areal {r['areal_seconds']:.0f} s "
                    f"(log-rate acceptance {r['areal_accept']:.2f}).\n")
         out.append("Table 2 (sum of |syn - orig| table counts, mean over m, / 100)\n")

@@ -441,6 +441,9 @@ class DPAreal(Synthesizer):
     stan_program : {"dp_areal", "dp_areal_nc"}
         With ``sampler="stan"``: the corrected published program, or the same posterior in
         a non-centred parameterisation (NUTS mixes much better on it).
+    backend : {"auto", "cmdstanpy", "pystan"}
+        With ``sampler="stan"``: the Stan backend (as for every Stan synthesizer; see
+        :class:`idrisk.StanProgram`).
     seed : int, optional
     progress : bool
 
@@ -456,6 +459,8 @@ class DPAreal(Synthesizer):
     sampler_diagnostics_ : pandas.Series
         Gibbs: ``eta_accept`` and the sigma block's acceptance rates; Stan: ``divergent``.
     stan_fit_ : StanFit or None
+    iterations_ : list of int
+        The sweeps (Gibbs) or draws (Stan, 1-based) of the kept log-rates.
     """
 
     _method = "dp_areal"
@@ -472,6 +477,7 @@ class DPAreal(Synthesizer):
         adapt_delta: float = 0.9,
         store_eta: bool | None = None,
         stan_program: str = "dp_areal",
+        backend: str = "auto",
         seed: int | None = None,
         progress: bool = True,
     ) -> None:
@@ -485,6 +491,7 @@ class DPAreal(Synthesizer):
         self.adapt_delta = adapt_delta
         self.store_eta = store_eta
         self.stan_program = stan_program
+        self.backend = backend
         self.seed = seed
         self.progress = progress
 
@@ -534,7 +541,7 @@ class DPAreal(Synthesizer):
         else:
             from ..stan import StanProgram
 
-            prog = StanProgram(self.stan_program)
+            prog = StanProgram(self.stan_program, backend=self.backend)
             stan_fit = prog.sample(ad.stan_data(K, float(self.lkj_eta)),
                                    seed=int(self.seed) if self.seed is not None else 1,
                                    chains=int(self.chains), warmup=burn, draws=n_iter - burn,

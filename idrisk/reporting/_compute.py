@@ -140,6 +140,9 @@ def compute_report(
     intro: Sequence[str] = (),
     progress: bool | None = None,
     n_jobs: int | None = None,
+    disclosure_keys: Sequence[str] | None = None,
+    disclosure_targets: Sequence[str] | None = None,
+    disclosure_ngroups: int = 5,
     **risk_options: Any,
 ) -> RiskReport:
     """Compute everything the risk report shows; write nothing.
@@ -173,6 +176,13 @@ def compute_report(
         "conf.csv", "synthetic": {name: ["syn1.csv", ...]}}``).
     progress, n_jobs
         Progress bars; passed to :func:`idrisk.identification_risk`.
+    disclosure_keys, disclosure_targets, disclosure_ngroups
+        Add synthpop's disclosure measures (:func:`idrisk.disclosure_summary`): the keys
+        (quasi-identifiers), the targets (default: each scenario's synthesized variables that
+        are not keys) and the classes of a numeric target (0: exact values). Tables
+        ``disclosure`` (UiO, repU, Dorig, DiSCO per scenario, target and dataset) and
+        ``disclosure_checks`` (the 1-way and 2-way checks: counts only; the flagged levels
+        only with ``show_confidential_values``).
     **risk_options
         The matching options of :func:`idrisk.identification_risk` (``percentage``,
         ``euclidean_dist``, ``abs_radius``, ``closed``, ``na_matches``, ``categorical``,
@@ -336,6 +346,15 @@ def compute_report(
             tables["ecdf_utility"] = pd.concat(erows, ignore_index=True)[
                 ["scenario", "variable", "dataset", "U_m", "U_a"]]
 
+    if disclosure_keys:
+        dtab, ctab, dnotes = _disclosure_tables(
+            confidential, scen, as_names(disclosure_keys, "disclosure_keys"),
+            None if disclosure_targets is None else as_names(disclosure_targets,
+                                                             "disclosure_targets"),
+            disclosure_ngroups, show_confidential_values)
+        tables["disclosure"], tables["disclosure_checks"] = dtab, ctab
+        notes.extend(dnotes)
+
     return RiskReport(
         title=title, n=n, known=tuple(known), r=r, results=results, tables=tables,
         notes=tuple(dict.fromkeys(notes)), show_confidential_values=show_confidential_values,
@@ -344,6 +363,48 @@ def compute_report(
         sources=dict(sources or {}), scenarios=scen,
         confidential=confidential, elapsed=time.perf_counter() - t0,
     )
+
+
+def _disclosure_tables(confidential: pd.DataFrame, scen: Mapping, keys: list[str],
+                       targets: list[str] | None, ngroups: int,
+                       show_values: bool) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """synthpop's measures per scenario, target and dataset, and the checks (counts only,
+    the flagged levels only with ``show_values``)."""
+    from ..risk.disclosure_measures import disclosure_summary
+
+    rows, checks, notes = [], [], []
+    for name, sc in scen.items():
+        tl = targets if targets is not None else [v for v in sc.syn if v not in keys]
+        if not tl:
+            continue
+        ng = [ngroups if not is_categorical(confidential[t]) else 0 for t in tl]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = disclosure_summary(confidential, list(sc.synthetic), keys, tl,
+                                     ngroups_targets=ng)
+        notes += list(dict.fromkeys(f"scenario ({name}): disclosure measures: {w.message}"
+                                    for w in caught))
+        for t, res in out.results.items():
+            both = pd.concat([res.identity[["UiO", "repU"]],
+                              res.attribute[["Dorig", "DiSCO"]]], axis=1)
+            for j, row in both.iterrows():
+                rows.append({"scenario": name, "target": t, "dataset": j, **row.to_dict()})
+                one = res.check_1way[res.check_1way["dataset"] == j]
+                two = res.check_2way[res.check_2way["dataset"] == j]
+                entry = {"scenario": name, "target": t, "dataset": j,
+                         "1-way flagged": len(one) > 0,
+                         "1-way share of DiSCO (%)": (float(one["PctLevelDis"].iloc[0])
+                                                      if len(one) else float("nan")),
+                         "2-way flagged pairs": len(two),
+                         "2-way keys": ", ".join(dict.fromkeys(two["key"])) if len(two)
+                         else ""}
+                if show_values:
+                    entry["1-way level"] = str(one["Level"].iloc[0]) if len(one) else ""
+                    entry["2-way pairs"] = "; ".join(map(str, two["target_key_levs"]))
+                checks.append(entry)
+    table = pd.DataFrame(rows)
+    table.attrs.update(keys=list(keys), ngroups=ngroups)  # for the report's text
+    return table, pd.DataFrame(checks), notes
 
 
 def _span(col: pd.Series) -> str:

@@ -47,6 +47,11 @@ FILES = {
     "best_radius.csv": ("each scenario's maximising radius", "as summary.csv"),
     "risk_utility.csv": ("risk and U_p per dataset", "as summary.csv"),
     "ecdf_utility.csv": ("ECDF utility per variable and dataset", "as summary.csv"),
+    "disclosure.csv": ("synthpop's disclosure measures (UiO, repU, Dorig, DiSCO) per "
+                       "target and dataset", "as summary.csv"),
+    "disclosure_checks.csv": ("synthpop's 1-way and 2-way checks: counts (the flagged levels "
+                              "only with {show})", "as summary.csv; with {show} only "
+                              "those allowed to see the confidential data"),
     "fig_*.png": ("the figures; the ECDF and category figures draw the distribution of the "
                   "confidential data", "as a published table of the confidential data's "
                   "distribution (your disclosure review decides)"),
@@ -55,7 +60,8 @@ FILES = {
 _CSV = {"summary": "summary.csv", "datasets": "datasets.csv", "checks": "checks.csv",
         "top_records": "top_records.csv", "sweep": "risk_by_radius.csv",
         "best_radius": "best_radius.csv", "risk_utility": "risk_utility.csv",
-        "ecdf_utility": "ecdf_utility.csv"}
+        "ecdf_utility": "ecdf_utility.csv", "disclosure": "disclosure.csv",
+        "disclosure_checks": "disclosure_checks.csv"}
 _INDEXED = {"summary", "best_radius", "checks"}
 
 
@@ -414,6 +420,8 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
         for key in png:
             if key.startswith(("ecdf_", "shares_")):
                 fig(key)
+    if "disclosure" in rep.tables:
+        _disclosure_section(doc, rep)
     doc.heading("Files in this folder and who may see them")
     written = {"report.html", "report.md", "fig_*.png"} | {
         _CSV[k] for k in rep.tables if k in _CSV}
@@ -424,6 +432,45 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     doc.para(f"idrisk {__version__}; computed in {rep.elapsed:.1f} s. Tables as CSV beside "
              "this file.")
     return doc
+
+
+def _disclosure_section(doc: _Document, rep: RiskReport) -> None:
+    """synthpop's disclosure measures: repU and DiSCO per target and dataset, the checks."""
+    table = rep.tables["disclosure"]
+    keys = ", ".join(table.attrs.get("keys", []))
+    doc.heading("synthpop's disclosure measures")
+    doc.para(
+        f"As synthpop's disclosure() computes them, from the keys {keys}: an intruder looks "
+        "up a person's key combination in the synthetic data. repU is the % of confidential "
+        "records unique on the keys whose combination is unique in the synthetic data too "
+        "(replicated uniques; UiO: unique in the confidential data). DiSCO is the % of "
+        "confidential records whose key combination fixes the target in the synthetic data "
+        "to their own, correct value (Dorig: fixed in the confidential data itself). Unlike "
+        "the identification risk above, neither uses the pairing of confidential and "
+        "synthetic rows. Numeric targets are grouped into "
+        f"{table.attrs.get('ngroups', 5)} quantile classes."
+    )
+    if len(table):
+        doc.table(table.groupby(["scenario", "target"], sort=False)[
+            ["UiO", "repU", "Dorig", "DiSCO"]].mean().reset_index(), index=False)
+        doc.para("Means over the m synthetic datasets (% of the n confidential records).")
+        doc.details("Per-dataset table", table, index=False)
+    checks = rep.tables["disclosure_checks"]
+    doc.para(
+        "Checks (synthpop's thresholds): the 1-way check flags a target level that makes up "
+        "more than 90% of the DiSCO records (and more than 50 of them): the disclosure may be "
+        "what anyone would guess from that level's frequency. The 2-way check counts "
+        "target-key level pairs, from table cells of more than 4 DiSCO records, where over "
+        "80% of the confidential records with the key level have the target level: "
+        "disclosure that one key alone gives. Counts only; the levels are listed with "
+        f"{spell('show_confidential_values', True)}."
+    )
+    flagged = checks[(checks["1-way flagged"]) | (checks["2-way flagged pairs"] > 0)] if len(
+        checks) else checks
+    if len(flagged):
+        doc.table(flagged, index=False)
+    else:
+        doc.para("No target was flagged by either check.")
 
 
 def _dedupe(notes: Sequence[str]) -> list[str]:

@@ -8,7 +8,10 @@ risk, true and false match rates, record-level c, T, K, F and risk matrices.
 * :func:`identification_risk` -- the single-machine engine (``identification.py``, with
   its options in ``options.py`` (:class:`RiskOptions`), input rules in ``_prepare.py``,
   the counting engine in ``matching.py`` and the result in ``result.py``);
-* :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``).
+* :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``);
+* :func:`disclosure` / :func:`disclosure_summary` -- synthpop 1.9-3's disclosure measures
+  (``disclosure_measures.py``, engine in ``_synthpop_disclosure.py``; R's shapes in
+  :mod:`idrisk.r`).
 
 This part imports nothing from the rest of idrisk: synthesizers depend on it, never the
 other way round.
@@ -21,6 +24,13 @@ from ._prepare import (
     RadiusWarning,
     RiskInputWarning,
     RParityWarning,
+)
+from .disclosure_measures import (
+    DisclosureResult,
+    DisclosureSummary,
+    SynthpopQuirkWarning,
+    disclosure,
+    disclosure_summary,
 )
 from .identification import identification_risk
 from .options import RiskOptions
@@ -38,7 +48,12 @@ _LAZY = {
 
 __all__ = [
     "ContinuousCodesWarning",
+    "DisclosureResult",
+    "DisclosureSummary",
     "ExactMatchWarning",
+    "SynthpopQuirkWarning",
+    "disclosure",
+    "disclosure_summary",
     "IdentificationRiskResult",
     "RParityWarning",
     "RadiusWarning",

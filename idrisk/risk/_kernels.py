@@ -132,7 +132,8 @@ def count_grid(a, b, lo_rank, hi_rank, rank, bucket, bucket_of_rank, bucket_star
 
 @_jit
 def _row_matches(i, k, lo, hi, x, d, y, closed, na_matches, ellipsoid):
-    """The numpy engine's ``_rows_match`` for one (target, synthetic row) pair."""
+    """Does target i match synthetic row k on every continuous variable (R's comparisons:
+    a NaN bound or value excludes nothing in R's mode)?"""
     p = lo.shape[1]
     for v in range(p):
         yv, lv, hv = y[k, v], lo[i, v], hi[i, v]

@@ -43,8 +43,11 @@ class AttributeRiskResult(Result):
     syn: list[str]
 
     def summary(self) -> pd.DataFrame:
-        """Count and share per dataset, and their ``mean`` over the datasets."""
-        return self.to_frame("dataset")
+        """Count and share per dataset, and their ``mean`` over the datasets (last row)."""
+        t = self.to_frame("dataset").set_index("dataset")
+        t["count"] = t["count"].astype(float)
+        t.loc["mean"] = t.mean()
+        return t
 
     @property
     def n(self) -> int:
@@ -68,17 +71,16 @@ class AttributeRiskResult(Result):
         return self.A.mean(axis=1).rename("record_risk")
 
     def to_frame(self, level: str = "dataset") -> pd.DataFrame:
-        """``level="dataset"``: count and share per dataset plus a ``mean`` row;
-        ``level="record"``: one row per record and dataset with ``A``."""
+        """Tidy rows: ``level="dataset"``: ``dataset``, ``count``, ``share``, one row per
+        dataset (their mean is in :meth:`summary`); ``level="record"``: ``record``,
+        ``dataset``, ``A``, one row per record and dataset."""
         if level == "record":
             long = self.A.stack().rename("A").reset_index()
             long.columns = ["record", "dataset", "A"]
             return long
         if level != "dataset":
             raise ValueError(f"level must be 'dataset' or 'record', got {level!r}")
-        t = pd.DataFrame({"count": self.count.astype(float), "share": self.share})
-        t.loc["mean"] = t.mean()
-        return t
+        return pd.DataFrame({"count": self.count, "share": self.share}).reset_index()
 
     def _header(self) -> str:
         return f"AttributeRiskResult(n={self.n}, m={self.m}, syn={self.syn})"

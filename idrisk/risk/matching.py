@@ -715,7 +715,6 @@ def count_matches(
     rule: MatchRule = MatchRule(),
     n_keys: int | None = None,
     cache: CountCache | None = None,
-    engine: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Match counts c (int64) and own-row indicator T (bool, before R's c = 0 rule).
 
@@ -730,13 +729,8 @@ def count_matches(
         ``(n, p)`` synthetic values of the same variables.
     cache
         Pass one :class:`CountCache` for all datasets of the same targets to reuse work.
-    engine
-        Must be None: the compiled kernels are the only engine (the argument goes with the next
-        change of this signature).
     """
     n, p = x.shape
-    if engine is not None:
-        raise ValueError(f"engine must be None (one compiled engine), got {engine!r}")
     tkey = np.asarray(tkey, dtype=np.int64)
     skey = np.asarray(skey, dtype=np.int64)
     if n_keys is None:

@@ -61,6 +61,7 @@ import pandas as pd
 from scipy import stats
 
 from .._cache import cache_dir
+from .._result import Result, frozen_update
 
 __all__ = [
     "BACKENDS",
@@ -464,8 +465,8 @@ def ess_bulk(x: np.ndarray) -> float:
 # --------------------------------------------------------------------------- results
 
 
-@dataclass
-class StanFit:
+@dataclass(frozen=True, repr=False, eq=False)
+class StanFit(Result):
     """Posterior draws of one Stan run.
 
     Attributes
@@ -494,9 +495,16 @@ class StanFit:
     iter_sampling: int
     diagnostics: pd.DataFrame = field(default_factory=pd.DataFrame)
     n_divergent: int = 0
-    messages: list[str] = field(default_factory=list)
+    messages: tuple[str, ...] = ()
 
-    def __repr__(self) -> str:
+    def summary(self) -> pd.DataFrame:
+        """The convergence table: R-hat and bulk ESS of every checked scalar."""
+        return self.diagnostics
+
+    def _notes(self) -> list[str]:
+        return list(self.messages)
+
+    def _header(self) -> str:
         worst = (
             f"max R-hat {self.diagnostics['rhat'].max():.3f}, "
             f"min bulk ESS {self.diagnostics['ess_bulk'].min():.0f}"
@@ -898,12 +906,12 @@ def _check_convergence(fit: StanFit, check, rhat_threshold, ess_threshold,
     """Diagnostics of both backends, reported once as :class:`StanConvergenceWarning`:
     divergences, tree-depth saturation, E-BFMI < 0.3, R-hat and bulk ESS."""
     if "divergent__" in fit.sampler:
-        fit.n_divergent = int(np.sum(fit.sampler["divergent__"]))
+        frozen_update(fit, n_divergent=int(np.sum(fit.sampler["divergent__"])))
     table_in = dict(fit.draws)
     if "lp__" in fit.sampler:
         table_in["lp__"] = fit.sampler["lp__"]
     names = check if check is not None else list(table_in)
-    fit.diagnostics = convergence_table(table_in, names)
+    frozen_update(fit, diagnostics=convergence_table(table_in, names))
     msgs = []
     if fit.n_divergent:
         msgs.append(
@@ -935,6 +943,6 @@ def _check_convergence(fit: StanFit, check, rhat_threshold, ess_threshold,
             f"bulk ESS below {ess_threshold:.0f} for {len(bad_e)} quantities "
             f"(min {d['ess_bulk'].min():.0f} at {d['ess_bulk'].idxmin()})"
         )
-    fit.messages = msgs
+    frozen_update(fit, messages=tuple(msgs))
     for m in msgs:
         warnings.warn(f"{fit.program}: {m}", StanConvergenceWarning, stacklevel=3)

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
             table = synth.synthesize(args.m, seed=args.seed).tables(
                 args.by, sample_counts=args.sample_counts)
             print(f"idrisk survey-table: {args.method} delta_alpha="
-                  f"{synth.delta_alpha_:.4g}, epsilon={table.info['epsilon']:.4g}",
+                  f"{synth.delta_alpha_:.4g}, epsilon={table.epsilon:.4g}",
                   file=sys.stderr)
     except (ValueError, KeyError, TypeError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc

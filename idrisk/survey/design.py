@@ -64,20 +64,37 @@ class SurveyTable(Result):
         ``"direct"``, ``"fbs"``, ``"fbp"`` or ``"laplace"``.
     variance : str
         ``"taylor"`` or ``"replicate"``.
+    n : int or None
+        Records the table was computed from (direct tables).
+    replicates : int or None
+        Replicate weights behind the standard errors (``variance="replicate"``).
+    m, level : int, float or None
+        Datasets combined and the interval level (combined tables).
+    epsilon, delta_alpha : float or None
+        The privacy accounting of a synthetic table (FBS, FBP).
     info : dict
-        Anything else worth keeping (epsilon, sensitivities, budget split, m, level...).
+        Mechanism-specific details (the Laplace mechanism's budget split, sensitivities,
+        backend).
     """
 
     table: pd.DataFrame
     by: list[str]
     method: str = "direct"
     variance: str = "taylor"
+    n: int | None = None
+    replicates: int | None = None
+    m: int | None = None
+    level: float | None = None
+    epsilon: float | None = None
+    delta_alpha: float | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
     def summary(self) -> pd.DataFrame:
-        """The ``by`` columns, counts, means and their standard errors."""
-        cols = [c for c in [*self.by, *STAT_COLUMNS] if c in self.table]
-        return self.table[cols]
+        """Counts, means and their standard errors, indexed by the ``by`` labels."""
+        cols = [c for c in STAT_COLUMNS if c in self.table]
+        if not self.by:
+            return self.table[cols].set_axis(pd.Index([ALL], name="cell"))
+        return self.table.set_index(self.by)[cols]
 
     def to_frame(self) -> pd.DataFrame:
         """A copy of the table as a DataFrame (one row per cell, margin and total)."""
@@ -87,9 +104,13 @@ class SurveyTable(Result):
         return len(self.table)
 
     def _header(self) -> str:
+        typed = {k: getattr(self, k) for k in ("n", "replicates", "m", "level", "epsilon",
+                                               "delta_alpha")}
+        values = {k: v for k, v in typed.items() if v is not None}
+        values.update({k: v for k, v in self.info.items() if k not in values})
         extra = ", ".join(
             f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-            for k, v in self.info.items()
+            for k, v in values.items()
             if isinstance(v, (int, float, str)) and not isinstance(v, bool)
         )
         head = f"SurveyTable(method={self.method!r}, by={self.by}, variance={self.variance!r}"
@@ -379,7 +400,7 @@ def design_table(
     codes, levels = _strata_codes(data, strata)
     labels, member = table_cells(data, by, margins=margins)
     count, mean = _point(w, yv, member)
-    info: dict[str, Any] = {"n": len(data)}
+    replicates = None
     if variance == "taylor":
         if replicate_weights is not None:
             raise ValueError("replicate_weights given but variance='taylor'")
@@ -403,14 +424,15 @@ def design_table(
         count_r, mean_r = _point(W, yv, member)
         var_count = _replicate_variance(count_r, scale, rs, mse, count)
         var_mean = _replicate_variance(mean_r, scale, rs, mse, mean)
-        info["replicates"] = R
+        replicates = R
     table = labels.copy()
     table["n"] = member.sum(axis=0)
     table["count"] = count
     table["count_se"] = np.sqrt(var_count)
     table["mean"] = mean
     table["mean_se"] = np.sqrt(var_mean)
-    return SurveyTable(table=table, by=by, method="direct", variance=variance, info=info)
+    return SurveyTable(table=table, by=by, method="direct", variance=variance, n=len(data),
+                       replicates=replicates)
 
 
 # --------------------------------------------------------------------------- combining
@@ -471,9 +493,8 @@ def combine_tables(
         out[f"{s}_high"] = q_bar + half
     order = [*key_cols, *(["n"] if "n" in out else []), *STAT_COLUMNS]
     out = out[order + [c for c in out.columns if c not in order]]
-    info = {"m": m, "level": level}
     return SurveyTable(out, by=list(key_cols), method=method or first.method,
-                       variance=first.variance, info=info)
+                       variance=first.variance, m=m, level=level)
 
 
 # --------------------------------------------------------------------------- replicates

@@ -184,9 +184,9 @@ class SurveySynthesis(SyntheticData):
                 table = table.rename(columns={"n": "n_not_private"})
             else:
                 table = table.drop(columns="n")
-        info = {**out.info, "epsilon": self.epsilon, "delta_alpha": self.delta_alpha}
         return SurveyTable(table, by=out.by, method=out.method, variance=out.variance,
-                           info=info)
+                           m=out.m, level=out.level, epsilon=self.epsilon,
+                           delta_alpha=self.delta_alpha)
 
 
 # --------------------------------------------------------------------------- synthesizers
@@ -268,7 +268,7 @@ class _PseudoPosterior(Synthesizer):
         self._X, self._columns = _design_matrix(data, design, self.coding)
         keep = {*design, self.strata_, y, weight}
         self.columns_ = [c for c in data.columns if c in keep]
-        self._template = data[self.columns_].reset_index(drop=True)
+        self._template = data[self.columns_]
         self.c_y_ = round(float(np.mean(np.log(self._yv))), 1)
         self._ly = np.log(self._yv) - self.c_y_
 
@@ -350,9 +350,9 @@ class _PseudoPosterior(Synthesizer):
         """m synthetic samples, each from a different posterior draw of the weighted fit.
 
         Each dataset has the fitted columns (design, strata, outcome, weight) in the data's
-        order and dtypes: the synthetic outcome and the smoothed synthetic weight replace the
-        confidential ones; the design columns are kept. Other columns of the data are not
-        released.
+        order, with its dtypes and index: the synthetic outcome and the smoothed synthetic
+        weight replace the confidential ones; the design columns are kept. Other columns of
+        the data are not released.
         """
         self._check_fitted()
         m = self._check_m(m)
@@ -366,8 +366,8 @@ class _PseudoPosterior(Synthesizer):
         for s in idx:
             y, w = self._synthesize_one(self.weighted_draws_, int(s), rng)
             out = self._template.copy()
-            out[self.y_] = pd.Series(y).astype(self._template[self.y_].dtype)
-            out[self.weight_] = pd.Series(w).astype(self._template[self.weight_].dtype)
+            out[self.y_] = np.asarray(y).astype(self._template[self.y_].dtype)
+            out[self.weight_] = np.asarray(w).astype(self._template[self.weight_].dtype)
             frames.append(out)
         diagnostics = pd.DataFrame(
             {"draw": idx}, index=pd.RangeIndex(1, m + 1, name="dataset")

@@ -54,6 +54,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from .._schema import is_categorical
 from . import _kernels, _rpart_kernels
 
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
@@ -253,7 +254,7 @@ class RpartTree:
         """
         levels = self.levels_[name]
         if levels is None:
-            if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+            if is_categorical(col):
                 raise TypeError(f"column {name!r} was numeric when fitted, got {col.dtype}")
             return col.to_numpy(dtype=float, na_value=np.nan)
         if isinstance(col.dtype, pd.CategoricalDtype):  # look up categories, not rows
@@ -317,7 +318,7 @@ class RpartTree:
         if n == 0:
             raise ValueError("no rows with a non-missing response (and some predictor)")
         if self.method == "anova":
-            if not pd.api.types.is_numeric_dtype(yk) or pd.api.types.is_bool_dtype(yk):
+            if is_categorical(yk):
                 raise TypeError(f"method='anova' needs a numeric y, got dtype {yk.dtype}")
             self.y_ = yk.to_numpy(dtype=float)
             self.classes_ = None
@@ -686,12 +687,14 @@ class RpartTree:
 
 # ---------------------------------------------------------------------------- helpers
 def _factor_levels(col: pd.Series) -> list | None:
+    """The levels of a factor (None for a numeric column: :func:`idrisk._schema.is_categorical`
+    decides which is which)."""
+    if not is_categorical(col):
+        return None
     if isinstance(col.dtype, pd.CategoricalDtype):
         return list(col.cat.categories)
     if pd.api.types.is_bool_dtype(col):
         return [False, True]
-    if pd.api.types.is_numeric_dtype(col):
-        return None
     return sorted(col.dropna().unique().tolist(), key=str)
 
 

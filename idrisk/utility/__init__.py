@@ -4,9 +4,9 @@ From Hornby & Hu (2021) (paper ``shared/papers/002_*``) and the risk-weighted pa
 (``shared/papers/000_*``, ``003_*``):
 
 * :func:`pmse`, :func:`propensity_utility` -- pMSE / S_pMSE / SPECKS as synthpop's
-  ``utility.gen``, and the article's U_p (``pmse.py``);
+  ``utility.gen``, and the article's U_p (``propensity.py``);
 * :func:`ecdf_utility` -- ECDF utility U_m, U_a (``ecdf.py``);
-* :func:`ci_overlap`, :func:`coefficient_ci_overlap` -- CI overlap (``ci_overlap.py``);
+* :func:`ci_overlap`, :func:`coefficient_ci_overlap` -- CI overlap (``intervals.py``);
 * :func:`combine_partial`, :class:`CombinedEstimate` -- partial-synthesis combining rules
   (``combining.py``);
 * :func:`table_deviations`, :func:`within_pattern_distribution` -- one-, two- and three-way
@@ -15,11 +15,11 @@ From Hornby & Hu (2021) (paper ``shared/papers/002_*``) and the risk-weighted pa
   ``OrderedModel``) on confidential and synthetic data, combined over m (``ordered_logit.py``).
 """
 
-from .ci_overlap import ci_overlap, coefficient_ci_overlap
 from .combining import CombinedEstimate, combine_partial
 from .ecdf import ecdf_utility
+from .intervals import ci_overlap, coefficient_ci_overlap
 from .ordered_logit import OrderedLogitUtility, fit_ordered_logit, ordered_logit_utility
-from .pmse import PMSEResult, pmse, propensity_utility
+from .propensity import PMSEResult, pmse, propensity_utility
 from .tables import TableDeviations, table_deviations, within_pattern_distribution
 
 __all__ = [

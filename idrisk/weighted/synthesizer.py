@@ -127,10 +127,11 @@ class RiskWeightedSynthesizer(Synthesizer):
         concentration of each component weight, default 1), ``scale_mu`` (sd of the normal
         prior on the ordered component intercepts, 2), ``scale_beta`` (half-normal scale of
         the slope sds with component slopes, sd of the normal prior on the slopes with
-        shared slopes; 1), ``scale_sigma`` and ``nu_sigma`` (component sds ~ half-t(nu, 0,
-        scale); defaults 1 and 0 = half-normal(0, 1)). Negbin: ``scale_beta``, ``scale_phi``
-        (10, 10). See ``stan/weighted_mixture_normal.stan`` for why the papers' Dirichlet
-        process hyperprior is not used.
+        shared slopes; 1), ``scale_sigma`` and ``nu_sigma`` (component sds: a zero-avoiding
+        prior, sigma times the half-t(nu, 0, scale) density, so that no component can collapse
+        onto one record; defaults 1 and 0 = sigma times the half-normal(0, 1) density).
+        Negbin: ``scale_beta``, ``scale_phi`` (10, 10). The papers' Dirichlet process
+        hyperprior is replaced by this finite mixture (the Stan program's comments say why).
     backend : {"auto", "cmdstanpy", "pystan"}
     chains, warmup, draws : int
         MCMC settings.

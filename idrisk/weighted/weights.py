@@ -383,8 +383,9 @@ class SyntheticRisk(Result):
                 f"r={self.r}, abs_radius={self.abs_radius})")
 
     def to_frame(self) -> pd.DataFrame:
-        """Per-dataset risks plus the record mean in column ``"IR"``."""
-        return self.per_dataset.assign(IR=self.record_risk)
+        """One row per record and dataset: ``record``, ``dataset``, ``risk`` (``IR_i^(l)``)."""
+        long = self.per_dataset.rename_axis(index="record", columns="dataset").stack()
+        return long.rename("risk").reset_index()
 
 
 def synthetic_marginal_risk(

@@ -110,13 +110,15 @@ def test_both_stan_programs_pass_stanc():
 
 @pytest.mark.stan
 @pytest.mark.slow
-def test_gibbs_sampler_targets_the_stan_programs_posterior():
+@pytest.mark.parametrize("backend", ["pystan", "cmdstanpy"])
+def test_gibbs_sampler_targets_the_stan_programs_posterior(backend):
     """Posterior means and sds of the 20 log-rates, and of log tau_lambda, agree between
     NUTS on stan/dp_areal_nc.stan (the corrected program, non-centred) and the Gibbs sampler
     within Monte-Carlo error. Seen on this machine: |z| <= 2.2, sd ratios 0.95-1.05."""
     d = small_data()
     stan = DPAreal(K=3, sampler="stan", seed=5, progress=False, stan_program="dp_areal_nc",
-                   n_iter=1500, burn=500, keep=4, chains=4, adapt_delta=0.95).fit(
+                   n_iter=1500, burn=500, keep=4, chains=4, adapt_delta=0.95,
+                   backend=backend).fit(
         d, "lab", ["a", "b"])
     gibbs = DPAreal(K=3, sampler="gibbs", seed=6, progress=False, n_iter=7000, burn=1000,
                     keep=4).fit(d, "lab", ["a", "b"])

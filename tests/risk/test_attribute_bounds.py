@@ -54,7 +54,7 @@ def test_attribute_risk_equals_a_direct_count_with_missing_values():
         direct = sum(1 for x, y in zip(d["lab"], s["lab"]) if not pd.isna(y) and x == y)
         assert res.count[l] == direct
         assert res.share[l] == direct / len(d)
-    assert res.to_frame().loc["mean", "count"] == pytest.approx(res.count.mean())
+    assert res.summary().loc["mean", "count"] == pytest.approx(res.count.mean())
     # two synthesized variables: both must be right
     res2 = attribute_risk(d, syns, ["lab", "age"])
     np.testing.assert_array_equal(res2.A.to_numpy(), res.A.to_numpy())

@@ -205,13 +205,6 @@ def test_compiled_candidates_with_ellipsoid_and_na():
                 np.testing.assert_array_equal(own, want_own, err_msg=str(rule))
 
 
-def test_one_engine():
-    """The compiled kernels are the only engine; ``engine`` accepts nothing else."""
-    x = np.zeros((1, 1))
-    with pytest.raises(ValueError, match="engine must be None"):
-        matching.count_matches(np.zeros(1), np.zeros(1), x, x, x, engine="numpy")
-
-
 def test_three_continuous_over_datasets_against_brute_force():
     """Expansion on the known variable, reused (with its sub-targets' cache) for every dataset,
     then the two synthesized variables: equal to the O(n^2) baseline, R's euclidean radii."""

@@ -146,7 +146,8 @@ def test_fbp_weighted_log_density_equals_scipy():
 
 # --------------------------------------------------------------------------- recovery
 
-FIT = {"chains": 2, "warmup": 200, "draws": 250, "backend": "pystan"}
+FIT = {"chains": 2, "warmup": 200, "draws": 250}
+BACKENDS = ["pystan", "cmdstanpy"]
 
 
 def _within(draws: np.ndarray, truth: float, k: float = 4.0) -> bool:
@@ -155,7 +156,8 @@ def _within(draws: np.ndarray, truth: float, k: float = 4.0) -> bool:
 
 
 @pytest.mark.slow
-def test_fbs_recovers_known_parameters():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fbs_recovers_known_parameters(backend):
     rng = np.random.default_rng(21)
     n = 400
     cell = rng.choice(["a", "b"], n)
@@ -168,7 +170,8 @@ def test_fbs_recovers_known_parameters():
     df = pd.DataFrame({"cell": cell, "y": np.exp(ly), "w": np.exp(lw)})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fbs = FBS(alpha=np.ones(n), seed=5, refits=0, **FIT).fit(df, "y", "w", ["cell"])
+        fbs = FBS(alpha=np.ones(n), seed=5, refits=0, backend=backend, **FIT).fit(
+            df, "y", "w", ["cell"])
     d = fbs.weighted_draws_  # additive coding: intercept (cell a) and the b - a contrast
     assert _within(d["beta"][:, 0, 0] + fbs.c_y_, 11.0)
     assert _within(d["beta"][:, 1, 0], 0.5)
@@ -181,7 +184,8 @@ def test_fbs_recovers_known_parameters():
 
 
 @pytest.mark.slow
-def test_fbp_recovers_population_parameters_under_informative_sampling():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fbp_recovers_population_parameters_under_informative_sampling(backend):
     rng = np.random.default_rng(22)
     N = 40000
     cell = rng.choice(["a", "b"], N)
@@ -193,7 +197,8 @@ def test_fbp_recovers_population_parameters_under_informative_sampling():
     df = pd.DataFrame({"cell": cell[keep], "y": np.exp(ly[keep]), "w": 1 / pi[keep]})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fbp = FBP(alpha=np.ones(keep.sum()), seed=6, refits=0, coding="cells", **FIT).fit(
+        fbp = FBP(alpha=np.ones(keep.sum()), seed=6, refits=0, coding="cells", backend=backend,
+                  **FIT).fit(
             df, "y", "w", ["cell"])
     d = fbp.weighted_draws_
     for k, c in enumerate(["a", "b"]):  # cells are coded in sorted order

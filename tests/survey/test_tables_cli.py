@@ -150,7 +150,7 @@ def test_synthetic_tables_release_only_what_the_mechanism_protects():
                               strata="field")
         released = out.tables(by=["field", "gender"])
         assert "n" not in released.table and "n_not_private" not in released.table
-        assert released.info["epsilon"] == 2.0
+        assert released.epsilon == 2.0 and released.delta_alpha == 0.5 and released.m == 2
         asked = out.tables(by=["field", "gender"], sample_counts=True)
         assert asked.table["n_not_private"].tolist()[:4] == [5, 5, 5, 5]
         pd.testing.assert_frame_equal(asked.table.drop(columns="n_not_private"),

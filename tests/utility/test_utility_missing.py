@@ -14,7 +14,7 @@ import pytest
 from idrisk import SyntheticData
 from idrisk._schema import is_categorical
 from idrisk.utility import pmse, propensity_utility, table_deviations
-from idrisk.utility.pmse import _with_missing
+from idrisk.utility.propensity import _with_missing
 
 
 def _data(n: int, shift: float, seed: int) -> pd.DataFrame:
@@ -54,7 +54,7 @@ def test_the_filler_of_a_missing_number_does_not_matter(frames, monkeypatch):
     o2, s2, variables, levels = _with_missing(orig, syns, list(orig.columns))
     assert variables == ["x", "x_NA", "g", "z"] and levels["g"][-1] == "<NA>"
     shifted = [f.assign(x=f["x"].where(f["x_NA"] == 0, 1000.0)) for f in (o2, *s2)]
-    module = sys.modules["idrisk.utility.pmse"]
+    module = sys.modules["idrisk.utility.propensity"]
     monkeypatch.setattr(module, "_with_missing",
                         lambda o, s, v: (shifted[0], shifted[1:], variables, levels))
     again = pmse(orig, syns, resamp_method="none").pMSE
