@@ -449,7 +449,8 @@ def findings_md(results: dict, utility: dict | None = None) -> str:
         wp = utility.get(k, results[k]).get("within_pattern")
         if wp:
             cells.append(f"{lab}: patterns with n < 30: {wp['small_patterns_n_lt_30']}, mean TV "
-                         f"{wp['mean_tv_small']['DPMPM']:.2f} / {wp['mean_tv_small']['DP-areal']:.2f}"
+                         f"{wp['mean_tv_small']['DPMPM']:.2f} / "
+                         f"{wp['mean_tv_small']['DP-areal']:.2f}"
                          f"; larger patterns {wp['mean_tv_large']['DPMPM']:.2f} / "
                          f"{wp['mean_tv_large']['DP-areal']:.2f}")
     if cells:

@@ -194,8 +194,9 @@ def _figures(df, risks, alphas, quick, suffix=""):
     fig.tight_layout()
     fig.savefig(FIG / f"rw_ce_whackamole{sfx}.png", dpi=110)
     plt.close(fig)
-    ax = plot_weights_vs_value(np.log(df["Income"]), {k: alphas[k] for k in ("Marginal", "Pairwise")},
-                          xlabel="log income (log US$)")
+    ax = plot_weights_vs_value(np.log(df["Income"]),
+                               {k: alphas[k] for k in ("Marginal", "Pairwise")},
+                               xlabel="log income (log US$)")
     ax.set_ylabel("record weight alpha (0-1)")
     ax.set_title("Risk weights of the 1,000 CE records, r = 20%")
     ax.figure.tight_layout()

@@ -115,7 +115,8 @@ def cheap(df: pd.DataFrame) -> dict:
     y = df["Income"]
     w = {}
     for kind in ("marginal", "pairwise"):
-        for lab, c, g in (("c=1, g=0", 1.0, 0.0), ("c=1.5, g=0", 1.5, 0.0), ("c=1, g=0.1", 1.0, 0.1)):
+        for lab, c, g in (("c=1, g=0", 1.0, 0.0), ("c=1.5, g=0", 1.5, 0.0),
+                          ("c=1, g=0.1", 1.0, 0.1)):
             a = risk_weights(y, pattern, R, kind=kind, c=c, g=g)
             w[f"{kind} {lab}"] = {"mean": float(a.mean()), "min": float(a.min()),
                                   "median": float(a.median()), "max": float(a.max()),
