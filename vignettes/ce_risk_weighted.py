@@ -179,20 +179,27 @@ def _figures(df, risks, alphas, quick, suffix=""):
 
     sfx = ("_quick" if quick else "") + suffix
     FIG.mkdir(parents=True, exist_ok=True)
-    ax = plot_risk_violins(risks, title="CE income, r = 20%")
+    ax = plot_risk_violins(risks, title="CE income: record-level identification risk, r = 20%")
+    ax.set_ylabel("identification risk (probability)")
+    ax.figure.tight_layout()
     ax.figure.savefig(FIG / f"rw_ce_violins{sfx}.png", dpi=110)
     plt.close(ax.figure)
     fig, axes = plt.subplots(1, 3, figsize=(14, 3.6), sharey=True)
     for ax, label in zip(axes, ("Marginal", "Pairwise", "Unweighted (seed 2)"), strict=True):
         plot_whack_a_mole(np.log(df["Income"]), risks["Unweighted"], risks[label], ax=ax,
-                             label=label, xlabel="log income")
+                             label=label, xlabel="log income (log US$)")
         ax.set_title(label)
+    fig.suptitle("Whack-a-mole: risk under each fit against log income; records whose risk rose "
+                 "by > 0.25 from the unweighted fit (seed 2022) highlighted")
     fig.tight_layout()
     fig.savefig(FIG / f"rw_ce_whackamole{sfx}.png", dpi=110)
     plt.close(fig)
     ax = plot_weights_vs_value(np.log(df["Income"]),
                                {k: alphas[k] for k in ("Marginal", "Pairwise")},
-                               xlabel="log income")
+                               xlabel="log income (log US$)")
+    ax.set_ylabel("record weight alpha (0-1)")
+    ax.set_title("Risk weights of the 1,000 CE records, r = 20%")
+    ax.figure.tight_layout()
     ax.figure.savefig(FIG / f"rw_ce_weights{sfx}.png", dpi=110)
     plt.close(ax.figure)
 

@@ -148,78 +148,182 @@ def findings(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def paper_comparison(summary: pd.DataFrame, fits: pd.DataFrame) -> pd.DataFrame:
-    """Each published finding (paper §4 and its supplement) beside this run's numbers."""
+NOISE_RULE = (
+    "An effect (a difference between two methods, two values of m, or from the paper's "
+    "value) counts when it exceeds 2 Monte Carlo standard errors; the standard error is the "
+    "sd of the same difference over 200 bootstrap resamples of the samples (paired: both "
+    "sides of a difference use the same resampled samples). RMSE ratios and interval "
+    "lengths are compared on the log scale, coverages on their own scale. factor = "
+    "difference / standard error, signed so that > 0 is the paper's direction.")
+
+
+def quantities(summary: pd.DataFrame) -> dict:
+    """Every number the findings compare, by name (from one summary)."""
     f = findings(summary)
-
-    def get(method, m, stat, col):
-        v = f[(f.method == method) & (f.m == m) & (f.stat == stat)][col]
-        return float(v.iloc[0]) if len(v) else float("nan")
-
-    def length_ratio(stat, m=3):
-        s = summary[(summary.stat == stat) & (summary.m == m) & summary.cell24]
-        a = s[s.method == "fbp"].set_index(BY)["length"]
-        b = s[s.method == "fbs"].set_index(BY)["length"]
-        return float((a / b).mean())
-
-    med = {(mt, st): get(mt, 3, st, "median_rmse_ratio")
-           for mt in ("fbs", "fbp", "laplace") for st in ("count", "mean")}
-    cov = {(mt, m, st): get(mt, m, st, "mean_coverage_24")
-           for mt in ("fbs", "fbp") for m in M_VALUES for st in ("count", "mean")}
-    dmax = fits.groupby("method")["delta_max"].mean()
-    dal = fits.groupby("method")["delta_alpha"]
-    def med18(method):  # cells and gender margins: FBP's field-margin counts are exact
+    q = {}
+    for _, r in f.iterrows():
+        key = f"{r['method']}|{r['m']}|{r['stat']}"
+        q[f"med|{key}"] = float(r["median_rmse_ratio"])
+        q[f"cov|{key}"] = float(r["mean_coverage_24"])
+        q[f"cv|{key}"] = float(r["mean_cv_24"])
+    for m in sorted(set(summary.m) - {0}):
+        for stat in ("count", "mean"):
+            s = summary[(summary.stat == stat) & (summary.m == m) & summary.cell24]
+            a = s[s.method == "fbp"].set_index(BY)["length"]
+            b = s[s.method == "fbs"].set_index(BY)["length"]
+            if len(a) and len(b):
+                q[f"lenratio|{m}|{stat}"] = float((a / b).mean())
+    for method in ("fbs", "fbp"):
         v = summary[(summary.method == method) & (summary.m == 3) & (summary.stat == "count")
                     & (summary.gender != "All")]
-        return float(v["rmse_ratio"].median())
+        q[f"med18|{method}"] = float(v["rmse_ratio"].median())
+        v = summary[(summary.method == method) & (summary.m == 5) & (summary.stat == "mean")
+                    & summary.cell24]
+        q[f"undercov5|{method}"] = float((v["coverage"] < 0.8).sum())
+    return q
 
-    paper_dmax = {"fbs": 8.89, "fbp": 9.92}
-    close = [abs(dmax.get(k, np.nan) / v - 1) < 0.2 for k, v in paper_dmax.items()]
-    in_tol = bool((abs(fits["delta_alpha"] / TARGET_DELTA - 1) <= 0.05).all())
+
+# (finding, paper, this-run text, difference whose sign > 0 is the paper's direction or
+#  None for a descriptive row).  L = log; q = quantities.
+def _finding_rows(q: dict, fits: pd.DataFrame) -> list:
+    L = np.log
+
+    def g(key):
+        return q.get(key, float("nan"))
+    dmax = fits.groupby("method")["delta_max"]
+    dal = fits.groupby("method")["delta_alpha"]
+    eps_hi = 2 * fits["delta_alpha"].max() * 3
+    eps_lo = 2 * fits["delta_alpha"].min() * 3
     rows = [
-        ("unweighted max Lipschitz bound, FBS / FBP", "8.89 / 9.92 (one sample)",
-         f"{dmax.get('fbs', np.nan):.2f} / {dmax.get('fbp', np.nan):.2f} (mean over samples)",
-         f"FBS {'yes' if close[0] else 'no'}, FBP {'yes' if close[1] else 'no'} (within 20%)"),
-        ("Delta_alpha of the weighted fits (target 1.8)", "1.8 / 1.8",
-         f"FBS {dal.min()['fbs']:.2f}-{dal.max()['fbs']:.2f}, "
-         f"FBP {dal.min()['fbp']:.2f}-{dal.max()['fbp']:.2f}",
-         "all within 5%" if in_tol else "not all within 5% (achieved values used for epsilon)"),
-        ("counts: both synthesizers beat Laplace by a wide margin (median RMSE ratio, m=3)",
-         "yes", f"FBS {med['fbs', 'count']:.2f}, FBP {med['fbp', 'count']:.2f}, "
-         f"Laplace {med['laplace', 'count']:.2f}",
-         med["laplace", "count"] > 2 * max(med["fbs", "count"], med["fbp", "count"])),
-        ("means: both synthesizers beat Laplace dramatically", "yes",
-         f"FBS {med['fbs', 'mean']:.2f}, FBP {med['fbp', 'mean']:.2f}, "
-         f"Laplace {med['laplace', 'mean']:.2f}",
-         med["laplace", "mean"] > 2 * max(med["fbs", "mean"], med["fbp", "mean"])),
-        ("FBS has the smaller count RMSE ratios", "yes",
-         f"FBS {med['fbs', 'count']:.2f} vs FBP {med['fbp', 'count']:.2f}",
-         med["fbs", "count"] < med["fbp", "count"]),
-        ("FBS has the smaller count RMSE ratios on the 16 cells + 2 gender margins", "yes",
-         f"FBS {med18('fbs'):.2f} vs FBP {med18('fbp'):.2f}", med18("fbs") < med18("fbp")),
-        ("FBP has the smaller mean RMSE ratios", "yes",
-         f"FBP {med['fbp', 'mean']:.2f} vs FBS {med['fbs', 'mean']:.2f}",
-         med["fbp", "mean"] < med["fbs", "mean"]),
-        ("FBP over-covers counts (24 cells, m=3)", "over 0.95",
-         f"FBP {cov['fbp', 3, 'count']:.2f}, FBS {cov['fbs', 3, 'count']:.2f}",
-         cov["fbp", 3, "count"] > 0.95),
-        ("FBP's count intervals are longer than FBS's", "yes",
-         f"FBP/FBS length {length_ratio('count'):.2f}", length_ratio("count") > 1),
-        ("FBS slightly under-covers counts", "slightly below 0.95",
-         f"{cov['fbs', 3, 'count']:.2f}", 0.85 <= cov["fbs", 3, "count"] < 0.95),
-        ("means: FBP interval length about 0.95 x FBS's", "0.95",
-         f"{length_ratio('mean'):.2f}", abs(length_ratio("mean") - 0.95) < 0.1),
-        ("m = 1 under-covers (both, counts and means)", "yes",
-         f"FBS {cov['fbs', 1, 'count']:.2f}/{cov['fbs', 1, 'mean']:.2f}, "
-         f"FBP {cov['fbp', 1, 'count']:.2f}/{cov['fbp', 1, 'mean']:.2f} (count/mean)",
-         all(cov[mt, 1, st] < min(0.95, cov[mt, 3, st]) for mt in ("fbs", "fbp")
-             for st in ("count", "mean"))),
-        ("m 1 -> 3 -> 5: FBS count RMSE ratios slightly smaller", "yes",
-         " / ".join(f"FBS {get('fbs', m, 'count', 'median_rmse_ratio'):.2f}"
-                    for m in M_VALUES), get("fbs", 1, "count", "median_rmse_ratio")
-         > get("fbs", 5, "count", "median_rmse_ratio")),
+        ("Fig. 3: unweighted max Lipschitz bound, FBS", "8.89 (one sample)",
+         f"{dmax.mean()['fbs']:.2f} (mean; sd {dmax.std()['fbs']:.2f} over samples)",
+         ("sd", (dmax.mean()["fbs"] - 8.89) / dmax.std()["fbs"])),
+        ("Fig. 3: unweighted max Lipschitz bound, FBP", "9.92 (one sample)",
+         f"{dmax.mean()['fbp']:.2f} (mean; sd {dmax.std()['fbp']:.2f} over samples)",
+         ("sd", (dmax.mean()["fbp"] - 9.92) / dmax.std()["fbp"])),
+        ("Delta_alpha of the weighted fits; epsilon at m = 3", "1.8; 10.8",
+         f"FBS {dal.min()['fbs']:.2f}-{dal.max()['fbs']:.2f}, FBP {dal.min()['fbp']:.2f}-"
+         f"{dal.max()['fbp']:.2f}; epsilon {eps_lo:.1f}-{eps_hi:.1f}", None),
+        ("Fig. 5/9: counts, FBS beats Laplace (median RMSE ratio, m = 3)", "yes",
+         f"FBS {g('med|fbs|3|count'):.2f}, Laplace {g('med|laplace|3|count'):.2f}",
+         L(g("med|laplace|3|count")) - L(g("med|fbs|3|count"))),
+        ("Fig. 5/9: counts, FBP beats Laplace", "yes",
+         f"FBP {g('med|fbp|3|count'):.2f}, Laplace {g('med|laplace|3|count'):.2f}",
+         L(g("med|laplace|3|count")) - L(g("med|fbp|3|count"))),
+        ("Fig. 5/9: means, FBS beats Laplace dramatically", "yes",
+         f"FBS {g('med|fbs|3|mean'):.2f}, Laplace {g('med|laplace|3|mean'):.2f}",
+         L(g("med|laplace|3|mean")) - L(g("med|fbs|3|mean"))),
+        ("Fig. 5/9: means, FBP beats Laplace dramatically", "yes",
+         f"FBP {g('med|fbp|3|mean'):.2f}, Laplace {g('med|laplace|3|mean'):.2f}",
+         L(g("med|laplace|3|mean")) - L(g("med|fbp|3|mean"))),
+        ("Fig. 5: FBS has the smaller count RMSE ratios (27 cells, m = 3)", "yes",
+         f"FBS {g('med|fbs|3|count'):.2f} vs FBP {g('med|fbp|3|count'):.2f}",
+         L(g("med|fbp|3|count")) - L(g("med|fbs|3|count"))),
+        ("same on the 16 cells + 2 gender margins (FBP's field margins are exact)", "yes",
+         f"FBS {g('med18|fbs'):.2f} vs FBP {g('med18|fbp'):.2f}",
+         L(g("med18|fbp")) - L(g("med18|fbs"))),
+        ("Fig. 5: FBP has the smaller mean RMSE ratios", "yes",
+         f"FBP {g('med|fbp|3|mean'):.2f} vs FBS {g('med|fbs|3|mean'):.2f}",
+         L(g("med|fbs|3|mean")) - L(g("med|fbp|3|mean"))),
+        ("Fig. 10 / Table 4: FBP over-covers counts (24 cells, m = 3)", "above 0.95",
+         f"{g('cov|fbp|3|count'):.3f}", g("cov|fbp|3|count") - 0.95),
+        ("Table 4: FBP's count intervals longer than FBS's (m = 3)", "yes",
+         f"FBP/FBS length {g('lenratio|3|count'):.2f}", L(g("lenratio|3|count"))),
+        ("Fig. 10: FBS slightly under-covers counts (m = 3)", "slightly below 0.95",
+         f"{g('cov|fbs|3|count'):.3f}", 0.95 - g("cov|fbs|3|count")),
+        ("Fig. 10: means, FBS covers slightly better than FBP (m = 3)", "yes",
+         f"FBS {g('cov|fbs|3|mean'):.3f} vs FBP {g('cov|fbp|3|mean'):.3f}",
+         g("cov|fbs|3|mean") - g("cov|fbp|3|mean")),
+        ("Table 5: means, FBP/FBS interval length 0.95 (difference from 0.95)", "0.95",
+         f"{g('lenratio|3|mean'):.2f}", ("null", L(g("lenratio|3|mean")) - L(0.95))),
+        ("Fig. 11: m = 1 under-covers, FBS counts (m = 1 vs 3)", "yes",
+         f"{g('cov|fbs|1|count'):.3f} vs {g('cov|fbs|3|count'):.3f}",
+         g("cov|fbs|3|count") - g("cov|fbs|1|count")),
+        ("Fig. 11: m = 1 under-covers, FBS means", "yes",
+         f"{g('cov|fbs|1|mean'):.3f} vs {g('cov|fbs|3|mean'):.3f}",
+         g("cov|fbs|3|mean") - g("cov|fbs|1|mean")),
+        ("Fig. 11: m = 1 under-covers, FBP counts", "yes",
+         f"{g('cov|fbp|1|count'):.3f} vs {g('cov|fbp|3|count'):.3f}",
+         g("cov|fbp|3|count") - g("cov|fbp|1|count")),
+        ("Fig. 11: m = 1 under-covers, FBP means", "yes",
+         f"{g('cov|fbp|1|mean'):.3f} vs {g('cov|fbp|3|mean'):.3f}",
+         g("cov|fbp|3|mean") - g("cov|fbp|1|mean")),
+        ("Fig. 6: m 1 -> 5, FBS count RMSE ratios slightly smaller", "yes",
+         f"{g('med|fbs|1|count'):.2f} / {g('med|fbs|3|count'):.2f} / "
+         f"{g('med|fbs|5|count'):.2f}", L(g("med|fbs|1|count")) - L(g("med|fbs|5|count"))),
+        ("Fig. 6: m 1 -> 5, FBP count RMSE ratios slightly smaller", "yes",
+         f"{g('med|fbp|1|count'):.2f} / {g('med|fbp|3|count'):.2f} / "
+         f"{g('med|fbp|5|count'):.2f}", L(g("med|fbp|1|count")) - L(g("med|fbp|5|count"))),
+        ("Fig. 6: m 1 -> 5, FBP mean RMSE ratios smaller", "yes",
+         f"{g('med|fbp|1|mean'):.2f} / {g('med|fbp|3|mean'):.2f} / "
+         f"{g('med|fbp|5|mean'):.2f}", L(g("med|fbp|1|mean")) - L(g("med|fbp|5|mean"))),
+        ("Fig. 6: m has little impact on FBS mean RMSE ratios (change 1 -> 5)", "little",
+         f"{g('med|fbs|1|mean'):.2f} / {g('med|fbs|3|mean'):.2f} / "
+         f"{g('med|fbs|5|mean'):.2f}", ("null", L(g("med|fbs|1|mean")) - L(g("med|fbs|5|mean")))),
+        ("Fig. 6: m 3 -> 5 improves utility only a little (FBS counts)", "small",
+         f"{g('med|fbs|3|count'):.2f} -> {g('med|fbs|5|count'):.2f}",
+         ("null", L(g("med|fbs|3|count")) - L(g("med|fbs|5|count")))),
+        ("Fig. 12: FBP means at m = 5, cells with serious under-coverage (< 0.8)",
+         "2 (Field 7)", f"{g('undercov5|fbp'):.0f} of 24", None),
     ]
-    return pd.DataFrame(rows, columns=["finding", "paper", "this run", "reproduced"])
+    return rows
+
+
+def paper_comparison(summary: pd.DataFrame, fits: pd.DataFrame,
+                     results: pd.DataFrame | None = None, truth: pd.DataFrame | None = None,
+                     B: int = 200, seed: int = 7) -> pd.DataFrame:
+    """Each published finding (paper section 4 and its supplement) beside this run's numbers,
+    with the bootstrap standard error of the compared difference and the verdict under
+    ``NOISE_RULE`` (needs ``results`` and ``truth``; without them, no standard errors)."""
+    q = quantities(summary)
+    rows = _finding_rows(q, fits)
+    se = {}
+    if results is not None and truth is not None and results["rep"].nunique() > 1:
+        reps = np.sort(results["rep"].unique())
+        rng = np.random.default_rng(seed)
+        by_rep = {r: g for r, g in results.groupby("rep")}
+        fits_rep = {r: g for r, g in fits.groupby("rep")}
+        boot = []
+        for _ in range(B):
+            pick = rng.choice(reps, size=len(reps), replace=True)
+            res_b = pd.concat([by_rep[r].assign(rep=i) for i, r in enumerate(pick)])
+            fit_b = pd.concat([fits_rep[r].assign(rep=i) for i, r in enumerate(pick)])
+            rb = _finding_rows(quantities(summarize(res_b, truth)), fit_b)
+            boot.append([np.nan if x[3] is None or (isinstance(x[3], tuple) and x[3][0] == "sd")
+                         else (x[3][1] if isinstance(x[3], tuple) else x[3]) for x in rb])
+        arr = np.asarray(boot, dtype=float)
+        se = {i: float(np.nanstd(arr[:, i], ddof=1)) for i in range(arr.shape[1])}
+    out = []
+    for i, (finding, paper, ours, d) in enumerate(rows):
+        if d is None:
+            out.append((finding, paper, ours, "", "descriptive"))
+            continue
+        if isinstance(d, tuple) and d[0] == "null":  # the paper claims no (or little) effect
+            s = se.get(i, np.nan)
+            f = d[1] / s if s and s == s and s > 0 else np.nan
+            verdict = ("no standard error" if f != f else
+                       "reproduced (no effect beyond noise)" if abs(f) < 2 else
+                       "not reproduced (an effect beyond noise)")
+            out.append((finding, paper, ours, f"{f:+.1f}", verdict))
+            continue
+        if isinstance(d, tuple):  # one published sample vs our spread over samples
+            f = d[1]
+            verdict = ("within the sample-to-sample spread" if abs(f) < 2
+                       else "outside the sample-to-sample spread")
+            out.append((finding, paper, ours, f"{f:+.1f} sd", verdict))
+            continue
+        s = se.get(i, np.nan)
+        f = d / s if s and s == s and s > 0 else np.nan
+        if f != f:
+            verdict = "no standard error"
+        elif f >= 2:
+            verdict = "reproduced"
+        elif f <= -2:
+            verdict = "not reproduced (opposite, beyond noise)"
+        else:
+            verdict = "not established (within noise)"
+        out.append((finding, paper, ours, f"{f:+.1f}", verdict))
+    return pd.DataFrame(out, columns=["finding", "paper", "this run", "factor", "verdict"])
 
 
 def _md(frame: pd.DataFrame, floatfmt: str = "{:.3g}") -> str:
@@ -232,12 +336,10 @@ def _md(frame: pd.DataFrame, floatfmt: str = "{:.3g}") -> str:
     return "\n".join([head, sep, *body])
 
 
-def markdown_results(summary: pd.DataFrame, fits: pd.DataFrame) -> str:
+def markdown_results(summary: pd.DataFrame, fits: pd.DataFrame, results=None, truth=None,
+                     comp: pd.DataFrame | None = None) -> str:
     """The results section of ``survey_tables.md`` as Markdown."""
-    comp = paper_comparison(summary, fits)
-    comp["reproduced"] = comp["reproduced"].map(
-        lambda v: "yes" if v is True or v == np.True_ else ("no" if v is False
-                                                          or v == np.False_ else v))
+    comp = paper_comparison(summary, fits, results, truth) if comp is None else comp
     fnd = findings(summary)
     fnd = fnd.rename(columns={"median_rmse_ratio": "median RMSE ratio (27)",
                               "max_rmse_ratio": "max RMSE ratio",
@@ -249,7 +351,7 @@ def markdown_results(summary: pd.DataFrame, fits: pd.DataFrame) -> str:
         max_rhat=("max_rhat", "max"), divergent=("divergent", "sum"),
         seconds=("seconds", "mean")).reset_index()
     return "\n\n".join([
-        "### Published findings beside this run", _md(comp),
+        "### Published findings beside this run", "Noise rule: " + NOISE_RULE, _md(comp),
         "### Per method and m", _md(fnd),
         "### Fits (means over samples)", _md(fs),
     ])
@@ -338,9 +440,9 @@ def main(argv=None) -> int:
     fnd = findings(summary)
     fnd.to_csv(out / "survey_findings.csv", index=False)
     figures(summary, out)
-    comp = paper_comparison(summary, fits)
+    comp = paper_comparison(summary, fits, results, truth)
     comp.to_csv(out / "survey_paper_comparison.csv", index=False)
-    (out / "survey_results.md").write_text(markdown_results(summary, fits) + "\n")
+    (out / "survey_results.md").write_text(markdown_results(summary, fits, comp=comp) + "\n")
     with pd.option_context("display.width", 200, "display.max_colwidth", 90):
         print(comp.to_string(index=False))
         print(fits.groupby("method")[["delta_max", "delta_alpha", "alpha_mean", "seconds"]]

@@ -57,5 +57,13 @@ def test_vignette_ci_run(ce, tmp_path, monkeypatch):
         # the bounds bracket the attribute counts of the no-smoothing limit (closed forms)
         cf = r["risk"]["case ii"]["closed_form"]["mean"]
         assert cf["min"] < cf["max"]
+        # within-pattern utility (the paper's section 3.3): every pattern counted once
+        wp = r["within_pattern"]
+        assert wp["a_closer"] + wp["b_closer"] + wp["tie"] == wp["patterns"]
+        assert set(r["table2_sd"]) == set(t2)
+        assert set(r["risk"]["case ii"]["sd"]) >= {"Min", "Max", "DPMPM", "DP-areal"}
     assert (tmp_path / "categorical_bounds_sim_ci.png").is_file()
+    assert (tmp_path / "categorical_within_pattern_sim_ci.png").is_file()
+    table = mod.findings_md(res)
+    assert table.count("\n| ") >= 15 and "Min" in table
     assert (tmp_path / "categorical_results_ci.json").is_file()

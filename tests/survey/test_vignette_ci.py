@@ -49,6 +49,10 @@ def test_vignette_ci_run_shows_the_findings():
         total = rows[(rows.field == "All") & (rows.gender == "All")]["count"].item()
         rel = abs(cells["count"].sum() - total) / total
         assert (rel > 1e-3) if method == "laplace" else (rel < 1e-9), (method, rel)
+    # every published finding gets a row with a factor and a verdict (no SE from one sample)
+    comp = vig.paper_comparison(summary, fits, results, truth)
+    assert list(comp.columns) == ["finding", "paper", "this run", "factor", "verdict"]
+    assert len(comp) >= 20 and comp["finding"].str.contains("Laplace").any()
     # the privacy accounting is recorded for every fit
     assert set(fits["method"]) == {"fbs", "fbp"}
     assert (fits["delta_alpha"] > 0).all() and (fits["delta_alpha"] < fits["delta_max"]).all()
