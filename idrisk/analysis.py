@@ -64,6 +64,17 @@ class Scenario:
 def _radius_label(r) -> object:
     if isinstance(r, Mapping):
         return ", ".join(f"{k}={v:g}" for k, v in r.items())
+    if isinstance(r, (list, tuple, np.ndarray)):  # one radius per column (data-frame order)
+        return ", ".join(f"{float(v):g}" for v in r)
+    return float(r)
+
+
+def _radius_arg(r):
+    """A radius of the sweep as identification_risk takes it: a number, a vector, a dict."""
+    if isinstance(r, Mapping):
+        return dict(r)
+    if isinstance(r, (list, tuple, np.ndarray)):
+        return [float(v) for v in r]
     return float(r)
 
 
@@ -149,7 +160,7 @@ def radius_sweep(
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
                     res = identification_risk(
                         confidential, sc.synthetic, known=list(known), syn=sc.syn,
-                        r=dict(r) if isinstance(r, Mapping) else float(r), progress=False,
+                        r=_radius_arg(r), progress=False,
                         **risk_options,
                     )
                 df = pd.DataFrame(
@@ -237,7 +248,7 @@ def risk_utility(
     confidential: pd.DataFrame,
     scenarios: Mapping,
     known: Sequence[str],
-    radii: Mapping | float,
+    radii: Mapping | float | Sequence[float],
     *,
     maxorder: int = 1,
     variables: Sequence[str] | None = None,
@@ -251,7 +262,8 @@ def risk_utility(
     confidential : DataFrame
     scenarios : dict ``{name: Scenario}``
     known : list of str
-    radii : dict ``{name: radius}`` (e.g. from :func:`maximizing_radius`) or one radius
+    radii : dict ``{name: radius}`` (e.g. from :func:`maximizing_radius`) or one radius (a
+        number, or one per continuous column as in :func:`idrisk.identification_risk`)
     maxorder, variables : passed to :func:`idrisk.utility.propensity_utility`
 
     Returns

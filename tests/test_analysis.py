@@ -111,3 +111,22 @@ def test_radius_sweep_errors(small):
         radius_sweep(small, [small], KNOWN)
     with pytest.raises(ValueError, match="radii"):
         radius_sweep(small, [small], KNOWN, ["Income"], radii=[])
+
+
+def test_risk_utility_takes_a_radius_per_column():
+    """A vector radius (one per continuous column, R's rule) is a radius of the sweep too; the
+    report's U_p once failed on it."""
+    import warnings
+
+    from idrisk import identification_risk
+    from idrisk.analysis import Scenario, risk_utility
+    from idrisk.datasets import load_demo
+
+    d = load_demo(n=300, seed=1)
+    s = d.assign(Income=d.Income.sample(frac=1, random_state=1).to_numpy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = risk_utility(d, {1: Scenario(["Income"], [s])}, ["Age"], [0.1, 0.2], maxorder=0)
+        want = identification_risk(d, [s], ["Age"], ["Income"], r=[0.1, 0.2])
+    assert out["r"].tolist() == ["0.1, 0.2"] and out["U_p"].notna().all()
+    assert out["exp_risk"].tolist() == want.exp_risk.tolist()

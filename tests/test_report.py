@@ -138,3 +138,19 @@ def test_report_shows_every_option_in_its_signature():
     want = list(inspect.signature(compute_report).parameters)
     assert [p for p in shown if p not in ("out_dir", "overwrite")] == want
     assert shown.index("out_dir") == want.index("r") + 1
+
+
+def test_report_utility_with_a_radius_per_column():
+    """U_p of the report with a vector radius (it was refused and noted as not computed)."""
+    import warnings
+
+    from idrisk.datasets import load_demo
+    from idrisk.reporting import compute_report
+
+    d = load_demo(n=300, seed=1)
+    s = d.assign(Income=d.Income.sample(frac=1, random_state=1).to_numpy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = compute_report(d, [s], ["Age"], ["Income"], r=[0.1, 0.2], radii=None, maxorder=0)
+    assert rep.summary()["U_p"].notna().all()
+    assert not any("could not be computed" in n for n in rep.notes)

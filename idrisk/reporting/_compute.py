@@ -9,7 +9,7 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -309,8 +309,7 @@ def compute_report(
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    # a radius vector is refused there (TypeError, reported below)
-                    ru = risk_utility(confidential, {name: sc}, known, cast(Any, r),
+                    ru = risk_utility(confidential, {name: sc}, known, {name: r},
                                       maxorder=maxorder, progress=False, **scenario_options(sc))
             except (ValueError, TypeError, KeyError, np.linalg.LinAlgError) as err:
                 text = f"scenario ({name}): U_p could not be computed: {err}"
