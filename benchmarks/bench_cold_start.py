@@ -72,7 +72,8 @@ from idrisk import syn
 from idrisk.datasets import load_demo
 conf = load_demo()
 t = time.perf_counter()
-syns = syn(conf, m=3, visit_sequence=["Income"], seed=2021).synthetic
+out = syn(conf, m=3, visit_sequence=["Income"], seed=2021)
+syns = list(getattr(out, "frames", None) or out.synthetic)  # SyntheticData, or 0.1's result
 """
 
 QUICKSTART = (SYN + """res = identification_risk(conf, syns, known=["Age", "Urban", "Marital"],
@@ -84,7 +85,8 @@ from idrisk import syn
 from idrisk.datasets import load_demo
 conf = load_demo()
 t = time.perf_counter()
-syns = syn(conf, m=1, seed=2021).synthetic
+out = syn(conf, m=1, seed=2021)
+syns = list(getattr(out, "frames", None) or out.synthetic)  # SyntheticData, or 0.1's result
 """
 
 RISK = """
