@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -216,7 +216,7 @@ def r_label(value: object) -> str:
     return f"{x:.{nsig - 1}e}"
 
 
-def level_labels(series: pd.Series) -> list[str]:
+def level_labels(series: pd.Series, to_label: Callable[[object], str] = label) -> list[str]:
     """Levels of a categorical column as labels: declared categories first (in their order),
     otherwise the sorted labels of the values present.
 
@@ -231,5 +231,5 @@ def level_labels(series: pd.Series) -> list[str]:
     if isinstance(series.dtype, pd.CategoricalDtype):
         values = list(series.cat.categories)
     else:
-        values = sorted(pd.unique(series.dropna()), key=label)
-    return [label(v) for v in values]
+        values = sorted(pd.unique(series.dropna()), key=to_label)
+    return [to_label(v) for v in values]

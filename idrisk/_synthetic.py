@@ -124,13 +124,6 @@ class SyntheticData(Result, Sequence):
         )
 
 
-def as_frames(synthetic: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
-    """A list of DataFrames from one DataFrame, a sequence of them or a SyntheticData."""
-    if isinstance(synthetic, pd.DataFrame):
-        return [synthetic]
-    return list(synthetic)
-
-
 # ---------------------------------------------------------------------------- protocol
 class NotFittedError(RuntimeError):
     """A synthesizer was asked to synthesize before :meth:`Synthesizer.fit`."""

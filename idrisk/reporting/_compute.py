@@ -18,6 +18,7 @@ from .._interface import spell
 from .._result import Result
 from .._schema import as_names, column_kinds, is_categorical
 from ..risk.options import RiskOptions
+from ..risk.result import span_text
 
 __all__ = ["DEFAULT_RADII", "RiskReport", "compute_report"]
 
@@ -256,7 +257,7 @@ def compute_report(
             "false_rate": t["false_rate"].mean(), "c_zero": res.checks["c_zero"].mean(),
         })
         dataset_tables.append(t.reset_index().assign(scenario=name))
-        check_rows[name] = {key: _span(res.checks[key]) for key in
+        check_rows[name] = {key: span_text(res.checks[key]) for key in
                             ("na_confidential", "na_synthetic", "never_match", "c_zero")
                             if key in res.checks}
     summary = pd.DataFrame(rows).set_index("scenario")
@@ -406,14 +407,6 @@ def _disclosure_tables(confidential: pd.DataFrame, scen: Mapping, keys: list[str
     table = pd.DataFrame(rows)
     table.attrs.update(keys=list(keys), ngroups=ngroups)  # for the report's text
     return table, pd.DataFrame(checks), notes
-
-
-def _span(col: pd.Series) -> str:
-    """``"lo–hi"`` over the datasets (one number when equal)."""
-    if col.isna().any():
-        return "–"
-    lo, hi = int(col.min()), int(col.max())
-    return f"{lo}" if lo == hi else f"{lo}–{hi}"
 
 
 def _top_records(confidential: pd.DataFrame, scen: Mapping, results: Mapping,

@@ -94,14 +94,7 @@ def is_factor(series: pd.Series, rules: str = "python") -> bool:
 
 def column_levels(series: pd.Series, rules: str = "python") -> list[str]:
     """Levels of a factor-like column as labels (declared categories first, as R keeps them)."""
-    if rules == "python":
-        return level_labels(series)
-    to_label = _labeller(rules)
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        values = list(series.cat.categories)
-    else:
-        values = sorted(pd.unique(series.dropna()), key=to_label)
-    return [to_label(v) for v in values]
+    return level_labels(series, _labeller(rules))
 
 
 def level_codes(
@@ -377,10 +370,15 @@ def _as_frame_list(synthetic: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.
     for j, frame in enumerate(frames, start=1):
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(
-                f"synthetic dataset {j} (synthetic[{j - 1}]) is a {type(frame).__name__}, "
+                f"{synthetic_name(j)} is a {type(frame).__name__}, "
                 "expected a DataFrame"
             )
     return frames
+
+
+def synthetic_name(j: int) -> str:
+    """How messages name synthetic dataset j (1-based) of a Python call."""
+    return f"synthetic dataset {j} (synthetic[{j - 1}])"
 
 
 def dataset_label(frame: pd.DataFrame, j: int | None) -> str:
@@ -389,7 +387,7 @@ def dataset_label(frame: pd.DataFrame, j: int | None) -> str:
     source = frame.attrs.get("source") if hasattr(frame, "attrs") else None
     if source:
         return f"{source} ({'the confidential data' if j is None else f'synthetic dataset {j}'})"
-    return "the confidential data" if j is None else f"synthetic dataset {j} (synthetic[{j - 1}])"
+    return "the confidential data" if j is None else synthetic_name(j)
 
 
 def _positional(

@@ -44,6 +44,7 @@ from ._prepare import (
     level_codes,
     merge_check_counts,
     prepare_inputs,
+    synthetic_name,
 )
 from .identification import result_about, warn_about_checks
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
@@ -122,7 +123,7 @@ def _sources(confidential, synthetic, dask, dd) -> tuple[Any, list[Any]]:
     for j, frame in enumerate(frames, start=1):
         if not isinstance(frame, frame_types):
             raise TypeError(
-                f"synthetic dataset {j} (synthetic[{j - 1}]) is a "
+                f"{synthetic_name(j)} is a "
                 f"{type(frame).__name__}, expected a pandas or dask DataFrame"
             )
     return confidential, frames
@@ -422,7 +423,7 @@ def identification_risk_dask(
         total = int(sum(lengths))
         if total != n:
             raise ValueError(
-                f"synthetic dataset {j} (synthetic[{j - 1}]) has {total} rows but the "
+                f"{synthetic_name(j)} has {total} rows but the "
                 f"confidential data has {n}: row i of every synthetic dataset must be the "
                 "synthetic version of confidential record i"
             )
@@ -480,7 +481,7 @@ def identification_risk_dask(
     for j in tqdm(
         range(m), desc="identification risk (dask)", unit="dataset", disable=not progress
     ):
-        where = f"synthetic dataset {j + 1} (synthetic[{j}])"
+        where = synthetic_name(j + 1)
         ssplit = split(syn_src[j], syn_lengths[j], where, False)
         tasks = [
             dask.delayed(_count_bucket)(tbuckets[b], [s[b] for s in ssplit], spec) for b in live
@@ -494,7 +495,7 @@ def identification_risk_dask(
     result = IdentificationRiskResult.from_counts(
         c, own, index=index, checks=checks, **result_about(prep)
     )
-    names = [f"synthetic dataset {j} (synthetic[{j - 1}])" for j in range(1, m + 1)]
+    names = [synthetic_name(j) for j in range(1, m + 1)]
     warn_about_checks(result, checks, names, stacklevel=2)
     return result
 
@@ -507,9 +508,7 @@ def _aligned(confidential: Any, frames: list[Any], align: str | None) -> list[An
     if not isinstance(confidential, pd.DataFrame):
         return frames
     return [
-        check_frame_alignment(
-            confidential, f, f"synthetic dataset {j} (synthetic[{j - 1}])", rule
-        )
+        check_frame_alignment(confidential, f, synthetic_name(j), rule)
         if isinstance(f, pd.DataFrame)
         else f
         for j, f in enumerate(frames, start=1)

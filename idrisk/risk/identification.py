@@ -20,7 +20,7 @@ from .._interface import spell
 from ._prepare import PreparedInputs, RiskInputWarning, input_checks, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import Radius, RiskOptions
-from .result import IdentificationRiskResult
+from .result import IdentificationRiskResult, span_text
 
 __all__ = ["identification_risk", "risk_from_options"]
 
@@ -265,11 +265,6 @@ def result_about(prep: PreparedInputs) -> dict[str, Any]:
     }
 
 
-def _span(values: np.ndarray) -> str:
-    lo, hi = int(np.min(values)), int(np.max(values))
-    return f"{lo}" if lo == hi else f"{lo}–{hi}"
-
-
 def warn_about_checks(
     result: IdentificationRiskResult,
     checks: dict,
@@ -313,8 +308,8 @@ def warn_about_checks(
     na_syn = np.asarray(checks["na_synthetic"])
     if (na_syn > limit).any():
         messages.append(
-            f"{datasets(na_syn > limit)}: {_span(na_syn)} of {n} records per dataset have NA in "
-            f"a continuous known/syn variable ({by_col(checks['na_synthetic_by_column'])}); "
+            f"{datasets(na_syn > limit)}: {span_text(na_syn)} of {n} records per dataset have "
+            f"NA in a continuous known/syn variable ({by_col(checks['na_synthetic_by_column'])}); "
             f"{na_effect}"
         )
     never = int(checks["never_match"])
@@ -353,7 +348,7 @@ def warn_about_checks(
     unexplained = c_zero - never
     if (unexplained > limit).any():
         messages.append(
-            f"{datasets(unexplained > limit)}: {_span(c_zero)} of {n} records per dataset have "
+            f"{datasets(unexplained > limit)}: {span_text(c_zero)} of {n} records per dataset have "
             "no matching synthetic record (c = 0"
             + (f"; {never} of them never matchable" if never else "")
             + "), so they get T = 1 and risk 0 (R's convention) and add nothing to the expected "

@@ -12,7 +12,7 @@ import pandas as pd
 from .._result import Result
 from .options import RiskOptions
 
-__all__ = ["IdentificationRiskResult", "R_NAMES", "sequential_sum"]
+__all__ = ["IdentificationRiskResult", "R_NAMES", "sequential_sum", "span_text"]
 
 #: R's result names -> attribute names
 R_NAMES: dict[str, str] = {
@@ -29,6 +29,22 @@ R_NAMES: dict[str, str] = {
 _MATRICES = ("c", "T", "K", "F", "risk")
 _BLOCK_CELLS = 1 << 21  # cells of the n x m matrices handled per step in from_counts
 _VECTORS = ("s", "exp_risk", "true_rate", "false_rate")
+
+
+def span_text(values: Any) -> str:
+    """``"lo–hi"`` of counts over the synthetic datasets (one number when they are equal; "–"
+    when a count is missing).
+
+    Examples
+    --------
+    >>> span_text([3, 5, 4]), span_text([2, 2]), span_text([1.0, float("nan")])
+    ('3–5', '2', '–')
+    """
+    arr = np.asarray(values, dtype=float)
+    if np.isnan(arr).any():
+        return "–"
+    lo, hi = int(arr.min()), int(arr.max())
+    return f"{lo}" if lo == hi else f"{lo}–{hi}"
 
 
 def sequential_sum(values: np.ndarray, axis: int = 0) -> np.ndarray:
@@ -319,8 +335,7 @@ class IdentificationRiskResult(Result):
         ch = self.checks
 
         def span(col: str) -> str:
-            lo, hi = int(ch[col].min()), int(ch[col].max())
-            return f"{lo}" if lo == hi else f"{lo}–{hi}"
+            return span_text(ch[col])
 
         parts = []
         if not ch["na_confidential"].isna().any():
