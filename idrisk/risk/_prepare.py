@@ -662,16 +662,12 @@ def check_counts(
     ``never_values``: column -> {label: records} of the values concerned.
     """
     na = np.isnan(x)
-    out: dict[str, Any] = {
-        "na": int(na.any(axis=1).sum()) if na.size else 0,
-        "na_by": {},
-        "never": 0,
-        "never_by": {},
-        "never_values": {},
-    }
-    for c, k in zip(cols, na.sum(axis=0)):
-        if k:
-            out["na_by"][c] = max(out["na_by"].get(c, 0), int(k))
+    out: dict[str, Any] = {"na": 0, "na_by": {}, "never": 0, "never_by": {}, "never_values": {}}
+    if na.any():  # the usual case has no NA: nothing more to count
+        out["na"] = int(na.any(axis=1).sum())
+        for c, k in zip(cols, na.sum(axis=0)):
+            if k:
+                out["na_by"][c] = max(out["na_by"].get(c, 0), int(k))
     if d is not None and d.size:
         with np.errstate(invalid="ignore"):
             empty = ~na & ((d < 0) | ((d == 0) & (not closed)) | (np.isnan(d) & np.isnan(x)))
