@@ -1,8 +1,6 @@
 """``python -m idrisk``: the ``idrisk`` command."""
 
-import sys
-
-from idrisk.cli import main
+from idrisk.cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from idrisk._progress import progress_bar
 from idrisk.risk import identification_risk
 from idrisk.risk._prepare import RiskInputWarning
 from idrisk.utility import propensity_utility
@@ -153,7 +153,7 @@ def radius_sweep(
     rows = []
     total = len(scen) * len(radii)
     show = (total > 4) if progress is None else progress
-    with tqdm(total=total, desc="radius sweep", disable=not show) as bar:
+    with progress_bar(total=total, desc="radius sweep", show=show) as bar:
         for name, sc in scen.items():
             for r in radii:
                 with warnings.catch_warnings():
@@ -281,8 +281,8 @@ def risk_utility(
     """
     scen = _scenarios(scenarios, None)
     parts = []
-    for name, sc in tqdm(scen.items(), desc="risk and utility",
-                         disable=not (progress if progress is not None else len(scen) > 1)):
+    for name, sc in progress_bar(scen.items(), desc="risk and utility",
+                                 show=progress if progress is not None else len(scen) > 1):
         r = radii[name] if isinstance(radii, Mapping) else radii
         sw = radius_sweep(confidential, {name: sc}, known, radii=[r], progress=False,
                           **risk_options)
@@ -354,7 +354,7 @@ def m_experiment(
     rows = []
     total = len(m_values) * repeats
     show = (total > 10) if progress is None else progress
-    with tqdm(total=total, desc="m experiment", disable=not show) as bar:
+    with progress_bar(total=total, desc="m experiment", show=show) as bar:
         for i, m in enumerate(m_values):
             if int(m) < 1:
                 raise ValueError(f"m_values must be positive integers, got {m}")

@@ -48,10 +48,11 @@ import pandas as pd
 from scipy import special
 
 from .._numba import jit
+from .._progress import progress_bar
 from .._result import Result
 from .._schema import as_names
 from .._synthetic import Synthesizer, SyntheticData
-from .dpmpm import _as_column, _categorical, _check_chain, _draw_plan, _progress
+from .dpmpm import _as_column, _categorical, _check_chain, _draw_plan
 
 __all__ = ["ArealData", "DPAreal", "areal_data", "dp_areal_synthesize"]
 
@@ -312,7 +313,8 @@ def _gibbs(ad: ArealData, K: int, n_iter: int, burn: int, keep: set[int], lkj_et
     eta_draws: list[np.ndarray] | None = [] if store_eta else None
     kept_eta: list[tuple[int, np.ndarray]] = []
     acc_eta = 0.0
-    bar = _progress(n_iter, progress, "DP-areal (Gibbs)")
+    bar = progress_bar(total=n_iter, desc="DP-areal (Gibbs)", unit="it", mininterval=0.5,
+                       show=progress)
     try:
         for it in range(1, n_iter + 1):
             adapt = it <= burn
@@ -399,11 +401,10 @@ def _gibbs(ad: ArealData, K: int, n_iter: int, burn: int, keep: set[int], lkj_et
                     eta_draws.append(eta.copy())
             if it in keep:
                 kept_eta.append((it, eta.copy()))
-            if bar is not None and it % 50 == 0:
+            if it % 50 == 0:
                 bar.update(50)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     n_post = n_iter - burn
     out = {"trace": pd.DataFrame({"iteration": np.arange(1, n_iter + 1), **trace}),
            "eta_mean": eta_sum / n_post,

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._progress import progress_bar
 from .._schema import as_names
 from .._synthetic import Synthesizer, SyntheticData
 from . import _kernels
@@ -264,7 +265,8 @@ class DPMPM(Synthesizer):
         alphas = np.empty(n_iter)
         snaps: list[_Snapshot] = []
         a_alpha, b_alpha, a_theta = float(self.a_alpha), float(self.b_alpha), float(self.a_theta)
-        bar = _progress(n_iter, self.progress, "DPMPM")
+        bar = progress_bar(total=n_iter, desc="DPMPM", unit="it", mininterval=0.5,
+                           show=self.progress)
         try:
             for it in range(1, n_iter + 1):
                 u = rng.random(n)
@@ -280,11 +282,10 @@ class DPMPM(Synthesizer):
                     snaps.append(_Snapshot(it, z.copy(), pi.copy(),
                                            [theta_flat[:, offsets[j]:offsets[j + 1]].copy()
                                             for j in range(p)]))
-                if bar is not None and it % 100 == 0:
+                if it % 100 == 0:
                     bar.update(100)
         finally:
-            if bar is not None:
-                bar.close()
+            bar.close()
         self.data_ = data
         self.columns_ = columns
         self.target_ = target
@@ -449,11 +450,3 @@ def _categorical(rng: np.random.Generator, w: np.ndarray) -> np.ndarray:
     return np.minimum(out, w.shape[1] - 1)
 
 
-def _progress(total: int, enabled: bool, desc: str):
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover
-        return None
-    return tqdm(total=total, desc=desc, unit="it", mininterval=0.5)

@@ -300,13 +300,12 @@ def compute_report(
 
     # ---------------------------------------------------------------- utility
     if utility:
-        from tqdm.auto import tqdm
-
+        from .._progress import progress_bar
         from ..utility import ecdf_utility
 
         parts = []
-        for name, sc in tqdm(scen.items(), desc="utility U_p", unit="scenario",
-                             disable=not show):
+        for name, sc in progress_bar(scen.items(), desc="utility U_p", unit="scenario",
+                                     show=show):
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")

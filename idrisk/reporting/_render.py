@@ -21,6 +21,7 @@ import pandas as pd
 
 from .._interface import spell
 from .._output import atomic_dir
+from .._progress import progress_bar
 from ..risk.options import RiskOptions
 from ._compute import RiskReport, _radius_text
 
@@ -107,14 +108,12 @@ def write_report(rep: RiskReport, out_dir: Any = "idrisk-report", *, overwrite: 
     RiskReport
         ``rep`` with ``files`` (a :class:`ReportFiles`).
     """
-    from tqdm.auto import tqdm
-
     figures = _figures(rep)
     with atomic_dir(out_dir, overwrite=overwrite) as tmp:
         final = Path(out_dir)
         png_bytes: dict[str, bytes] = {}
-        for key, (fig, _) in tqdm(figures.items(), desc="figures", unit="figure",
-                                  disable=not progress):
+        for key, (fig, _) in progress_bar(figures.items(), desc="figures", unit="figure",
+                                          show=bool(progress)):
             buf = io.BytesIO()
             fig.savefig(buf, format="png", dpi=100)
             png_bytes[key] = buf.getvalue()

@@ -25,19 +25,18 @@ from ._prepare import (
     RiskInputWarning,
     RParityWarning,
 )
-from .disclosure_measures import (
-    DisclosureResult,
-    DisclosureSummary,
-    SynthpopQuirkWarning,
-    disclosure,
-    disclosure_summary,
-)
 from .identification import identification_risk
 from .options import RiskOptions
 from .result import IdentificationRiskResult
 
 _LAZY = {
     "identification_risk_dask": ".dask_engine",
+    # synthpop's disclosure measures
+    "DisclosureResult": ".disclosure_measures",
+    "DisclosureSummary": ".disclosure_measures",
+    "SynthpopQuirkWarning": ".disclosure_measures",
+    "disclosure": ".disclosure_measures",
+    "disclosure_summary": ".disclosure_measures",
     # categorical labels (Hu & Savitsky): attribute risk and the inherent Min/Max bounds
     "AttributeRiskResult": ".attribute",
     "attribute_risk": ".attribute",
@@ -48,12 +47,7 @@ _LAZY = {
 
 __all__ = [
     "ContinuousCodesWarning",
-    "DisclosureResult",
-    "DisclosureSummary",
     "ExactMatchWarning",
-    "SynthpopQuirkWarning",
-    "disclosure",
-    "disclosure_summary",
     "IdentificationRiskResult",
     "RParityWarning",
     "RadiusWarning",

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._progress import progress_bar
 from .._result import Result
 from .._schema import as_names
 from .attribute import attribute_risk
@@ -281,11 +282,7 @@ def inherent_bounds(data: pd.DataFrame, label: str, kept: str | Sequence[str],
     seeds = ss.spawn(2)
     frames = []
     scenarios = ("min", "max")
-    it = scenarios
-    if progress:
-        from tqdm.auto import tqdm
-        it = tqdm(scenarios, desc="inherent bounds")
-    for scen, sq in zip(it, seeds):
+    for scen, sq in zip(progress_bar(scenarios, desc="inherent bounds", show=progress), seeds):
         sets = bound_redraws(data, label, kept, scen, S, np.random.default_rng(sq),
                              min_support)
         f = label_risk(data, sets, label, known).reset_index()

@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from .._progress import progress_bar
 from ._prepare import (
     as_float,
     check_counts,
@@ -478,9 +478,8 @@ def identification_risk_dask(
     if progress is None:
         progress = n * m >= 5_000_000
     syn_counts = []
-    for j in tqdm(
-        range(m), desc="identification risk (dask)", unit="dataset", disable=not progress
-    ):
+    for j in progress_bar(range(m), desc="identification risk (dask)", unit="dataset",
+                          show=progress):
         where = synthetic_name(j + 1)
         ssplit = split(syn_src[j], syn_lengths[j], where, False)
         tasks = [

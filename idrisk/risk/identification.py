@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from .._interface import spell
+from .._progress import progress_bar
 from ._prepare import PreparedInputs, RiskInputWarning, input_checks, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import Radius, RiskOptions
@@ -234,9 +234,8 @@ def risk_from_options(
     if progress is None:
         progress = prep.n * prep.m >= 5_000_000
     workers = _n_workers(n_jobs, prep.m)
-    with tqdm(
-        total=prep.m, desc="identification risk", unit="dataset", disable=not progress
-    ) as bar:
+    with progress_bar(total=prep.m, desc="identification risk", unit="dataset",
+                      show=progress) as bar:
         count(0)  # the first dataset fills the shared cache (plan, target orders)
         bar.update()
         if workers == 1:

@@ -40,11 +40,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
+from .._progress import progress_bar
 from .._result import Result
 from .._schema import is_categorical
 from .._synthetic import Synthesizer, SyntheticData
@@ -612,11 +613,7 @@ class CARTSynthesizer(Synthesizer):
         progress = self.progress
         if progress is None:
             progress = m > 1 and sys.stderr.isatty()
-        reps: Any = range(m)
-        if progress:
-            from tqdm.auto import tqdm
-
-            reps = tqdm(reps, desc="syn", unit="dataset")
+        reps = progress_bar(range(m), desc="syn", unit="dataset", show=progress)
         out = [pad.restore(synth.replicate(), self.data_) for _ in reps]
         settings = {
             "visit_sequence": list(self.visit_sequence_),

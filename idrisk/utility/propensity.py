@@ -20,6 +20,7 @@ import scipy.linalg
 import statsmodels.api as sm
 from scipy import stats
 
+from .._progress import progress_bar
 from .._result import Result
 from .._schema import is_categorical
 from ._common import _as_list, _levels, _single_thread_blas
@@ -329,10 +330,8 @@ def _with_missing(confidential: pd.DataFrame, syns: list[pd.DataFrame], variable
 
 def _pmse_loop(confidential, syns, variables, levels, method, maxorder, cp, minbucket,
                resamp_method, nperms, seed, total, show) -> PMSEResult:
-    from tqdm.auto import tqdm
-
     m = len(syns)
-    bar = tqdm(total=total, desc=f"pMSE ({method})", disable=not show)
+    bar = progress_bar(total=total, desc=f"pMSE ({method})", show=show)
     vals, specks, nparams, nulls = [], [], [], []
     rng = np.random.default_rng(seed)
     for s in syns:

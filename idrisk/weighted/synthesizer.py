@@ -25,9 +25,9 @@ from typing import cast
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from .._align import align_series, check_align
+from .._progress import progress_bar
 from .._schema import as_names, is_categorical
 from .._synthetic import Synthesizer, SyntheticData
 from ..stan.backend import StanFit, StanProgram
@@ -365,7 +365,7 @@ class RiskWeightedSynthesizer(Synthesizer):
         idx = self.draw_indices(m)
         X = self.X_.to_numpy()
         out = []
-        for d in tqdm(idx, desc="synthesizing", disable=not self.progress, leave=False):
+        for d in progress_bar(idx, desc="synthesizing", show=self.progress, leave=False):
             if self.model == "mixture":
                 ystar = self._draw_mixture(fit, d, X, rng)
             else:
