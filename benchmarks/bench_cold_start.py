@@ -24,29 +24,29 @@ The numpy path that the compiled kernels replaced (``IDRISK_ENGINE=numpy`` befor
 is measured from an export of that commit when ``IDRISK_BENCH_BASELINE`` names its directory
 (``git archive 81641d2 | tar -x -C DIR``); the committed results hold it.
 
-Committed: ``results/cold_start.json`` (every variant in one run, 2026-11-24, machine load
-12-16 on 2 cores: other engineers' jobs) and ``results/cold_start_baseline_quiet.json`` (the
-pre-issue-24 variants alone at load 0.5-2.4; its quickstart rows failed on a since-fixed bug of
-this file). Minimum whole-process seconds, load 12-16:
+Each process runs idrisk as installed (bytecode compiled: ``_data.as_installed``).
 
-==========  ==============  ===============  =============  ==============  ===============
-task        compiled, warm  compiled, empty  before: numpy  before: numba,  before: numba,
-                                                            warm            empty
-==========  ==============  ===============  =============  ==============  ===============
-syn         5.44            7.83             3.10           3.75            6.03
-quickstart  4.89            17.85            2.24           5.74            18.84
-cart        8.87            86.6             8.02           30.9            135
-risk        6.01            14.8             3.12           7.17            41.4
-==========  ==============  ===============  =============  ==============  ===============
+Committed: ``results/cold_start_quiet.json`` (2026-11-24, load 0.5-0.9 on 2 cores, after
+``idrisk._numba._KernelCache``: a cached kernel loads without numba's target-context refresh)
+and ``results/cold_start.json`` (all variants, including the pre-issue-24 numba path, at load
+12-16 before that change). Minimum whole-process seconds of 3, quiet machine:
 
-With a warm cache every kernel loads from the cache (before, ``best_split_anova`` was
-recompiled in every process: the numba "cart" row), so the cold process is 3.5x faster than
-before for CART and 1.2x for risk. It is not as fast as the removed numpy path for the small
-calls (syn, quickstart, risk: 1.7-2.2x its time under this load): numba's first dispatch in a
-process costs about a second here even with every kernel cached -- it imports scipy.linalg
-(numba's BLAS check in ``numba.np.arraymath``) and its lowering registries; compiling is no
-longer part of it. The README's ``syn`` call synthesizes Income by sampling, whose R-stream
-draws are now the compiled loop too.
+==========  ==============  ===============  ======================
+task        compiled, warm  compiled, empty  before: numpy path
+==========  ==============  ===============  ======================
+syn         0.429           0.814            0.409
+quickstart  0.494           2.32             0.433
+cart        0.758           11.3             1.196
+risk        0.481           2.15             0.357
+==========  ==============  ===============  ======================
+
+With a warm cache CART is 0.63x the numpy path's time; syn is 1.05x, the quick start 1.14x and
+CE risk m = 20 1.35x. What the small calls still pay is numba itself: its import (about 0.1 s
+beside pandas: ``bench_cli_startup``'s ``import pandas, numba`` row) and, at the first load of
+a kernel that allocates an array, the import of ``numba.np.arrayobj`` (0.05 s), which the
+cached code's environment refers to. The refresh that cost 0.25 s (some 200 modules of
+lowering rules, and ``scipy.linalg`` through numba's BLAS check) is gone. Before that change
+the warm-cache figures were 0.747, 0.831, 0.970 and 0.731 s.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from _data import ce_scenario1, machine_load
+from _data import as_installed, ce_scenario1, machine_load
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = os.environ.get("IDRISK_BENCH_BASELINE")
@@ -125,8 +125,8 @@ def ce_pickle(tmp_path_factory) -> str:
 def _child(body: str, data: str, root: Path, env: dict[str, str]) -> tuple[float, dict]:
     code = CHILD.format(data=data, body=body)
     mine = ("IDRISK_ENGINE", "IDRISK_CACHE_DIR", "NUMBA_CACHE_DIR")
-    full = {k: v for k, v in os.environ.items() if k not in mine}
-    full.update(PYTHONPATH=str(root), MPLBACKEND="Agg", **env)
+    full = {k: v for k, v in as_installed(root).items() if k not in mine}
+    full.update(MPLBACKEND="Agg", **env)
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True,
                          timeout=900, cwd=tempfile.gettempdir())
