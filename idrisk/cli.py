@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from . import __version__
 from ._errors import InputError
 from ._interface import interface
+from ._progress import progress_bar
 from ._read import read_table
 
 if TYPE_CHECKING:
@@ -181,8 +182,6 @@ def _engine_progress(args: argparse.Namespace) -> bool | None:
 
 def _read_all(args: argparse.Namespace, paths: Sequence[str], show: bool,
               roles: Sequence[str]) -> list[pd.DataFrame]:
-    from ._progress import progress_bar
-
     frames = []
     for path, role in progress_bar(list(zip(paths, roles, strict=True)), desc="reading",
                                    unit="file", show=show):
@@ -193,8 +192,6 @@ def _read_all(args: argparse.Namespace, paths: Sequence[str], show: bool,
 
 
 def _write_csv(frame: pd.DataFrame, path: Path, show: bool, index: bool = False) -> None:
-    from ._progress import progress_bar
-
     chunk = 100_000
     if not show or len(frame) <= chunk:
         frame.to_csv(path, index=index)
