@@ -37,6 +37,7 @@ def m_figures(out: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     from idrisk.plots import plot_2d_boxplot
 
@@ -52,7 +53,10 @@ def m_figures(out: Path) -> None:
         for ax in fig.axes:
             ax.set_ylabel("mean record-level risk (IR / n, fraction of records)")
             ax.set_xlabel("mean propensity-score utility U_p (pMSE, unitless)")
-        fig.savefig(out / f"ce_fig10_2d_boxplot_s{k}.png", dpi=110)
+            # at most five x ticks, slanted: the U_p ticks of scenario (4) ran together
+            ax.xaxis.set_major_locator(MaxNLocator(5))
+            ax.tick_params(axis="x", labelrotation=20)
+        fig.savefig(out / f"ce_fig10_2d_boxplot_s{k}.png", dpi=110, bbox_inches="tight")
         plt.close(fig)
 
 

@@ -375,14 +375,22 @@ def figures(summary: pd.DataFrame, outdir: Path) -> list[Path]:
             v = summary[(summary.method == method) & (summary.m == m) & (summary.stat == stat)]
             if len(v):
                 data.append(v["rmse_ratio"].to_numpy())
-                names.append(f"{method.upper()} m={m}" if method != "laplace" else "Laplace")
+                names.append(f"{method.upper()} m={m}" if method != "laplace"
+                             else "Laplace\n(ε = 10.8, as m = 3)")
         ax.boxplot(data, tick_labels=names)
         ax.set_yscale("log")
-        ax.axhline(1.0, color="grey", lw=0.8, ls="--", label="confidential sample")
-        ax.set_ylabel("RMSE ratio (method / confidential sample), log scale")
+        ax.axhline(1.0, color="grey", lw=0.8, ls="--",
+                   label="ratio 1: as accurate as the confidential sample")
+        # what the box plot shows (matplotlib's convention), for the legend
+        ax.plot([], [], color="tab:orange", label="median of the 27 cells")
+        ax.plot([], [], color="black", marker="s", mfc="none", ls="none",
+                label="box: Q1-Q3; whiskers: 1.5 IQR")
+        ax.plot([], [], color="black", marker="o", mfc="none", ls="none",
+                label="circles: cells beyond the whiskers")
+        ax.set_ylabel("RMSE ratio, method / confidential sample (log scale)", fontsize=9)
         ax.set_title(f"RMSE ratios of the 27 {label} cells ({n_reps} samples)")
         ax.tick_params(axis="x", rotation=45)
-        ax.legend(loc="upper left")
+        ax.legend(loc="upper left", fontsize=7)
     fig.tight_layout()
     p = outdir / "survey_rmse_ratios.png"
     fig.savefig(p, dpi=110)
@@ -401,10 +409,11 @@ def figures(summary: pd.DataFrame, outdir: Path) -> list[Path]:
                 if len(v):
                     ax.scatter(v["coverage"], v["cv"], marker=markers[m], color=colors[method],
                                alpha=0.7, label=f"{method.upper()} m={m}")
-        ax.axvline(0.95, color="grey", ls="--", lw=0.8)
+        ax.axvline(0.95, color="grey", ls="--", lw=0.8, label="nominal coverage 0.95")
         ax.set_xlabel("coverage of the nominal 95% interval")
         ax.set_ylabel("CV (standard error / estimate)")
-        ax.set_title(f"Coverage vs CV of the 24 {label} cells, {n_reps} samples")
+        ax.set_title(f"Coverage vs CV of the 24 {label} cells, {n_reps} samples\n"
+                     "(one point per cell; marker: m synthetic datasets)", fontsize=10)
         ax.legend(fontsize=8)
     fig.tight_layout()
     p = outdir / "survey_coverage_cv.png"
