@@ -239,6 +239,8 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
             fig.savefig(FIG / f"categorical_bounds_{name}{st['suffix']}.png", dpi=110)
             plt.close(fig)
             fig = plot_table_deviations({k: devs[k] for k in ("DPMPM", "DP-areal")})
+            fig.suptitle(f"{'A, CE sample' if name == 'ce' else 'B, simulated data'}: "
+                         "synthetic minus confidential table counts, all m datasets")
             fig.savefig(FIG / f"categorical_table_deviations_{name}{st['suffix']}.png", dpi=110)
             plt.close(fig)
         _log(f"{name}: risk {case}")

@@ -172,28 +172,60 @@ def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
     return res
 
 
+def violin_legend(ax) -> None:
+    """Say what the bars of matplotlib's violins mean (mean, and min/max at the ends)."""
+    ax.plot([], [], color="C0", lw=1.5, label="middle bar: mean")
+    ax.plot([], [], color="C0", lw=0.8, label="end bars: min and max")
+    ax.legend(fontsize=7, loc="upper right")
+
+
+def whack_figure(unweighted, fits: dict, path, title: str) -> None:
+    """Risk under each fit against the risk under the unweighted fit, per record, with the
+    y = x line (no change) and y = x + 0.25 (the whack-a-mole threshold); records above the
+    threshold line are highlighted and counted."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(fits), figsize=(4.6 * len(fits), 4.0), sharey=True,
+                             squeeze=False)
+    u = np.asarray(unweighted, dtype=float)
+    for ax, (label, risk) in zip(axes[0], fits.items(), strict=True):
+        w = np.asarray(risk, dtype=float)
+        up = (w - u) > 0.25
+        ax.scatter(u[~up], w[~up], s=5, c="0.6", label="other records")
+        ax.scatter(u[up], w[up], s=28, c="gold", edgecolors="k", linewidths=0.4,
+                   label=f"risk up by > 0.25 ({int(up.sum())} records)")
+        ax.plot([0, 1], [0, 1], color="k", lw=0.8, label="y = x: no change")
+        ax.plot([0, 0.75], [0.25, 1], color="k", lw=0.8, ls="--", label="y = x + 0.25")
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_xlabel("risk under Unweighted 2022 (probability)")
+        ax.set_title(label, fontsize=10)
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0][0].set_ylabel("risk under the fit (probability)")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def _figures(df, risks, alphas, quick, suffix=""):
     import matplotlib.pyplot as plt
 
-    from idrisk.weighted.plots import plot_risk_violins, plot_weights_vs_value, plot_whack_a_mole
+    from idrisk.weighted.plots import plot_risk_violins, plot_weights_vs_value
 
     sfx = ("_quick" if quick else "") + suffix
     FIG.mkdir(parents=True, exist_ok=True)
     ax = plot_risk_violins(risks, title="CE income: record-level identification risk, r = 20%")
     ax.set_ylabel("identification risk (probability)")
+    violin_legend(ax)
     ax.figure.tight_layout()
     ax.figure.savefig(FIG / f"rw_ce_violins{sfx}.png", dpi=110)
     plt.close(ax.figure)
-    fig, axes = plt.subplots(1, 3, figsize=(14, 3.6), sharey=True)
-    for ax, label in zip(axes, ("Marginal", "Pairwise", "Unweighted (seed 2)"), strict=True):
-        plot_whack_a_mole(np.log(df["Income"]), risks["Unweighted"], risks[label], ax=ax,
-                             label=label, xlabel="log income (log US$)")
-        ax.set_title(label)
-    fig.suptitle("Whack-a-mole: risk under each fit against log income; records whose risk rose "
-                 "by > 0.25 from the unweighted fit (seed 2022) highlighted")
-    fig.tight_layout()
-    fig.savefig(FIG / f"rw_ce_whackamole{sfx}.png", dpi=110)
-    plt.close(fig)
+    whack_figure(risks["Unweighted"], {k: risks[k] for k in
+                                        ("Marginal", "Pairwise", "Unweighted (seed 2)")},
+                 FIG / f"rw_ce_whackamole{sfx}.png",
+                 "Whack-a-mole (the paper's Fig. 3): each record's risk under a fit against its "
+                 "risk under Unweighted 2022")
     ax = plot_weights_vs_value(np.log(df["Income"]),
                                {k: alphas[k] for k in ("Marginal", "Pairwise")},
                                xlabel="log income (log US$)")

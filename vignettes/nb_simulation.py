@@ -250,6 +250,9 @@ def _figures(df, risks_all, alphas, radii, quick, seed):
                       "Marginal": risk["Marginal"], "Pairwise": risk["Pairwise"]},
                      ax=ax, title=f"r = {int(round(r * 100))}%")
         ax.tick_params(axis="x", labelsize=7)
+    ax.plot([], [], color="C0", lw=1.5, label="middle bar: mean")
+    ax.plot([], [], color="C0", lw=0.8, label="end bars: min and max")
+    ax.legend(fontsize=7, loc="upper right")
     fig.suptitle("NB simulation: record-level identification risk (L = 20)")
     fig.tight_layout()
     fig.savefig(FIG / f"rw_nb_violins{suffix}.png", dpi=110)
