@@ -19,6 +19,7 @@ and the figures ``survey_rmse_ratios.png``, ``survey_coverage_cv.png``.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 import warnings
 from pathlib import Path
@@ -451,6 +452,9 @@ def main(argv=None) -> int:
     figures(summary, out)
     comp = paper_comparison(summary, fits, results, truth)
     comp.to_csv(out / "survey_paper_comparison.csv", index=False)
+    # every number the findings compare, by name (keys of vignettes/findings/survey_tables.csv)
+    (out / "survey_quantities.json").write_text(
+        json.dumps(quantities(summary), indent=1, sort_keys=True) + "\n")
     (out / "survey_results.md").write_text(markdown_results(summary, fits, comp=comp) + "\n")
     with pd.option_context("display.width", 200, "display.max_colwidth", 90):
         print(comp.to_string(index=False))
