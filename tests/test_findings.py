@@ -4,7 +4,8 @@
 * every verdict equals the vignette's one rule applied to the row, and every printed factor
   equals (ours - against) / noise from the printed numbers;
 * every "ours" / "against" number traces to a stored result file under ``vignettes/figures``
-  by its key, equal to the stored value to the printed digits;
+  by its key, equal to the stored value to the printed digits, and every file equals what
+  ``vignettes/findings/_build.py`` computes from those files (the noise values included);
 * every ``Table N`` / ``Fig. N`` the papers' texts name (``shared/papers``; a supplement's
   as ``supp. Fig. N``) appears as a row of some vignette.
 """
@@ -86,6 +87,15 @@ def test_every_number_traces_to_a_stored_result(vignette):
                 assert abs(stored - F.number(v)) <= tol, (vignette, row["id"], k, stored, v)
         if row["ours"] and not row["ours_key"]:
             pytest.fail(f"{vignette} row {row['id']}: a number without a key")
+
+
+def test_every_file_equals_what_its_builder_computes_from_the_stored_results(vignette):
+    """Noise values included: ``vignettes/findings/_build.py`` derives them from the stored
+    per-dataset / per-repeat / per-fit results, so an edited CSV or stored number fails."""
+    spec = importlib.util.spec_from_file_location("_build", F.FINDINGS / "_build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    assert build.BUILDERS[vignette]().rows == F.read_rows(vignette)
 
 
 def _paper_refs() -> dict[str, set[str]]:
