@@ -120,6 +120,7 @@ def _paper_refs() -> dict[str, set[str]]:
             out[paper] = refs
         else:
             out[paper] = F.paper_refs(text)
+    assert sorted(out) == ["000", "001", "002", "003", "004"], sorted(out)
     return out
 
 
