@@ -1879,7 +1879,7 @@ def build_categorical_labels() -> Book:
     )
     b.add(
         "004",
-        "§3.1",
+        "§2.3",
         "DPMPM's number of occupied classes k*: 95% interval (28, 36)",
         "=",
         "(28, 36)",
@@ -1890,14 +1890,22 @@ def build_categorical_labels() -> Book:
         against_lit="28",
         note="B (simulated, shaped like the paper's data): 29-37, median 33 (A: 11-20); no SE of an interval's end: not judged",
     )
-    b.add(
-        "004",
-        "§4",
-        "record-level risks of three example records: 0.00169 / 0.00014 / 0.00323",
-        "=",
-        "0.00169; 0.00014; 0.00323",
-        note="not computable here: the records are of the confidential CE county data",
-    )
+    for who, p, rec in (("DPMPM", "10.474", "0.00169"), ("DP-areal", "0.851", "0.00014"), ("Max", "20.073", "0.00323")):
+        T = "sim/risk/case ii/"
+        n_who = S if who == "Max" else M
+        b.add(
+            "004",
+            "§4.2.2",
+            f"B (simulated, the paper's n = 6,208), case ii: {who}'s expected risk, i.e. the record-level average {rec} times n",
+            "=",
+            p,
+            [(J + T + f"table/{who}/exp_risk", 2)],
+            [],
+            against_lit="paper",
+            noise=L(T + f"sd/{who}/exp_risk") / math.sqrt(n_who),
+            unit="SE of a mean over the m = 20 datasets (Max: the S = 100 redraws)",
+            note="record-level average = expected risk / n; same n as the paper's, so the same factor",
+        )
     b.add(
         "004",
         "Table 1",
