@@ -1595,22 +1595,33 @@ def build_survey_tables() -> Book:
         against_lit="paper",
         note="no Monte Carlo SE stored for Δα; FBS 1.76-2.05, FBP 1.73-2.10 over the samples; ε at m = 3: 10.4-12.6 (paper 10.8)",
     )
-    b.add(
-        "001",
-        "Fig. 7",
-        "refit at Δα = 3.4 (one sample): FBS means improve notably, FBP does not",
-        ">",
-        "yes",
-        note="not run: a new set of Stan fits (about 4 FBS + 4 FBP fits of 80-130 s each on one sample, ~15 min CPU on an idle core); command in the text",
-    )
-    b.add(
-        "001",
-        "Fig. 12, Fig. 13",
-        "m = 10 (ε = 36) gives utility similar to m = 5",
-        "=",
-        "similar",
-        note="not run: the 12-sample run at m = 10 needs ~45 min of Stan fits on the shared machine; command in the text",
-    )
+    E = "survey_experiments.json#/"
+    n_exp = int(F.lookup(E + "reps"))
+    EUNIT = f"Monte Carlo SE (paired bootstrap over the {n_exp} samples of survey_experiments.py)"
+
+    def erow(src, finding, d, paper, ours, against, pair, note=""):
+        o, a = F.lookup(E + "median_rmse_ratio/" + ours), F.lookup(E + "median_rmse_ratio/" + against)
+        b.add(
+            "001",
+            src,
+            finding,
+            d,
+            paper,
+            [(E + "median_rmse_ratio/" + ours, 3)],
+            [(E + "median_rmse_ratio/" + against, 3)],
+            noise=F.lookup(E + f"se/{pair}"),
+            unit=EUNIT,
+            scale="log",
+            note=note or f"median RMSE ratio {o:.3f} against {a:.3f}; the paper: one sample",
+        )
+
+    erow("Fig. 7", "refit at Δα = 3.4: FBS means improve notably (median RMSE ratio, m = 3, Δα 3.4 against 1.8)", "<", "notable improvement", "fbs34|3|mean", "fbs|3|mean", "fbs_delta34_vs_18_mean")
+    erow("Fig. 7", "refit at Δα = 3.4: FBP means do not improve (median RMSE ratio, m = 3, Δα 3.4 against 1.8)", "=", "no improvement", "fbp34|3|mean", "fbp|3|mean", "fbp_delta34_vs_18_mean")
+    for meth in ("fbs", "fbp"):
+        for stat in ("count", "mean"):
+            erow("Fig. 12, Fig. 13", f"m = 10 (ε = 36) gives utility similar to m = 5: {meth.upper()} {stat} RMSE ratios, m = 10 against m = 5", "=", "similar",
+                 f"{meth}|10|{stat}", f"{meth}|5|{stat}", f"{meth}_m10_vs_5_{stat}",
+                 note="the same Δα = 1.8 fits released at m = 5 and m = 10")
     Q = "survey_quantities.json#/"
     b.add(
         "001",
