@@ -28,8 +28,9 @@ The rule (``verdict``) is the same for every vignette except for its threshold `
 factor exceeds ``T``, *not reproduced* when every factor is below ``-T``, else *not
 established*. For ``=`` (the paper claims no effect or our number equals its number):
 *reproduced* when every |factor| <= T, *not reproduced* when every |factor| > T. A row
-without our number is *not established* (its note says why); a row without a direction and
-without a published number is *descriptive*.
+without our number, or without a noise (a level on other data, a rate without a stored SE),
+is *not established* (its note says why); a row without a direction and without a published
+number is *descriptive*.
 
 ``python vignettes/_findings.py`` re-renders the findings table of every vignette between
 ``<!-- FINDINGS -->`` and ``<!-- /FINDINGS -->``.
@@ -192,9 +193,10 @@ def render(vignette: str) -> str:
         f"(do not edit by hand). Rule: factor = (ours − against) / noise, noise = {unit}; "
         f"*reproduced* when every run's factor exceeds {threshold:g} in the paper's "
         f"direction (for \"=\": |factor| ≤ {threshold:g}), *not reproduced* when every run's "
-        "is beyond it the other way, else *not established*; *descriptive*: no published "
-        "number. Keys: `file#/json/pointer` or `file.csv#column?filter` under "
-        "`vignettes/figures/`.",
+        "is beyond it the other way, else *not established* (also when we have no number or "
+        "no noise applies: the note says why); *descriptive*: no published number. Keys: "
+        "`file#/json/pointer` or `file.csv#column?filter` under `vignettes/figures/`; the "
+        "rows and their noise are built by `vignettes/findings/_build.py`.",
         "",
         "| # | paper, where | finding | paper's direction | paper | ours | against | key "
         "(ours; against) | noise | factor | verdict | note |",
