@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._interface import spell
 from .._result import Result
 from .options import Radius, RiskOptions
 from .precision import MEASURES, interval_note, interval_table
@@ -134,7 +135,7 @@ def variants(
     pct = options.percentage
 
     def unknown(v: str, what: str) -> ValueError:
-        return ValueError(f"{what}: {v!r} is not a known or synthesized variable "
+        return ValueError(f"{spell(what)}: {v!r} is not a known or synthesized variable "
                           f"(known: {list(options.known)}, syn: {list(options.syn)})")
 
     def rebuilt(known: Sequence[str], r: dict[str, float] | None, *,
@@ -164,17 +165,20 @@ def variants(
                 continue
             for value in grid:
                 if not np.isfinite(value) or value < 0:
-                    raise ValueError(f"radii: a radius must be finite and >= 0, got {value}")
+                    raise ValueError(f"{spell('radii')}: a radius must be finite and >= 0, "
+                                     f"got {value}")
                 out.append(Variant("radius", v, _radius_text(value, pct),
                                    rebuilt(options.known, {**base_r, v: value})))
     for v, width in (bands or {}).items():
         if v not in used:
             raise unknown(v, "bands")
         if v not in continuous:
-            raise ValueError(f"bands: {v!r} is categorical; merge its levels instead")
+            raise ValueError(f"{spell('bands')}: {v!r} is categorical; merge its levels "
+                             f"instead ({spell('merge')})")
         w = float(width)
         if not np.isfinite(w) or w <= 0:
-            raise ValueError(f"bands: the band width of {v!r} must be > 0, got {width}")
+            raise ValueError(f"{spell('bands')}: the band width of {v!r} must be > 0, "
+                             f"got {width}")
         out.append(Variant("band", v, f"bands of {w:g}",
                            rebuilt(options.known, base_r, extra_categorical=[v]),
                            _column_transform(v, partial(_band, width=w))))
@@ -182,7 +186,8 @@ def variants(
         if v not in used:
             raise unknown(v, "merge")
         if v in continuous:
-            raise ValueError(f"merge: {v!r} is continuous; give it bands instead")
+            raise ValueError(f"{spell('merge')}: {v!r} is continuous; give it bands instead "
+                             f"({spell('bands')})")
         gs = _groups(groups)
         out.append(Variant("merge", v, "; ".join(_label(g) for g in gs),
                            rebuilt(options.known, base_r),
@@ -213,8 +218,8 @@ def _check_levels(confidential: pd.DataFrame, merge: Mapping[str, Any]) -> None:
         present = {str(x) for x in pd.unique(confidential[v].dropna())}
         for g in (g for group in _groups(groups) for g in group):
             if str(g) not in present:
-                raise ValueError(f"merge: {v!r} has no level {str(g)!r} in the confidential "
-                                 "data")
+                raise ValueError(f"{spell('merge')}: {v!r} has no level {str(g)!r} in the "
+                                 "confidential data")
 
 
 # --------------------------------------------------------------------------- result
@@ -291,6 +296,7 @@ class WhatIfResult(Result):
                        label=f"baseline {100 * self.level:g}% interval")
         ax.axvline(base["exp_risk"], color="#333333", lw=1.2, label="baseline")
         y = np.arange(len(t))
+        whiskers = False
         for change in CHANGES[1:]:
             sel = (t["change"] == change).to_numpy()
             if not sel.any():
@@ -302,7 +308,9 @@ class WhatIfResult(Result):
                 err = np.vstack([rows["exp_risk"] - rows["lower"],
                                  rows["upper"] - rows["exp_risk"]])
                 ax.errorbar(rows["exp_risk"], y[sel], xerr=err, fmt="o", ms=3,
-                            color=colors[change], capsize=2)
+                            color=colors[change], capsize=2,
+                            label=None if whiskers else f"{100 * self.level:g}% interval")
+                whiskers = True
         ax.set_yticks(y, [f"{v}: {s}" for v, s in zip(t["variable"], t["setting"],
                                                       strict=True)])
         ax.set_xlabel(f"expected risk (records identified, of n = {self.n}); "
@@ -419,7 +427,8 @@ def what_if(
     if merge:
         for v in merge:
             if v not in base.variables:
-                raise ValueError(f"merge: {v!r} is not a known or synthesized variable "
+                raise ValueError(f"{spell('merge')}: {v!r} is not a known or synthesized "
+                                 "variable "
                                  f"(known: {list(base.known)}, syn: {list(base.syn)})")
         _check_levels(confidential, merge)
     frames = _frames(synthetic)
