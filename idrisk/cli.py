@@ -1,5 +1,6 @@
 """Command line: ``idrisk risk``, ``idrisk whatif``, ``idrisk report``, ``idrisk disclosure``,
-``idrisk demo``, ``idrisk survey-table``, ``idrisk check-r`` (``python -m idrisk`` is the same command).
+``idrisk demo``, ``idrisk survey-table``, ``idrisk check-r`` (``python -m idrisk`` is the same
+command).
 
 Examples
 --------
