@@ -97,3 +97,20 @@ def test_browser_renders_the_section(written, tmp_path):
     assert images == loaded == len(rep.files.figures)
     dom = chromium(["--dump-dom", rep.files.html.as_uri()], tmp_path).stdout
     assert HEADING in dom and "What drives the risk of scenario (A)" in dom
+
+
+def test_docs_page_numbers_are_current():
+    """docs/guide/precision.md's CE block is what docs/guide/precision_numbers.py computes."""
+    import os
+    import subprocess
+    import sys
+
+    from _shared import REPO_ROOT, shared_dir
+
+    shared = shared_dir()  # skips without the shared data
+    if not (shared / "fixtures" / "synthpop" / "scenario4").is_dir():
+        pytest.skip("synthpop's scenario files are not in the shared folder")
+    env = {**os.environ, "IDRISK_SHARED": str(shared), "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run([sys.executable, str(REPO_ROOT / "docs/guide/precision_numbers.py"),
+                           "--check"], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, "run python docs/guide/precision_numbers.py" + done.stderr
