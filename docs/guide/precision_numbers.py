@@ -124,10 +124,45 @@ def block() -> str:
     ]) + f"\n\n<!-- what_if took {cpu:.2f} s of CPU time when this block was written -->"
 
 
+def m_experiment() -> str:
+    """The numbers of the paragraph in vignettes/ce_section4.md: the m experiment's spread
+    over repeats against the 1/sqrt(m) law and the m advice from its m = 1 spread."""
+    sys.path.insert(0, str(ROOT))
+    import math
+
+    from idrisk.risk.precision import t_quantile
+
+    lines = []
+    for suffix, name in (("", "(1)"), ("_s2", "(2)"), ("_s3", "(3)"), ("_s4", "(4)")):
+        d = pd.read_csv(ROOT / "vignettes" / "figures" / f"ce_m_experiment{suffix}.csv")
+        g = d.groupby("m")["exp_risk"].agg(["mean", "std", "count"])
+        sd1, mean1, reps = g.loc[1, "std"], g.loc[1, "mean"], int(g.loc[1, "count"])
+        parts = [f"scenario {name}: sd at m = 1 {sd1:.2f} ({reps} repeats)"]
+        for m in (10, 20):
+            if m in g.index:
+                parts.append(f"m = {m}: predicted sd {sd1 / math.sqrt(m):.2f}, observed "
+                             f"{g.loc[m, 'std']:.2f} (se of an sd: "
+                             f"{g.loc[m, 'std'] / math.sqrt(2 * (g.loc[m, 'count'] - 1)):.2f})")
+        target = 0.05 * mean1
+        m_needed = 2
+        while t_quantile(0.95, m_needed - 1) * sd1 / math.sqrt(m_needed) > target:
+            m_needed += 1
+        observed = 1.959963984540054 * g.loc[20, "std"] / g.loc[20, "mean"]
+        parts.append(f"m for ±5% from the m = 1 spread: {m_needed}; observed 95% half-width "
+                     f"at m = 20: ±{100 * observed:.1f}%")
+        lines.append("; ".join(parts))
+    return "\n".join(lines)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--check", action="store_true")
+    p.add_argument("--m-experiment", action="store_true",
+                   help="print the numbers of the m paragraph of vignettes/ce_section4.md")
     args = p.parse_args()
+    if args.m_experiment:
+        print(m_experiment())
+        return 0
     text = PAGE.read_text()
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
