@@ -400,6 +400,9 @@ def _add_report_parser(sub: Any) -> None:
                    help="radii of the sweep (default: %(default)s)")
     p.add_argument("--no-sweep", action="store_true", help="skip the radius sweep")
     p.add_argument("--no-utility", action="store_true", help="skip U_p and the ECDFs")
+    p.add_argument("--no-whatif", action="store_true",
+                   help="skip the what-if table (known variables dropped, coarser radii) of "
+                   "the first scenario")
     p.add_argument("--maxorder", type=int, default=1,
                    help="U_p model: 0 = main effects, 1 = + two-way interactions (default)")
     p.add_argument("--top", type=int, default=10, help="highest-risk records listed")
@@ -469,7 +472,7 @@ def _run_report(args: argparse.Namespace) -> int:
             sources={"confidential": conf_path,
                      "synthetic": {name: files for name, (_, files) in scenarios.items()}},
             progress=show, disclosure_keys=args.disclosure_keys,
-            disclosure_targets=args.disclosure_targets,
+            disclosure_targets=args.disclosure_targets, what_if=not args.no_whatif,
         )
     except (KeyError, ValueError) as err:  # the engine's checks of columns and arguments
         raise _library_input_error(err) from None

@@ -186,7 +186,7 @@ def compute_report(
         ``disclosure_checks`` (the 1-way and 2-way checks: counts only; the flagged levels
         only with ``show_confidential_values``).
     what_if
-        Add the what-if table of the first scenario (:func:`idrisk.risk.whatif.what_if`:
+        Add the what-if table of the first scenario (:func:`idrisk.risk.what_if`:
         each known variable dropped, each continuous known variable at 2, 3 and 5 times its
         radius). The Monte-Carlo intervals, the m advice and the record-level stability
         (tables ``interval``, ``m_advice``, ``stability``) are always computed.

@@ -297,7 +297,7 @@ class IdentificationRiskResult(Result):
 
     def interval(self, level: float = 0.95) -> pd.DataFrame:
         """Monte-Carlo mean, se and t-interval of s, exp_risk, true_rate, false_rate over the
-        m datasets (:func:`idrisk.risk.precision.interval`; NaN and a note for m = 1)."""
+        m datasets (``idrisk.risk.precision.interval``; NaN and a note for m = 1)."""
         from .precision import interval
 
         return interval(self, level)

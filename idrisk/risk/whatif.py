@@ -230,7 +230,7 @@ class WhatIfResult(Result):
     """The expected risk and its Monte-Carlo interval under each what-if change.
 
     Every row is :func:`idrisk.identification_risk` on transformed inputs (see
-    :func:`what_if`).
+    :func:`idrisk.risk.what_if`).
 
     Attributes
     ----------
@@ -358,9 +358,9 @@ def what_if(
     Every row is an ordinary :func:`~idrisk.identification_risk` computation on transformed
     inputs, nothing is modelled: ``drop`` removes the variable from ``known``; ``radius``
     replaces that variable's radius (``r`` as a ``{column: radius}`` dict of the baseline's
-    radii); ``band`` replaces the variable by :func:`band_values` and matches it as a category
+    radii); ``band`` replaces the variable by ``band_values`` and matches it as a category
     (by equality of the band; a missing value then never matches); ``merge`` replaces it by
-    :func:`merge_levels`.
+    ``merge_levels`` (both in ``idrisk.risk.whatif``).
 
     Parameters
     ----------
@@ -390,7 +390,7 @@ def what_if(
     Examples
     --------
     >>> import numpy as np, pandas as pd
-    >>> from idrisk.risk.whatif import what_if
+    >>> from idrisk.risk import what_if
     >>> rng = np.random.default_rng(1)
     >>> conf = pd.DataFrame({"Sex": rng.choice(["F", "M"], 50),
     ...                      "Age": rng.integers(20, 60, 50).astype(float),
