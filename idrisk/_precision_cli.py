@@ -131,7 +131,6 @@ def run_whatif(args: argparse.Namespace, confidential: pd.DataFrame,
     import io
 
     from ._output import atomic_dir
-    from .cli import _library_input_error
     from .risk.options import RiskOptions
     from .risk.whatif import what_if
 
@@ -140,7 +139,8 @@ def run_whatif(args: argparse.Namespace, confidential: pd.DataFrame,
         result = what_if(confidential, synthetic, r=radius, radii=args.radii, bands=bands,
                          merge=merge, level=args.level, options=options)
     except (KeyError, ValueError) as err:  # unknown variables, bad widths, levels, radii
-        raise _library_input_error(err) from None
+        message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+        raise InputError(str(message)) from None
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(9.0, max(4.4, 1.2 + 0.32 * len(result.table))), layout="constrained")

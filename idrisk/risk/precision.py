@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from .result import IdentificationRiskResult
+#: an :class:`~idrisk.IdentificationRiskResult` (not imported: result.py imports this module)
+IdentificationRiskResult = Any
 
 __all__ = ["MEASURES", "interval", "interval_note", "m_advice_text", "record_stability",
            "required_m", "t_quantile"]
