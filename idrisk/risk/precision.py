@@ -48,9 +48,9 @@ def t_quantile(level: float, df: int) -> float:
     >>> round(t_quantile(0.95, 4), 4), round(t_quantile(0.95, 10**6), 4)
     (2.7764, 1.96)
     """
-    from scipy.stats import t
+    from scipy.special import stdtrit  # scipy.special: a fifth of scipy.stats' import time
 
-    return float(t.ppf(0.5 + level / 2, df))
+    return float(stdtrit(df, 0.5 + level / 2))
 
 
 def _check_level(level: float) -> float:
