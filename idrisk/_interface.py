@@ -46,6 +46,11 @@ CLI_FLAGS: dict[str, str | dict[Any, str]] = {
     "y": "--y",
     "strata": "--strata",
     "epsilon": "--epsilon",
+    "bands": "--bands",
+    "merge": "--merge",
+    "level": "--level",
+    "precision": "--precision",
+    "relative": "--relative",
 }
 
 

@@ -1,5 +1,6 @@
-"""Command line: ``idrisk risk``, ``idrisk report``, ``idrisk disclosure``, ``idrisk demo``,
-``idrisk survey-table``, ``idrisk check-r`` (``python -m idrisk`` is the same command).
+"""Command line: ``idrisk risk``, ``idrisk whatif``, ``idrisk report``, ``idrisk disclosure``,
+``idrisk demo``, ``idrisk survey-table``, ``idrisk check-r`` (``python -m idrisk`` is the same
+command).
 
 Examples
 --------
@@ -230,6 +231,7 @@ def _add_risk_parser(sub: Any) -> None:
         "file holds a confidential value.",
     )
     _add_input_arguments(p, synthetic_required=True)
+    _add_precision_arguments(p)
     _add_output_arguments(p, "idrisk-risk")
     p.set_defaults(func=_run_risk)
 
@@ -261,6 +263,10 @@ def _run_risk(args: argparse.Namespace) -> int:
     if not syn_paths:
         raise InputError("no synthetic file given (after the confidential file, or "
                          "--synthetic)", flag="--synthetic")
+    _check_level(args.level)
+    from ._precision_cli import check_precision_flags
+
+    check_precision_flags(args, len(syn_paths))
     check_target(args.out_dir, overwrite=args.overwrite)
     radius = parse_radius(args.radius)
     show = _progress(args, [conf_path, *syn_paths])
@@ -281,15 +287,93 @@ def _run_risk(args: argparse.Namespace) -> int:
     if result.checks is not None:
         summary = pd.concat([summary, result.checks], axis=1)
     summary.insert(0, "file", syn_paths)
+    from ._precision_cli import interval_lines, interval_output, records_stability
+
+    interval_csv = interval_output(result, args.level)
+    advice = interval_lines(result, args)  # after the checks, before any file is written
     with atomic_dir(args.out_dir, overwrite=args.overwrite) as tmp:
-        _write_csv(records_table(result), tmp / "records.csv", show)
+        _write_csv(records_stability(records_table(result), result), tmp / "records.csv", show)
         summary.to_csv(tmp / "summary.csv")
+        interval_csv.to_csv(tmp / "interval.csv")
     out = Path(args.out_dir)
     print(result)
     print("\ndatasets: " + ", ".join(f"{j} = {p}" for j, p in enumerate(syn_paths, start=1)))
-    print(f"wrote {out / 'records.csv'} (record-level risk: for the data custodian) and "
-          f"{out / 'summary.csv'} (per dataset)")
+    print("\n" + "\n".join(advice))
+    print(f"wrote {out / 'records.csv'} (record-level risk: for the data custodian), "
+          f"{out / 'summary.csv'} (per dataset) and {out / 'interval.csv'} (Monte-Carlo "
+          "interval over the datasets)")
     return 0
+
+
+def _add_precision_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--level", type=float, default=0.95,
+                   help="confidence level of the Monte-Carlo interval over the synthetic "
+                   "datasets (default: %(default)s)")
+    p.add_argument("--precision", type=float, default=None, metavar="RECORDS",
+                   help="print the m (number of synthetic files) at which the interval of the "
+                   "expected risk is within ± this many records (an estimate; needs 2+ files)")
+    p.add_argument("--relative", type=float, default=None, metavar="SHARE",
+                   help="as --precision, as a share of the estimate (0.05 = ±5%%)")
+
+
+# --------------------------------------------------------------------------- whatif
+
+
+def _add_whatif_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "whatif",
+        help="what drives the risk: expected risk when a known variable is dropped, known to a "
+        "coarser radius, or coarsened before release",
+        description="The expected risk and its Monte-Carlo interval for the baseline and for "
+        "one change at a time: each known variable not known (drop), each continuous known "
+        "variable known only to the radii of --radii (radius), a continuous variable released "
+        "in bands (--bands Income=5000) and levels of a categorical variable merged before "
+        "release (--merge Marital=2,3,4), applied to the confidential and synthetic files "
+        "alike. Every row is an ordinary identification-risk computation on the transformed "
+        "data. Writes whatif.csv (one row per change), whatif_datasets.csv (per synthetic "
+        "file) and fig_whatif.png; none holds a confidential value. Needs 2 or more synthetic "
+        "files.",
+    )
+    _add_input_arguments(p, synthetic_required=True)
+    p.add_argument("--radii", nargs="+", type=float, default=None, metavar="R",
+                   help="coarser radii of each continuous known variable (default: 2, 3 and 5 "
+                   "times its radius)")
+    p.add_argument("--bands", nargs="+", default=[], metavar="VAR=WIDTH",
+                   help="release a continuous variable in bands of WIDTH, e.g. "
+                   "--bands Income=5000 Age=5")
+    p.add_argument("--merge", nargs="+", default=[], metavar="VAR=LEVEL,LEVEL",
+                   help="merge levels of a categorical variable before release, e.g. "
+                   "--merge Marital=2,3,4 (repeat VAR=... for several groups)")
+    p.add_argument("--level", type=float, default=0.95,
+                   help="confidence level of the intervals (default: %(default)s)")
+    _add_output_arguments(p, "idrisk-whatif")
+    p.set_defaults(func=_run_whatif)
+
+
+def _run_whatif(args: argparse.Namespace) -> int:
+    from ._output import check_target
+    from ._precision_cli import parse_bands, parse_merge, run_whatif
+
+    conf_path, syn_paths = _inputs(args)
+    if len(syn_paths) < 2:
+        raise InputError(f"--synthetic: {len(syn_paths)} synthetic file(s); a what-if table "
+                         "needs 2 or more (m >= 2) for its Monte-Carlo intervals",
+                         flag="--synthetic")
+    _check_level(args.level)
+    bands, merge = parse_bands(args.bands), parse_merge(args.merge)
+    check_target(args.out_dir, overwrite=args.overwrite)
+    radius = parse_radius(args.radius)
+    show = _progress(args, [conf_path, *syn_paths])
+    confidential, *synthetic = _read_all(args, [conf_path, *syn_paths], show,
+                                         _roles(conf_path, syn_paths))
+    return run_whatif(args, confidential, synthetic, radius, bands, merge,
+                      _risk_options(args), syn_paths)
+
+
+def _check_level(level: float) -> None:
+    if not 0 < level < 1:
+        raise InputError(f"--level must lie strictly between 0 and 1 (e.g. 0.95), got {level}",
+                         flag="--level")
 
 
 # --------------------------------------------------------------------------- report
@@ -316,6 +400,9 @@ def _add_report_parser(sub: Any) -> None:
                    help="radii of the sweep (default: %(default)s)")
     p.add_argument("--no-sweep", action="store_true", help="skip the radius sweep")
     p.add_argument("--no-utility", action="store_true", help="skip U_p and the ECDFs")
+    p.add_argument("--no-whatif", action="store_true",
+                   help="skip the what-if table (known variables dropped, coarser radii) of "
+                   "the first scenario")
     p.add_argument("--maxorder", type=int, default=1,
                    help="U_p model: 0 = main effects, 1 = + two-way interactions (default)")
     p.add_argument("--top", type=int, default=10, help="highest-risk records listed")
@@ -385,7 +472,7 @@ def _run_report(args: argparse.Namespace) -> int:
             sources={"confidential": conf_path,
                      "synthetic": {name: files for name, (_, files) in scenarios.items()}},
             progress=show, disclosure_keys=args.disclosure_keys,
-            disclosure_targets=args.disclosure_targets,
+            disclosure_targets=args.disclosure_targets, what_if=not args.no_whatif,
         )
     except (KeyError, ValueError) as err:  # the engine's checks of columns and arguments
         raise _library_input_error(err) from None
@@ -662,6 +749,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"idrisk {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_risk_parser(sub)
+    _add_whatif_parser(sub)
     _add_report_parser(sub)
     _add_disclosure_parser(sub)
     _add_demo_parser(sub)

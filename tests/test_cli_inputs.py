@@ -146,7 +146,7 @@ def test_existing_output_needs_overwrite_and_is_replaced_whole(files, capsys):
     err = _run(["risk", *paths, *RISK, "--out-dir", str(out)], capsys, folder)
     assert "--out-dir" in err and "--overwrite" in err
     assert main(["risk", *paths, *RISK, "--out-dir", str(out), "--overwrite"]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["records.csv", "summary.csv"]
+    assert sorted(p.name for p in out.iterdir()) == ["interval.csv", "records.csv", "summary.csv"]
     assert not [p for p in folder.iterdir() if p.name.startswith(".")]
 
 

@@ -234,6 +234,13 @@ def _disclosure_summary():
     return disclosure_summary(f[0], f[1:], keys=["g"], targets=["lab"])
 
 
+def _what_if():
+    from idrisk.risk.whatif import what_if
+
+    f = _frames(3)
+    return what_if(f[0], f[1:], known=["g"], syn=["lab"])
+
+
 EXAMPLES = {
     "idrisk.risk.disclosure_measures.DisclosureResult": _disclosure,
     "idrisk.risk.disclosure_measures.DisclosureSummary": _disclosure_summary,
@@ -257,6 +264,7 @@ EXAMPLES = {
     "idrisk.utility.ordered_logit.OrderedLogitUtility": _ordered_utility,
     "idrisk.rcompat.synthpop.SynthpopResult": _synthpop_result,
     "idrisk.risk.result.IdentificationRiskResult": _identification,
+    "idrisk.risk.whatif.WhatIfResult": _what_if,
 }
 
 RESULTS = sorted(name for name, cls in CLASSES.items()

@@ -144,6 +144,7 @@ def compute_report(
     disclosure_keys: Sequence[str] | None = None,
     disclosure_targets: Sequence[str] | None = None,
     disclosure_ngroups: int = 5,
+    what_if: bool = True,
     **risk_options: Any,
 ) -> RiskReport:
     """Compute everything the risk report shows; write nothing.
@@ -184,6 +185,11 @@ def compute_report(
         ``disclosure`` (UiO, repU, Dorig, DiSCO per scenario, target and dataset) and
         ``disclosure_checks`` (the 1-way and 2-way checks: counts only; the flagged levels
         only with ``show_confidential_values``).
+    what_if
+        Add the what-if table of the first scenario (:func:`idrisk.risk.what_if`:
+        each known variable dropped, each continuous known variable at 2, 3 and 5 times its
+        radius). The Monte-Carlo intervals, the m advice and the record-level stability
+        (tables ``interval``, ``m_advice``, ``stability``) are always computed.
     **risk_options
         The matching options of :func:`idrisk.identification_risk` (``percentage``,
         ``euclidean_dist``, ``abs_radius``, ``closed``, ``na_matches``, ``categorical``,
@@ -274,6 +280,11 @@ def compute_report(
 
     tables: dict[str, pd.DataFrame] = {"summary": summary, "datasets": datasets,
                                        "top_records": top_records, "checks": checks}
+    # ---------------------------------------------------------------- precision, what-if
+    from ._precision import precision_tables
+
+    tables.update(precision_tables(results, confidential, scen, known, r, options,
+                                   what_if=what_if, n_jobs=n_jobs))
     # ---------------------------------------------------------------- radius sweep
     if radii is not None and len(radii):
         with warnings.catch_warnings():

@@ -24,6 +24,7 @@ from .._output import atomic_dir
 from .._progress import progress_bar
 from ..risk.options import RiskOptions
 from ._compute import RiskReport, _radius_text
+from ._precision import PRECISION_CSV, PRECISION_FILES, precision_figure, precision_section
 
 __all__ = ["FILES", "ReportFiles", "write_report"]
 
@@ -64,6 +65,8 @@ _CSV = {"summary": "summary.csv", "datasets": "datasets.csv", "checks": "checks.
         "ecdf_utility": "ecdf_utility.csv", "disclosure": "disclosure.csv",
         "disclosure_checks": "disclosure_checks.csv"}
 _INDEXED = {"summary", "best_radius", "checks"}
+FILES.update(PRECISION_FILES)
+_CSV.update(PRECISION_CSV)
 
 
 
@@ -187,6 +190,8 @@ def _figures(rep: RiskReport) -> dict[str, tuple[Any, str]]:
         plot_risk_at_max(rep.tables["risk_at_max"], n=rep.n, colors=colors, ax=ax[0, 0])
         out["risk_at_max"] = (fig, "Each scenario at its own maximising radius: the worst case "
                               "an intruder can reach by choosing the radius.")
+    if "what_if" in rep.tables:
+        out["whatif"] = precision_figure(rep.tables, _new_axes)
     ru = rep.tables.get("risk_utility")
     if ru is not None and ru["U_p"].notna().any():
         ok = [k for k in names if ru.loc[ru.scenario == k, "U_p"].notna().all()]
@@ -402,6 +407,7 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
         doc.table(b.rename(columns={"at_edge": "at the edge of the grid"}))
         fig("risk_by_radius")
         fig("risk_at_max")
+    precision_section(doc, rep.tables, fig)
     if "risk_utility" in rep.tables:
         maxorder = rep.maxorder
         doc.heading("Utility")

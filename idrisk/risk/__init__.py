@@ -43,6 +43,11 @@ _LAZY = {
     "InherentBounds": ".bounds",
     "inherent_bounds": ".bounds",
     "label_risk": ".bounds",
+    # Monte-Carlo precision and what drives the risk (idrisk.risk.precision, .whatif)
+    "record_stability": ".precision",
+    "required_m": ".precision",
+    "WhatIfResult": ".whatif",
+    "what_if": ".whatif",
 }
 
 __all__ = [

@@ -274,7 +274,8 @@ class IdentificationRiskResult(Result):
 
     def summary(self) -> pd.DataFrame:
         """Mean, sd, min and max over the m datasets of s, exp_risk, true_rate, false_rate and
-        of the ``checks`` counts (records with NA, never matched, with c = 0).
+        of the ``checks`` counts (records with NA, never matched, with c = 0); ``se``, ``lower``
+        and ``upper``: the 95% Monte-Carlo interval of the four measures (:meth:`interval`).
 
         Examples
         --------
@@ -291,7 +292,15 @@ class IdentificationRiskResult(Result):
         table = self.to_frame("dataset").astype(float)
         if self.checks is not None:
             table = pd.concat([table, self.checks.astype(float)], axis=1)
-        return table.agg(["mean", "std", "min", "max"]).T
+        spread = self.interval()[["se", "lower", "upper"]]  # NaN for m = 1 and the checks
+        return table.agg(["mean", "std", "min", "max"]).T.join(spread)
+
+    def interval(self, level: float = 0.95) -> pd.DataFrame:
+        """Monte-Carlo mean, se and t-interval of s, exp_risk, true_rate, false_rate over the
+        m datasets (``idrisk.risk.precision.interval``; NaN and a note for m = 1)."""
+        from .precision import interval
+
+        return interval(self, level)
 
     def _settings_text(self) -> str:
         o = self.options
