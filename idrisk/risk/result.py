@@ -94,8 +94,9 @@ class IdentificationRiskResult(Result):
 
     options
         The :class:`~idrisk.RiskOptions` of the call (None for results read from R).
-    radii
-        Column -> radius used (None when ``r`` is None: everything matched exactly).
+    r
+        Column -> radius used (None when the call's ``r`` is None: everything matched
+        exactly).
     categorical, continuous
         The known/syn columns matched by equality and within the radius.
 
@@ -113,7 +114,7 @@ class IdentificationRiskResult(Result):
     true_rate: pd.Series
     false_rate: pd.Series
     options: RiskOptions | None = None
-    radii: dict[str, float] | None = None
+    r: dict[str, float] | None = None
     categorical: tuple[str, ...] = ()
     continuous: tuple[str, ...] = ()
     checks: pd.DataFrame | None = None
@@ -132,7 +133,7 @@ class IdentificationRiskResult(Result):
 
         ``checks``: ``na_confidential``, ``na_synthetic`` (length m) and ``never_match`` counts
         (:func:`idrisk.risk._prepare.input_checks`); ``c_zero`` is counted here. ``about``:
-        ``options``, ``radii``, ``categorical``, ``continuous``.
+        ``options``, ``r``, ``categorical``, ``continuous``.
         """
         c = np.asfortranarray(c, dtype=np.int64)
         own = np.asarray(own)
@@ -298,7 +299,7 @@ class IdentificationRiskResult(Result):
         if o is None:
             return ""
         values: dict[str, Any] = {
-            "known": list(o.known), "syn": list(o.syn), "radii": self.radii,
+            "known": list(o.known), "syn": list(o.syn), "r": self.r,
             "percentage": o.percentage, "euclidean_dist": o.euclidean_dist,
         }  # fmt: skip
         parts = []
