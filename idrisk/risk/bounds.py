@@ -17,7 +17,8 @@ Each scenario is repeated ``n_repeats`` times; for each redraw the identificatio
 (expected match risk, true and false match rates, through
 :func:`idrisk.risk.identification_risk` with ``r=None``) and the exact attribute
 disclosures (:func:`idrisk.risk.attribute_risk`) are computed. Closed forms of the expected
-attribute count are a check: Max ``sum_b sum_l n_bl^2 / n_b``; Min ``sum_b n_b / G_b`` (G_b labels observed in pattern b).
+attribute count are a check: Max ``sum_b sum_l n_bl^2 / n_b``; Min ``sum_b n_b / G_b`` (G_b
+labels observed in pattern b).
 """
 
 from __future__ import annotations
