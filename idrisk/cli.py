@@ -126,7 +126,7 @@ def _add_input_arguments(p: argparse.ArgumentParser, *, synthetic_required: bool
         "-r", "--radius", nargs="+", default=None, metavar="R",
         help="radius: one value for every continuous known/syn column, or one per column in "
         "file order (0.1 0.2, 0.1,0.2 or R's 'c(0.1, 0.2)'; 10%% = 0.1); a percentage radius "
-        "unless --absolute",
+        "unless --absolute; default: none, every variable matched exactly (R's r = NULL)",
     )
     p.add_argument("--absolute", action="store_true",
                    help="absolute radius (R's percentage = FALSE)")
