@@ -207,13 +207,13 @@ def radius_sweep(
 
 @check_keywords
 def maximizing_radius(sweep: pd.DataFrame, stat: str = "median",
-                      value: str = "exp_risk") -> pd.DataFrame:
-    """The radius maximising the ``stat`` (median or mean) of ``value`` per scenario.
+                      measure: str = "exp_risk") -> pd.DataFrame:
+    """The radius maximising the ``stat`` (median or mean) of ``measure`` per scenario.
 
     Parameters
     ----------
     sweep : DataFrame
-        Output of :func:`radius_sweep` (columns scenario, r, and ``value``).
+        Output of :func:`radius_sweep` (columns scenario, r, and ``measure``).
     stat : {"median", "mean"}
 
     Returns
@@ -230,20 +230,20 @@ def maximizing_radius(sweep: pd.DataFrame, stat: str = "median",
     """
     if stat not in ("median", "mean"):
         raise ValueError(f"stat must be 'median' or 'mean', got {stat!r}")
-    for col in ("scenario", "r", value):
+    for col in ("scenario", "r", measure):
         if col not in sweep.columns:
             raise KeyError(f"sweep lacks the column {col!r}")
-    agg = sweep.groupby(["scenario", "r"], sort=False)[value].agg(stat).reset_index()
+    agg = sweep.groupby(["scenario", "r"], sort=False)[measure].agg(stat).reset_index()
     out = {}
     for name, g in agg.groupby("scenario", sort=False):
-        g = g.sort_values(value, ascending=False, kind="stable")
+        g = g.sort_values(measure, ascending=False, kind="stable")
         best = g.iloc[0]
         second = g.iloc[1] if len(g) > 1 else None
         out[name] = {
             "r": best["r"],
-            "risk": float(best[value]),
+            "risk": float(best[measure]),
             "runner_up_r": None if second is None else second["r"],
-            "runner_up_risk": np.nan if second is None else float(second[value]),
+            "runner_up_risk": np.nan if second is None else float(second[measure]),
         }
     res = pd.DataFrame.from_dict(out, orient="index")
     res.index.name = "scenario"

@@ -173,13 +173,13 @@ class IdentificationRiskResult(Result):
             true_rate[js] = k[:, js].sum(axis=0) / n if n else np.nan
             with np.errstate(divide="ignore", invalid="ignore"):
                 false_rate[js] = f[:, js].sum(axis=0) / s[js]
-        counts: dict[str, Any] = {key: np.nan for key in _CHECKS}
+        check_values: dict[str, Any] = {key: np.nan for key in _CHECKS}
         if checks is not None:
-            counts.update({key: checks[key] for key in _CHECKS if key in checks})
-        counts["c_zero"] = c_zero
+            check_values.update({key: checks[key] for key in _CHECKS if key in checks})
+        check_values["c_zero"] = c_zero
         columns = pd.RangeIndex(1, m + 1, name="dataset")
         table = pd.DataFrame(
-            {key: np.broadcast_to(np.asarray(v), (m,)) for key, v in counts.items()},
+            {key: np.broadcast_to(np.asarray(v), (m,)) for key, v in check_values.items()},
             index=columns,
         )
         if checks is not None:
