@@ -234,6 +234,9 @@ def test_risk_options_are_explicit_keywords_everywhere():
         assert not missing, f"{func.__name__} lacks {missing}"
         for name in MATCHING:
             assert params[name].kind is params[name].KEYWORD_ONLY, (func.__name__, name)
+            default, field = params[name].default, RiskOptions.__dataclass_fields__[name].default
+            same = default == field or (field == () and default is None)
+            assert same, f"{func.__name__}({name}={default!r}): RiskOptions says {field!r}"
 
 
 def test_one_default_radius():
