@@ -22,14 +22,13 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
-import pkgutil
 import re
 from collections import defaultdict
 from collections.abc import Iterator
 
 import pandas as pd
 import pytest
-from _shared import REPO_ROOT
+from _shared import REPO_ROOT, public_modules
 
 GLOSSARY = REPO_ROOT / "docs" / "guide" / "glossary.md"
 
@@ -91,18 +90,6 @@ def glossary() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
 
 
 # ------------------------------------------------------------------ the public signatures
-def public_modules() -> list[str]:
-    import idrisk
-
-    modules = ["idrisk"]
-    for info in pkgutil.iter_modules(idrisk.__path__):
-        if not info.name.startswith("_"):
-            module = importlib.import_module(f"idrisk.{info.name}")
-            if hasattr(module, "__all__"):
-                modules.append(module.__name__)
-    return modules
-
-
 def _generated_init(cls: type) -> bool:
     """A dataclass's own ``__init__`` (its fields), not a signature a user learns."""
     init = inspect.unwrap(vars(cls).get("__init__", object.__init__))
