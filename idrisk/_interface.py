@@ -8,12 +8,17 @@ message texts afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import difflib
+import functools
+import inspect
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar, cast
 
-__all__ = ["CLI_FLAGS", "current", "interface", "spell"]
+__all__ = ["CLI_FLAGS", "check_keywords", "current", "did_you_mean", "interface", "spell"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _CURRENT: ContextVar[str] = ContextVar("idrisk_interface", default="python")
 
@@ -100,3 +105,53 @@ def spell(argument: str, value: Any = _UNSET) -> str:
     if value is _UNSET:
         return argument
     return f"{argument}={value!r}"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``choices`` to ``word`` (or ``""``).
+
+    Examples
+    --------
+    >>> did_you_mean("percentge", ["percentage", "closed"])
+    "; did you mean 'percentage'?"
+    >>> did_you_mean("zzz", ["percentage"])
+    ''
+    """
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def check_keywords(func: F, name: str | None = None) -> F:
+    """Report a misspelt keyword under ``func``'s name (or ``name``) with the closest right one.
+
+    Python says ``report() got an unexpected keyword argument 'percentge'``; the wrapper adds
+    ``; did you mean 'percentage'?``. Only unknown keywords are looked at (one set difference
+    per call); everything else is Python's own binding.
+
+    Examples
+    --------
+    >>> @check_keywords
+    ... def f(x, *, percentage=True):
+    ...     return x
+    >>> f(1, percentge=False)
+    Traceback (most recent call last):
+    ...
+    TypeError: f() got an unexpected keyword argument 'percentge'; did you mean 'percentage'?
+    """
+    names = frozenset(
+        p.name for p in inspect.signature(func).parameters.values()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY)
+    )
+
+    shown = name or func.__name__
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        unknown = kwargs.keys() - names
+        if unknown:
+            word = sorted(unknown)[0]
+            raise TypeError(f"{shown}() got an unexpected keyword argument {word!r}"
+                            + did_you_mean(word, names))
+        return func(*args, **kwargs)
+
+    return cast(F, wrapper)

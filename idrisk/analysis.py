@@ -14,13 +14,16 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
+from idrisk._interface import check_keywords
 from idrisk._progress import progress_bar
 from idrisk.risk import identification_risk
 from idrisk.risk._prepare import RiskInputWarning
+from idrisk.risk.options import RiskOptions, matching_rules
 from idrisk.utility import propensity_utility
 
 __all__ = [
@@ -62,6 +65,8 @@ class Scenario:
 
 
 def _radius_label(r) -> object:
+    if r is None:
+        return None
     if isinstance(r, Mapping):
         return ", ".join(f"{k}={v:g}" for k, v in r.items())
     if isinstance(r, (list, tuple, np.ndarray)):  # one radius per column (data-frame order)
@@ -71,6 +76,8 @@ def _radius_label(r) -> object:
 
 def _radius_arg(r):
     """A radius of the sweep as identification_risk takes it: a number, a vector, a dict."""
+    if r is None:
+        return None
     if isinstance(r, Mapping):
         return dict(r)
     if isinstance(r, (list, tuple, np.ndarray)):
@@ -96,6 +103,7 @@ def _scenarios(synthetic, syn) -> dict:
     return {1: Scenario(syn, synthetic)}
 
 
+@check_keywords
 def radius_sweep(
     confidential: pd.DataFrame,
     synthetic,
@@ -103,8 +111,17 @@ def radius_sweep(
     syn: Sequence[str] | Mapping | None = None,
     radii: Iterable = (0.01, 0.025, 0.05, 0.1, 0.2, 0.3),
     *,
+    percentage: bool = True,
+    euclidean_dist: bool = False,
+    closed: bool = False,
+    abs_radius: bool = False,
+    ellipsoid: bool = False,
+    na_matches: bool = True,
+    categorical: str | Sequence[str] | None = None,
+    continuous: str | Sequence[str] | None = None,
+    align: Literal["position", "index"] | None = None,
+    options: RiskOptions | None = None,
     progress: bool | None = None,
-    **risk_options,
 ) -> pd.DataFrame:
     """File-level identification risk for every radius, scenario and synthetic dataset.
 
@@ -121,10 +138,15 @@ def radius_sweep(
     radii : iterable of float or of dict
         A number applies to every continuous known and synthesised variable (Age included
         in the CE analysis); a dict ``{column: radius}`` gives per-variable radii.
+    percentage, euclidean_dist, closed, abs_radius, ellipsoid, na_matches : bool
+        The matching rules of :func:`idrisk.identification_risk`, as there.
+    categorical, continuous, align
+        Column types and row correspondence, as in :func:`idrisk.identification_risk`.
+    options : RiskOptions, optional
+        The matching rules as one object instead of the keywords above (its ``known``,
+        ``syn`` and ``r`` are not read).
     progress : bool, optional
         tqdm bar over (scenario, radius) pairs.
-    **risk_options
-        Passed to :func:`idrisk.risk.identification_risk` (``percentage``, ``closed``...).
 
     Returns
     -------
@@ -145,6 +167,7 @@ def radius_sweep(
     >>> out.r.tolist(), out.dataset.tolist()
     ([0.05, 0.1], [1, 1])
     """
+    rules = matching_rules("radius_sweep", options, locals())
     scen = _scenarios(synthetic, syn)
     radii = list(radii)
     if not radii:
@@ -160,8 +183,7 @@ def radius_sweep(
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
                     res = identification_risk(
                         confidential, sc.synthetic, known=list(known), syn=sc.syn,
-                        r=_radius_arg(r), progress=False,
-                        **risk_options,
+                        r=_radius_arg(r), progress=False, **rules,
                     )
                 df = pd.DataFrame(
                     {
@@ -183,14 +205,15 @@ def radius_sweep(
     return pd.concat(rows, ignore_index=True)
 
 
+@check_keywords
 def maximizing_radius(sweep: pd.DataFrame, stat: str = "median",
-                      value: str = "exp_risk") -> pd.DataFrame:
-    """The radius maximising the ``stat`` (median or mean) of ``value`` per scenario.
+                      measure: str = "exp_risk") -> pd.DataFrame:
+    """The radius maximising the ``stat`` (median or mean) of ``measure`` per scenario.
 
     Parameters
     ----------
     sweep : DataFrame
-        Output of :func:`radius_sweep` (columns scenario, r, and ``value``).
+        Output of :func:`radius_sweep` (columns scenario, r, and ``measure``).
     stat : {"median", "mean"}
 
     Returns
@@ -207,29 +230,40 @@ def maximizing_radius(sweep: pd.DataFrame, stat: str = "median",
     """
     if stat not in ("median", "mean"):
         raise ValueError(f"stat must be 'median' or 'mean', got {stat!r}")
-    for col in ("scenario", "r", value):
+    for col in ("scenario", "r", measure):
         if col not in sweep.columns:
             raise KeyError(f"sweep lacks the column {col!r}")
-    agg = sweep.groupby(["scenario", "r"], sort=False)[value].agg(stat).reset_index()
+    agg = sweep.groupby(["scenario", "r"], sort=False)[measure].agg(stat).reset_index()
     out = {}
     for name, g in agg.groupby("scenario", sort=False):
-        g = g.sort_values(value, ascending=False, kind="stable")
+        g = g.sort_values(measure, ascending=False, kind="stable")
         best = g.iloc[0]
         second = g.iloc[1] if len(g) > 1 else None
         out[name] = {
             "r": best["r"],
-            "risk": float(best[value]),
+            "risk": float(best[measure]),
             "runner_up_r": None if second is None else second["r"],
-            "runner_up_risk": np.nan if second is None else float(second[value]),
+            "runner_up_risk": np.nan if second is None else float(second[measure]),
         }
     res = pd.DataFrame.from_dict(out, orient="index")
     res.index.name = "scenario"
     return res
 
 
-def risk_at_radius(sweep: pd.DataFrame, radii: Mapping | None = None,
+@check_keywords
+def risk_at_radius(sweep: pd.DataFrame, r: Mapping | None = None,
                    stat: str = "median") -> pd.DataFrame:
-    """Rows of ``sweep`` at each scenario's radius (default: its maximising radius).
+    """Rows of ``sweep`` at each scenario's radius ``r`` (default: its maximising radius).
+
+    Parameters
+    ----------
+    sweep : DataFrame
+        Output of :func:`radius_sweep`.
+    r : dict ``{scenario: radius}``, optional
+        The radius of each scenario (as in the sweep's ``r`` column); default
+        :func:`maximizing_radius`.
+    stat : {"median", "mean"}
+        The statistic of :func:`maximizing_radius`.
 
     Examples
     --------
@@ -238,22 +272,32 @@ def risk_at_radius(sweep: pd.DataFrame, radii: Mapping | None = None,
     >>> risk_at_radius(sw).exp_risk.tolist()
     [3.0, 5.0]
     """
-    if radii is None:
-        radii = maximizing_radius(sweep, stat=stat)["r"].to_dict()
-    parts = [sweep[(sweep["scenario"] == s) & (sweep["r"] == r)] for s, r in radii.items()]
+    if r is None:
+        r = maximizing_radius(sweep, stat=stat)["r"].to_dict()
+    parts = [sweep[(sweep["scenario"] == s) & (sweep["r"] == rs)] for s, rs in r.items()]
     return pd.concat(parts, ignore_index=True)
 
 
+@check_keywords
 def risk_utility(
     confidential: pd.DataFrame,
     scenarios: Mapping,
     known: Sequence[str],
-    radii: Mapping | float | Sequence[float],
+    r: Mapping | float | Sequence[float] | None,
     *,
     maxorder: int = 1,
     variables: Sequence[str] | None = None,
+    percentage: bool = True,
+    euclidean_dist: bool = False,
+    closed: bool = False,
+    abs_radius: bool = False,
+    ellipsoid: bool = False,
+    na_matches: bool = True,
+    categorical: str | Sequence[str] | None = None,
+    continuous: str | Sequence[str] | None = None,
+    align: Literal["position", "index"] | None = None,
+    options: RiskOptions | None = None,
     progress: bool | None = None,
-    **risk_options,
 ) -> pd.DataFrame:
     """Risk and propensity-score utility U_p per synthetic dataset of every scenario.
 
@@ -262,9 +306,16 @@ def risk_utility(
     confidential : DataFrame
     scenarios : dict ``{name: Scenario}``
     known : list of str
-    radii : dict ``{name: radius}`` (e.g. from :func:`maximizing_radius`) or one radius (a
+    r : dict ``{name: radius}`` (e.g. from :func:`maximizing_radius`) or one radius (None, a
         number, or one per continuous column as in :func:`idrisk.identification_risk`)
     maxorder, variables : passed to :func:`idrisk.utility.propensity_utility`
+    percentage, euclidean_dist, closed, abs_radius, ellipsoid, na_matches : bool
+        The matching rules of :func:`idrisk.identification_risk`, as there.
+    categorical, continuous, align
+        Column types and row correspondence, as in :func:`idrisk.identification_risk`.
+    options : RiskOptions, optional
+        The matching rules as one object instead of the keywords above (its ``known``,
+        ``syn`` and ``r`` are not read).
 
     Returns
     -------
@@ -279,19 +330,20 @@ def risk_utility(
     >>> list(out.columns)
     ['scenario', 'r', 'dataset', 'exp_risk', 'record_mean_risk', 'U_p']
     """
+    rules = matching_rules("risk_utility", options, locals())
     scen = _scenarios(scenarios, None)
     parts = []
     for name, sc in progress_bar(scen.items(), desc="risk and utility",
                                  show=progress if progress is not None else len(scen) > 1):
-        r = radii[name] if isinstance(radii, Mapping) else radii
-        sw = radius_sweep(confidential, {name: sc}, known, radii=[r], progress=False,
-                          **risk_options)
+        rs = r[name] if isinstance(r, Mapping) else r
+        sw = radius_sweep(confidential, {name: sc}, known, radii=[rs], progress=False, **rules)
         up = propensity_utility(confidential, sc.synthetic, maxorder=maxorder, variables=variables)
         sw["U_p"] = up.to_numpy()
         parts.append(sw[["scenario", "r", "dataset", "exp_risk", "record_mean_risk", "U_p"]])
     return pd.concat(parts, ignore_index=True)
 
 
+@check_keywords
 def m_experiment(
     confidential: pd.DataFrame,
     syn: Sequence[str],
@@ -299,12 +351,21 @@ def m_experiment(
     r,
     *,
     m_values: Sequence[int] = (1, 10, 20),
-    repeats: int = 50,
+    n_repeats: int = 50,
     seed: int = 2021,
     synthesize: Callable | None = None,
     maxorder: int = 1,
+    percentage: bool = True,
+    euclidean_dist: bool = False,
+    closed: bool = False,
+    abs_radius: bool = False,
+    ellipsoid: bool = False,
+    na_matches: bool = True,
+    categorical: str | Sequence[str] | None = None,
+    continuous: str | Sequence[str] | None = None,
+    align: Literal["position", "index"] | None = None,
+    options: RiskOptions | None = None,
     progress: bool | None = None,
-    **risk_options,
 ) -> pd.DataFrame:
     """Repeat the synthesis for each m and average risk and utility over the m datasets.
 
@@ -318,13 +379,24 @@ def m_experiment(
         Radius (as in :func:`radius_sweep`).
     m_values : sequence of int
         Numbers of synthetic datasets (the article: 1, 10, 20).
-    repeats : int
+    n_repeats : int
         Repetitions per m (the article: 1000).
     seed : int
         Repetition k of m uses the seed ``seed + 1000 * index_of_m + k``.
     synthesize : callable ``(data, m, visit_sequence, seed) -> list of DataFrame``, optional
         Default: idrisk's CART synthesizer in fast mode
         (``idrisk.synthesis.syn(..., rng="numpy")``).
+    maxorder : int
+        The U_p model (:func:`idrisk.utility.propensity_utility`).
+    percentage, euclidean_dist, closed, abs_radius, ellipsoid, na_matches : bool
+        The matching rules of :func:`idrisk.identification_risk`, as there.
+    categorical, continuous, align
+        Column types and row correspondence, as in :func:`idrisk.identification_risk`.
+    options : RiskOptions, optional
+        The matching rules as one object instead of the keywords above (its ``known``,
+        ``syn`` and ``r`` are not read).
+    progress : bool, optional
+        tqdm bar over the repetitions.
 
     Returns
     -------
@@ -336,12 +408,13 @@ def m_experiment(
     >>> from idrisk.datasets import load_demo
     >>> d = load_demo(n=200, seed=1)
     >>> out = m_experiment(d, ["Income"], ["Age", "Urban", "Marital"], 0.025,
-    ...                    m_values=[1, 2], repeats=2, maxorder=0)
+    ...                    m_values=[1, 2], n_repeats=2, maxorder=0)
     >>> out[["m", "repeat"]].values.tolist()
     [[1, 0], [1, 1], [2, 0], [2, 1]]
     """
-    if repeats < 1:
-        raise ValueError(f"repeats must be >= 1, got {repeats}")
+    rules = matching_rules("m_experiment", options, locals())
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats must be >= 1, got {n_repeats}")
     if synthesize is None:
         from idrisk.synthesis import syn as _syn
 
@@ -352,20 +425,20 @@ def m_experiment(
     syn = [syn] if isinstance(syn, str) else list(syn)
     n = len(confidential)
     rows = []
-    total = len(m_values) * repeats
+    total = len(m_values) * n_repeats
     show = (total > 10) if progress is None else progress
     with progress_bar(total=total, desc="m experiment", show=show) as bar:
         for i, m in enumerate(m_values):
             if int(m) < 1:
                 raise ValueError(f"m_values must be positive integers, got {m}")
-            for k in range(repeats):
+            for k in range(n_repeats):
                 s = seed + 1000 * i + k
                 datasets = list(synthesize(confidential, int(m), syn, s))
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
                     res = identification_risk(confidential, datasets, known=list(known), syn=syn,
                                               r=dict(r) if isinstance(r, Mapping) else r,
-                                              progress=False, **risk_options)
+                                              progress=False, **rules)
                 up = propensity_utility(confidential, datasets, maxorder=maxorder)
                 exp_risk = float(res.exp_risk.mean())
                 rows.append({"m": int(m), "repeat": k, "seed": s, "exp_risk": exp_risk,

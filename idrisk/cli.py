@@ -127,7 +127,7 @@ def _add_input_arguments(p: argparse.ArgumentParser, *, synthetic_required: bool
         "-r", "--radius", nargs="+", default=None, metavar="R",
         help="radius: one value for every continuous known/syn column, or one per column in "
         "file order (0.1 0.2, 0.1,0.2 or R's 'c(0.1, 0.2)'; 10%% = 0.1); a percentage radius "
-        "unless --absolute",
+        "unless --absolute; default: none, every variable matched exactly (R's r = NULL)",
     )
     p.add_argument("--absolute", action="store_true",
                    help="absolute radius (R's percentage = FALSE)")
@@ -410,12 +410,12 @@ def _add_report_parser(sub: Any) -> None:
                    help="list the confidential values of the highest-risk records (the report "
                    "then says on its first line that it holds confidential data)")
     p.add_argument("--title", default="Identification risk of synthetic data")
-    p.add_argument("--disclosure-keys", nargs="+", default=None, metavar="KEY",
+    p.add_argument("--disclosure-known", nargs="+", default=None, metavar="VAR",
                    help="add synthpop's disclosure measures (repU, DiSCO and the 1-way/2-way "
-                   "checks) from these keys")
-    p.add_argument("--disclosure-targets", nargs="+", default=None, metavar="TARGET",
-                   help="targets of the disclosure measures (default: the synthesized "
-                   "variables)")
+                   "checks) from these known variables (synthpop's keys)")
+    p.add_argument("--disclosure-syn", nargs="+", default=None, metavar="VAR",
+                   help="synthesized variables of the disclosure measures (synthpop's "
+                   "targets; default: each scenario's synthesized variables)")
     _add_output_arguments(p, "idrisk-report")
     p.set_defaults(func=_run_report)
 
@@ -447,8 +447,7 @@ def _run_report(args: argparse.Namespace) -> int:
     if args.top < 0:
         raise InputError(f"--top must be 0 or more, got {args.top}", flag="--top")
     check_target(args.out_dir, overwrite=args.overwrite)
-    parsed = parse_radius(args.radius) if args.radius else None
-    radius = 0.1 if parsed is None else parsed
+    radius = parse_radius(args.radius) if args.radius else None  # the library's default
     all_paths = [conf_path] + [p for _, files in scenarios.values() for p in files]
     roles = ["the confidential file"] + [
         "--synthetic" if name == "1" else f"--scenario {name}"
@@ -471,8 +470,8 @@ def _run_report(args: argparse.Namespace) -> int:
             show_confidential_values=args.show_confidential_values, title=args.title,
             sources={"confidential": conf_path,
                      "synthetic": {name: files for name, (_, files) in scenarios.items()}},
-            progress=show, disclosure_keys=args.disclosure_keys,
-            disclosure_targets=args.disclosure_targets, what_if=not args.no_whatif,
+            progress=show, disclosure_known=args.disclosure_known,
+            disclosure_syn=args.disclosure_syn, what_if=not args.no_whatif,
         )
     except (KeyError, ValueError) as err:  # the engine's checks of columns and arguments
         raise _library_input_error(err) from None
@@ -500,9 +499,11 @@ def _add_disclosure_parser(sub: Any) -> None:
     )
     p.add_argument("confidential", help="confidential data (CSV or Parquet)")
     p.add_argument("synthetic", nargs="+", help="synthetic files (m = their number)")
-    p.add_argument("--keys", nargs="+", required=True, help="keys (quasi-identifiers)")
-    p.add_argument("--target", nargs="+", required=True,
-                   help="target variable(s) whose disclosure is measured")
+    p.add_argument("--known", nargs="+", required=True,
+                   help="the intruder's known variables (synthpop's keys, quasi-identifiers)")
+    p.add_argument("--syn", nargs="+", required=True,
+                   help="synthesized variable(s) whose disclosure is measured (synthpop's "
+                   "targets)")
     p.add_argument("--categorical", "--factors", dest="categorical", nargs="*", default=[],
                    help="columns that are categories even if they hold numbers (e.g. codes)")
     p.add_argument("--continuous", nargs="*", default=[],
@@ -510,16 +511,18 @@ def _add_disclosure_parser(sub: Any) -> None:
     p.add_argument("--cont-na", nargs="+", default=[], metavar="COLUMN=CODE[,CODE]",
                    help="missing-value codes of numeric columns, kept out of the grouping "
                    "(synthpop's cont.na), e.g. --cont-na income=-8 nociga=-8")
-    p.add_argument("--ngroups-target", type=int, default=None,
-                   help="group a numeric target into this many quantile classes")
-    p.add_argument("--ngroups-keys", type=int, nargs="+", default=None,
-                   help="group numeric keys (one value, or one per key; 0 = no grouping)")
-    p.add_argument("--not-target-levels", nargs="+", default=None, metavar="LEVEL",
-                   help="target levels left out of the attribute measures")
-    p.add_argument("--no-target-na", action="store_true",
-                   help="leave records with a missing target out (synthpop: usetargetNA)")
-    p.add_argument("--no-keys-na", action="store_true",
-                   help="leave records with a missing key out (synthpop: usekeysNA)")
+    p.add_argument("--ngroups-syn", type=int, default=None,
+                   help="group a numeric --syn variable into this many quantile classes")
+    p.add_argument("--ngroups-known", type=int, nargs="+", default=None,
+                   help="group numeric --known variables (one value, or one per variable; "
+                   "0 = no grouping)")
+    p.add_argument("--not-syn-levels", nargs="+", default=None, metavar="LEVEL",
+                   help="levels of the --syn variable left out of the attribute measures")
+    p.add_argument("--no-syn-na", action="store_true",
+                   help="leave records with a missing --syn value out (synthpop: usetargetNA)")
+    p.add_argument("--no-known-na", action="store_true",
+                   help="leave records with a missing --known value out (synthpop: "
+                   "usekeysNA)")
     p.add_argument("--exclude-over-denom-lim", action="store_true",
                    help="leave out table cells of more than --denom-lim records")
     p.add_argument("--denom-lim", type=int, default=5, help="(default: %(default)s)")
@@ -564,20 +567,20 @@ def _run_disclosure(args: argparse.Namespace) -> int:
 
     from .risk.disclosure_measures import disclosure, disclosure_summary
 
-    options = dict(cont_na=cont_na, ngroups_keys=args.ngroups_keys,
-                   use_keys_na=not args.no_keys_na,
+    options = dict(cont_na=cont_na, ngroups_known=args.ngroups_known,
+                   use_known_na=not args.no_known_na,
                    exclude_over_denom_lim=args.exclude_over_denom_lim,
                    denom_lim=args.denom_lim, thresh_1way=args.thresh_1way,
                    thresh_2way=args.thresh_2way, quirks=args.quirks)
     try:
-        results = {t: disclosure(confidential, synthetic, args.keys, t,
-                                 ngroups_target=args.ngroups_target,
-                                 not_target_levels=args.not_target_levels,
-                                 use_target_na=not args.no_target_na, **options)
-                   for t in args.target}
-        summary = disclosure_summary(confidential, synthetic, args.keys, args.target,
-                                     ngroups_targets=args.ngroups_target,
-                                     use_targets_na=not args.no_target_na, **options)
+        results = {t: disclosure(confidential, synthetic, args.known, t,
+                                 ngroups_syn=args.ngroups_syn,
+                                 not_syn_levels=args.not_syn_levels,
+                                 use_syn_na=not args.no_syn_na, **options)
+                   for t in args.syn}
+        summary = disclosure_summary(confidential, synthetic, args.known, args.syn,
+                                     ngroups_syn=args.ngroups_syn,
+                                     use_syn_na=not args.no_syn_na, **options)
     except (KeyError, ValueError, TypeError) as err:  # the engine's checks
         raise _library_input_error(err) from None
     files = pd.Series(args.synthetic, index=pd.RangeIndex(1, len(synthetic) + 1),

@@ -47,24 +47,24 @@ __all__ = [
 ]
 
 
-def risk_axis_label(n: int | None = None, value: str = "exp_risk") -> str:
-    """Axis label with the unit of ``value`` (the expected number of records identified).
+def risk_axis_label(n: int | None = None, measure: str = "exp_risk") -> str:
+    """Axis label with the unit of ``measure`` (the expected number of records identified).
 
     Examples
     --------
     >>> risk_axis_label(5571)
     'identification risk: expected number of\\nrecords identified, out of n = 5571'
     """
-    if value == "exp_risk":
+    if measure == "exp_risk":
         out = "identification risk: expected number of\nrecords identified, out of n"
         return out + (f" = {n}" if n else "")
-    if value == "record_mean_risk":
+    if measure == "record_mean_risk":
         return "identification risk per record\n(expected share of the n records identified)"
-    if value == "true_rate":
+    if measure == "true_rate":
         return "true match rate (share of n records\nwith a unique, true match)"
-    if value == "false_rate":
+    if measure == "false_rate":
         return "false match rate (share of unique\nmatches that are false)"
-    return value
+    return measure
 
 
 def _need(df: pd.DataFrame, cols: Sequence[str], name: str) -> None:
@@ -135,11 +135,11 @@ def edge_of_grid(radii: Sequence, best: Any) -> str | None:
     return None
 
 
-def plot_risk_by_radius(sweep: pd.DataFrame, value: str = "exp_risk", ncols: int = 2, *,
+def plot_risk_by_radius(sweep: pd.DataFrame, measure: str = "exp_risk", ncols: int = 2, *,
                         n: int | None = None, colors: Mapping | None = None,
                         best: Mapping | None = None, title: str | None = None,
                         ax: Any = None):
-    """Boxplots of ``value`` across datasets for every radius, one panel per scenario.
+    """Boxplots of ``measure`` across datasets for every radius, one panel per scenario.
 
     Panels share the y-scale so that scenarios can be compared; each scenario keeps its colour
     and the maximising radius (``best``: scenario -> radius, default: the highest median) is
@@ -167,7 +167,7 @@ def plot_risk_by_radius(sweep: pd.DataFrame, value: str = "exp_risk", ncols: int
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    _need(sweep, ["scenario", "r", value], "sweep")
+    _need(sweep, ["scenario", "r", measure], "sweep")
     scenarios = list(dict.fromkeys(sweep["scenario"]))
     colors = colors_for(scenarios, colors)
     n = _n_of(sweep, n)
@@ -193,9 +193,9 @@ def plot_risk_by_radius(sweep: pd.DataFrame, value: str = "exp_risk", ncols: int
     for a, s in zip(axes, scenarios, strict=True):
         g = sweep[sweep["scenario"] == s]
         radii = list(dict.fromkeys(g["r"]))
-        _boxes(a, [g.loc[g["r"] == r, value].to_numpy() for r in radii],
+        _boxes(a, [g.loc[g["r"] == r, measure].to_numpy() for r in radii],
                [_fmt_r(r) for r in radii], [colors[s]] * len(radii))
-        med = g.groupby("r", sort=False)[value].median()
+        med = g.groupby("r", sort=False)[measure].median()
         r_best = best[s] if best is not None and s in best else med.idxmax()
         if r_best in radii:
             k = radii.index(r_best) + 1
@@ -212,11 +212,11 @@ def plot_risk_by_radius(sweep: pd.DataFrame, value: str = "exp_risk", ncols: int
         a.set_xlabel("radius r (± share of each confidential value)")
         a.yaxis.set_tick_params(labelleft=True)
         a.grid(axis="y", alpha=0.3)
-        if value == "exp_risk":
+        if measure == "exp_risk":
             low, high = a.get_ylim()
             a.set_ylim(bottom=min(0, low), top=high + 0.18 * (high - min(0, low)))
     for a in first_column:
-        a.set_ylabel(risk_axis_label(n, value))
+        a.set_ylabel(risk_axis_label(n, measure))
     handles: list[Artist] = [Patch(facecolor=colors[s], alpha=0.55, edgecolor="black",
                                    label=f"scenario ({s}): m datasets per radius")
                              for s in scenarios]
@@ -228,9 +228,9 @@ def plot_risk_by_radius(sweep: pd.DataFrame, value: str = "exp_risk", ncols: int
     return fig
 
 
-def plot_risk_at_max(at_max: pd.DataFrame, value: str = "exp_risk", *, n: int | None = None,
+def plot_risk_at_max(at_max: pd.DataFrame, measure: str = "exp_risk", *, n: int | None = None,
                      colors: Mapping | None = None, title: str | None = None, ax: Any = None):
-    """Boxplots of ``value`` per scenario (rows of :func:`idrisk.analysis.risk_at_radius`).
+    """Boxplots of ``measure`` per scenario (rows of :func:`idrisk.analysis.risk_at_radius`).
 
     Returns
     -------
@@ -245,7 +245,7 @@ def plot_risk_at_max(at_max: pd.DataFrame, value: str = "exp_risk", *, n: int | 
     """
     from matplotlib.patches import Patch
 
-    _need(at_max, ["scenario", "r", value], "at_max")
+    _need(at_max, ["scenario", "r", measure], "at_max")
     scenarios = list(dict.fromkeys(at_max["scenario"]))
     colors = colors_for(scenarios, colors)
     n = _n_of(at_max, n)
@@ -253,14 +253,14 @@ def plot_risk_at_max(at_max: pd.DataFrame, value: str = "exp_risk", *, n: int | 
     data, labels = [], []
     for s in scenarios:
         g = at_max[at_max["scenario"] == s]
-        data.append(g[value].to_numpy())
+        data.append(g[measure].to_numpy())
         labels.append(f"({s})\nr = {_fmt_r(g['r'].iloc[0])}")
     _boxes(ax, data, labels, [colors[s] for s in scenarios])
-    if value == "exp_risk":
+    if measure == "exp_risk":
         top = max((float(np.max(d)) for d in data if len(d)), default=1.0)
         ax.set_ylim(0, 1.1 * top if top > 0 else 1.0)
     ax.set_xlabel("scenario (its maximising radius)")
-    ax.set_ylabel(risk_axis_label(n, value))
+    ax.set_ylabel(risk_axis_label(n, measure))
     ax.grid(axis="y", alpha=0.3)
     ax.set_title(title or "Identification risk at each scenario's maximising radius\n"
                  "(one box over the m synthetic datasets)", fontsize=10)

@@ -28,3 +28,20 @@ def fixtures_dir(kind: str) -> Path:
 
 def cedata_path() -> Path:
     return shared_dir() / "data" / "CEdata.csv"
+
+
+def public_modules() -> list[str]:
+    """``idrisk`` and each public module directly below it that has an ``__all__``: the public
+    API's scope (the reference pages, the glossary)."""
+    import importlib
+    import pkgutil
+
+    import idrisk
+
+    modules = ["idrisk"]
+    for info in pkgutil.iter_modules(idrisk.__path__):
+        if not info.name.startswith("_"):
+            module = importlib.import_module(f"idrisk.{info.name}")
+            if hasattr(module, "__all__"):
+                modules.append(module.__name__)
+    return modules

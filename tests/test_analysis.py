@@ -89,7 +89,7 @@ def test_risk_utility_matches_direct_calls(small):
 
 
 def test_m_experiment_averages(small):
-    out = m_experiment(small, ["Income"], KNOWN, 0.05, m_values=[1, 3], repeats=2, seed=10,
+    out = m_experiment(small, ["Income"], KNOWN, 0.05, m_values=[1, 3], n_repeats=2, seed=10,
                        synthesize=_bootstrap, maxorder=0, progress=False)
     assert out[["m", "repeat"]].values.tolist() == [[1, 0], [1, 1], [3, 0], [3, 1]]
     row = out.iloc[3]
@@ -101,7 +101,7 @@ def test_m_experiment_averages(small):
 
 
 def test_m_experiment_default_synthesizer(small):
-    out = m_experiment(small, ["Income"], KNOWN, 0.05, m_values=[2], repeats=1, maxorder=0,
+    out = m_experiment(small, ["Income"], KNOWN, 0.05, m_values=[2], n_repeats=1, maxorder=0,
                        progress=False)
     assert out.shape[0] == 1 and out.exp_risk.iloc[0] > 0
 

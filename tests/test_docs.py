@@ -18,7 +18,6 @@ import doctest
 import importlib
 import inspect
 import os
-import pkgutil
 import re
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from _browser import PROBE, chromium, needs_chromium
-from _shared import REPO_ROOT
+from _shared import REPO_ROOT, public_modules
 
 DOCS = REPO_ROOT / "docs"
 DOCTEST = re.compile(r"^```\{doctest\}[^\n]*\n(.*?)^```\s*$", re.M | re.S)
@@ -92,15 +91,7 @@ def parse(path: Path) -> Links:
 
 def public_exports() -> list[tuple[str, str]]:
     """(module, name) for ``idrisk.__all__`` and each public module's ``__all__`` below it."""
-    import idrisk
-
-    modules = ["idrisk"]
-    for info in pkgutil.iter_modules(idrisk.__path__):
-        if not info.name.startswith("_"):
-            module = importlib.import_module(f"idrisk.{info.name}")
-            if hasattr(module, "__all__"):
-                modules.append(module.__name__)
-    return [(m, name) for m in modules for name in importlib.import_module(m).__all__]
+    return [(m, name) for m in public_modules() for name in importlib.import_module(m).__all__]
 
 
 def exported(module: str, name: str) -> object:

@@ -45,7 +45,7 @@ def _calls():
     o = pd.Series([1.0, 2.0, 3.0, 3.0])
     d = pd.DataFrame({"g": rng.integers(0, 2, 120), "lab": rng.geometric(0.3, 120)})
     syn = [d.assign(lab=rng.permutation(d["lab"].to_numpy())) for _ in range(2)]
-    bounds = inherent_bounds(d, "lab", "g", S=5, seed=1)
+    bounds = inherent_bounds(d, "lab", "g", n_repeats=5, seed=1)
     risks = {"Data": pd.Series([0.1, 0.3, 0.5]), "Marginal": pd.Series([0.0, 0.1, 0.2])}
     return {
         "plot_risk_by_radius": ((sweep,), {}),

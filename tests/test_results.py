@@ -111,7 +111,7 @@ def _attribute():
 def _bounds():
     from idrisk.risk import inherent_bounds
 
-    return inherent_bounds(_frames(1)[0], "lab", "g", S=3, seed=1)
+    return inherent_bounds(_frames(1)[0], "lab", "g", n_repeats=3, seed=1)
 
 
 def _synthetic_risk():
@@ -224,14 +224,14 @@ def _disclosure():
     from idrisk import disclosure
 
     f = _frames(3)
-    return disclosure(f[0], f[1:], keys=["g"], target="lab")
+    return disclosure(f[0], f[1:], known=["g"], syn="lab")
 
 
 def _disclosure_summary():
     from idrisk import disclosure_summary
 
     f = _frames(3)
-    return disclosure_summary(f[0], f[1:], keys=["g"], targets=["lab"])
+    return disclosure_summary(f[0], f[1:], known=["g"], syn=["lab"])
 
 
 def _what_if():

@@ -203,8 +203,8 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
     # risk: bounds and synthesizers per knowledge case (Tables 4 and 5)
     out["risk"] = {}
     for case, known in spec["known"].items():
-        b = inherent_bounds(d, label, kept, S=st["S"], seed=seed, known=known)
-        b_all = inherent_bounds(d, label, kept, S=st["S"], seed=seed, known=known,
+        b = inherent_bounds(d, label, kept, n_repeats=st["S"], seed=seed, risk_known=known)
+        b_all = inherent_bounds(d, label, kept, n_repeats=st["S"], seed=seed, risk_known=known,
                                 min_support="all")
         frames = {k: label_risk(d, v, label, known) for k, v in syn.items()}
         tab = b.table(**frames)

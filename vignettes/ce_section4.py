@@ -178,7 +178,7 @@ def main(argv=None) -> dict:
     # 4.3 the m experiment, scenario (1), at scenario (1)'s maximising radius
     r1 = float(best.loc[1, "r"])
     mexp = m_experiment(ce, SCENARIOS[1], KNOWN, r1, m_values=(1, 10, 20),
-                        repeats=args.repeats, seed=args.seed, progress=True)
+                        n_repeats=args.repeats, seed=args.seed, progress=True)
     mexp.to_csv(args.out / "ce_m_experiment.csv", index=False)
     summ = mexp.groupby("m")[["record_mean_risk", "U_p"]].describe()
     results["m_experiment"] = {

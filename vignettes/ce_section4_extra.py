@@ -106,7 +106,7 @@ def main(argv=None) -> dict:
         t0 = time.perf_counter()
         r = float(main_res["maximizing_radius"][str(k)]["r"])
         mexp = m_experiment(ce, SCENARIOS[k], KNOWN, r, m_values=tuple(args.m_values),
-                            repeats=args.repeats, seed=args.seed, progress=False)
+                            n_repeats=args.repeats, seed=args.seed, progress=False)
         mexp.to_csv(args.out / f"ce_m_experiment_s{k}.csv", index=False)
         summ = mexp.groupby("m")[["record_mean_risk", "U_p"]].describe()
         res[f"m_experiment_s{k}"] = {

@@ -11,7 +11,7 @@ Examples
 >>> from idrisk.risk.bounds import inherent_bounds, label_risk
 >>> rng = np.random.default_rng(0)
 >>> d = pd.DataFrame({"g": rng.integers(0, 2, 300), "lab": rng.geometric(0.3, 300)})
->>> b = inherent_bounds(d, "lab", "g", S=20, seed=1)
+>>> b = inherent_bounds(d, "lab", "g", n_repeats=20, seed=1)
 >>> syn = [d.assign(lab=rng.permutation(d["lab"].to_numpy())) for _ in range(3)]
 >>> ax = plot_bounds(b, {"shuffle": label_risk(d, syn, "lab", "g")}, "attribute_count")
 >>> ax.get_title()
@@ -81,7 +81,7 @@ def plot_bounds(bounds, synthesizers: Mapping[str, pd.DataFrame] | None = None,
         v = draws.loc[draws["scenario"] == sc, measure].dropna()
         if len(v):
             ax.hist(v, bins=bins, color=_BOUND_COLORS[sc], alpha=0.45,
-                    label=f"{sc.capitalize()} scenario (S = {bounds.S})")
+                    label=f"{sc.capitalize()} scenario (S = {bounds.n_repeats})")
     for k, (name, frame) in enumerate((synthesizers or {}).items()):
         color, ls = palette[name], _LINESTYLES[k % len(_LINESTYLES)]
         v = frame[measure].dropna()
@@ -91,7 +91,7 @@ def plot_bounds(bounds, synthesizers: Mapping[str, pd.DataFrame] | None = None,
             ax.axvline(x, color=color, ls=ls, lw=2 if j == 1 else 1,
                        label=f"{name}: min / mean / max over m = {len(v)}" if j == 0 else None)
     title, xlabel = _LABELS[measure]
-    ax.set_title(f"{title}: inherent bounds (S = {bounds.S}) and synthesizers")
+    ax.set_title(f"{title}: inherent bounds (S = {bounds.n_repeats}) and synthesizers")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("redraws")
     ax.legend(fontsize="small")

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..risk.options import RiskOptions
 from ..risk.result import IdentificationRiskResult
 from ._session import robjects
 
@@ -82,7 +83,7 @@ def r_result_dict(rlist) -> dict[str, np.ndarray] | None:
 
 
 def result_from_r(
-    rlist, index: pd.Index | None = None, **about: Any
+    rlist, index: pd.Index | None = None, *, options: RiskOptions | None = None
 ) -> IdentificationRiskResult | None:
     """Convert R's ``IdentificationRisk()`` list to an :class:`IdentificationRiskResult`.
 
@@ -91,4 +92,4 @@ def result_from_r(
     d = r_result_dict(rlist)
     if d is None:
         return None
-    return IdentificationRiskResult.from_r_dict(d, index=index, **about)
+    return IdentificationRiskResult.from_r_dict(d, index=index, options=options)

@@ -17,13 +17,14 @@ scenario has one colour in all figures, and panels that are compared share their
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping, Sequence
 from os import PathLike
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
+from .._interface import check_keywords
+from ..risk.options import RiskOptions
 from ._compute import DEFAULT_RADII, RiskReport, compute_report
 from ._render import FILES, ReportFiles, write_report
 
@@ -31,16 +32,39 @@ __all__ = ["DEFAULT_RADII", "FILES", "ReportFiles", "RiskReport", "compute_repor
            "write_report"]
 
 
+@check_keywords
 def report(
     confidential: pd.DataFrame,
     synthetic: Any,
     known: Sequence[str],
     syn: Sequence[str] | Mapping[Any, Sequence[str]] | None = None,
-    r: float | Sequence[float] | Mapping[str, float] = 0.1,
+    r: float | Sequence[float] | Mapping[str, float] | None = None,
     out_dir: str | PathLike = "idrisk-report",
     *,
     overwrite: bool = False,
-    **options: Any,
+    percentage: bool = True,
+    euclidean_dist: bool = False,
+    closed: bool = False,
+    abs_radius: bool = False,
+    ellipsoid: bool = False,
+    na_matches: bool = True,
+    categorical: str | Sequence[str] | None = None,
+    continuous: str | Sequence[str] | None = None,
+    align: Literal["position", "index"] | None = None,
+    options: RiskOptions | None = None,
+    radii: Sequence[float] | None = DEFAULT_RADII,
+    utility: bool = True,
+    maxorder: int = 1,
+    top: int = 10,
+    show_confidential_values: bool = False,
+    title: str = "Identification risk of synthetic data",
+    sources: Mapping[str, Any] | None = None,
+    intro: Sequence[str] = (),
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    disclosure_known: Sequence[str] | None = None,
+    disclosure_syn: Sequence[str] | None = None,
+    disclosure_ngroups: int = 5,
 ) -> RiskReport:
     """Compute risk and utility of synthetic data and write an HTML and a Markdown report.
 
@@ -49,15 +73,18 @@ def report(
     Parameters
     ----------
     confidential, synthetic, known, syn, r
-        As :func:`compute_report`.
+        As :func:`compute_report` (``r`` defaults to None, as in
+        :func:`idrisk.identification_risk`).
     out_dir
         The report folder: written beside it first, moved into place when complete.
     overwrite
         Replace an existing, non-empty ``out_dir`` (otherwise an error, before any work).
-    **options
-        The keyword options of :func:`compute_report` (``radii``, ``percentage``,
-        ``categorical``, ``utility``, ``maxorder``, ``top``, ``show_confidential_values``,
-        ``title``, ``progress``, ...); ``help(report)`` shows them in the signature.
+    percentage, euclidean_dist, closed, abs_radius, ellipsoid, na_matches, categorical, \
+continuous, align, options
+        The matching rules, as :func:`compute_report`.
+    radii, utility, maxorder, top, show_confidential_values, title, sources, intro, \
+progress, n_jobs, disclosure_known, disclosure_syn, disclosure_ngroups
+        As :func:`compute_report`.
 
     Returns
     -------
@@ -79,17 +106,14 @@ def report(
     from .._output import check_target
 
     check_target(out_dir, overwrite=overwrite)  # fail before the work, not after
-    rep = compute_report(confidential, synthetic, known, syn, r, **options)
-    return write_report(rep, out_dir, overwrite=overwrite, progress=options.get("progress"))
-
-
-def _report_signature() -> inspect.Signature:
-    """compute_report's parameters with ``out_dir`` and ``overwrite``: one list to keep."""
-    own = inspect.signature(report).parameters
-    params = list(inspect.signature(compute_report).parameters.values())
-    at = [p.name for p in params].index("r") + 1
-    params[at:at] = [own["out_dir"], own["overwrite"]]
-    return inspect.signature(report).replace(parameters=params)
-
-
-report.__signature__ = _report_signature()  # type: ignore[attr-defined]
+    rep = compute_report(
+        confidential, synthetic, known, syn, r, percentage=percentage,
+        euclidean_dist=euclidean_dist, closed=closed, abs_radius=abs_radius,
+        ellipsoid=ellipsoid, na_matches=na_matches, categorical=categorical,
+        continuous=continuous, align=align, options=options, radii=radii, utility=utility,
+        maxorder=maxorder, top=top, show_confidential_values=show_confidential_values,
+        title=title, sources=sources, intro=intro, progress=progress, n_jobs=n_jobs,
+        disclosure_known=disclosure_known, disclosure_syn=disclosure_syn,
+        disclosure_ngroups=disclosure_ngroups,
+    )
+    return write_report(rep, out_dir, overwrite=overwrite, progress=progress)

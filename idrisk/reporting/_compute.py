@@ -9,15 +9,15 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from .._interface import spell
+from .._interface import check_keywords, spell
 from .._result import Result
 from .._schema import as_names, column_kinds, is_categorical
-from ..risk.options import RiskOptions
+from ..risk.options import RiskOptions, matching_rules
 from ..risk.result import span_text
 
 __all__ = ["DEFAULT_RADII", "RiskReport", "compute_report"]
@@ -117,6 +117,8 @@ class RiskReport(Result):
 
 
 def _radius_text(r: Any) -> str:
+    if r is None:
+        return "none (exact match)"
     if isinstance(r, Mapping):
         return ", ".join(f"{k} {100 * v:g}%" for k, v in r.items())
     if isinstance(r, (list, tuple, np.ndarray)):
@@ -124,13 +126,24 @@ def _radius_text(r: Any) -> str:
     return f"{100 * float(r):g}%"
 
 
+@check_keywords
 def compute_report(
     confidential: pd.DataFrame,
     synthetic: Any,
     known: Sequence[str],
     syn: Sequence[str] | Mapping[Any, Sequence[str]] | None = None,
-    r: float | Sequence[float] | Mapping[str, float] = 0.1,
+    r: float | Sequence[float] | Mapping[str, float] | None = None,
     *,
+    percentage: bool = True,
+    euclidean_dist: bool = False,
+    closed: bool = False,
+    abs_radius: bool = False,
+    ellipsoid: bool = False,
+    na_matches: bool = True,
+    categorical: str | Sequence[str] | None = None,
+    continuous: str | Sequence[str] | None = None,
+    align: Literal["position", "index"] | None = None,
+    options: RiskOptions | None = None,
     radii: Sequence[float] | None = DEFAULT_RADII,
     utility: bool = True,
     maxorder: int = 1,
@@ -141,11 +154,10 @@ def compute_report(
     intro: Sequence[str] = (),
     progress: bool | None = None,
     n_jobs: int | None = None,
-    disclosure_keys: Sequence[str] | None = None,
-    disclosure_targets: Sequence[str] | None = None,
+    disclosure_known: Sequence[str] | None = None,
+    disclosure_syn: Sequence[str] | None = None,
     disclosure_ngroups: int = 5,
     what_if: bool = True,
-    **risk_options: Any,
 ) -> RiskReport:
     """Compute everything the risk report shows; write nothing.
 
@@ -162,7 +174,15 @@ def compute_report(
     syn
         Synthesized variables (a dict ``{name: variables}`` for several scenarios).
     r
-        Radius of the risk tables (as in :func:`idrisk.identification_risk`).
+        Radius of the risk tables (as in :func:`idrisk.identification_risk`; the same
+        default, None: every variable matched exactly, as R's ``r = NULL``).
+    percentage, euclidean_dist, closed, abs_radius, ellipsoid, na_matches
+        The matching rules of :func:`idrisk.identification_risk`, as there.
+    categorical, continuous, align
+        Column types and row correspondence, as in :func:`idrisk.identification_risk`.
+    options
+        The matching rules as one :class:`~idrisk.RiskOptions` instead of the keywords above
+        (its ``known``, ``syn`` and ``r`` are not read).
     radii
         Percentage radii of the sweep (:func:`idrisk.analysis.radius_sweep`); None skips it.
     utility
@@ -178,10 +198,11 @@ def compute_report(
         "conf.csv", "synthetic": {name: ["syn1.csv", ...]}}``).
     progress, n_jobs
         Progress bars; passed to :func:`idrisk.identification_risk`.
-    disclosure_keys, disclosure_targets, disclosure_ngroups
-        Add synthpop's disclosure measures (:func:`idrisk.disclosure_summary`): the keys
-        (quasi-identifiers), the targets (default: each scenario's synthesized variables that
-        are not keys) and the classes of a numeric target (0: exact values). Tables
+    disclosure_known, disclosure_syn, disclosure_ngroups
+        Add synthpop's disclosure measures (:func:`idrisk.disclosure_summary`): the intruder's
+        known variables (synthpop's keys), the synthesized variables measured (synthpop's
+        targets; default: each scenario's synthesized variables that are not known) and the
+        classes of a numeric one (0: exact values). Tables
         ``disclosure`` (UiO, repU, Dorig, DiSCO per scenario, target and dataset) and
         ``disclosure_checks`` (the 1-way and 2-way checks: counts only; the flagged levels
         only with ``show_confidential_values``).
@@ -190,10 +211,6 @@ def compute_report(
         each known variable dropped, each continuous known variable at 2, 3 and 5 times its
         radius). The Monte-Carlo intervals, the m advice and the record-level stability
         (tables ``interval``, ``m_advice``, ``stability``) are always computed.
-    **risk_options
-        The matching options of :func:`idrisk.identification_risk` (``percentage``,
-        ``euclidean_dist``, ``abs_radius``, ``closed``, ``na_matches``, ``categorical``,
-        ``continuous``, ``align``): checked at once as a :class:`~idrisk.RiskOptions`.
 
     Returns
     -------
@@ -222,8 +239,9 @@ def compute_report(
     known = as_names(known, "known")
     n = len(confidential)
     first = next(iter(scen.values()))
-    base = RiskOptions(known=known, syn=first.syn, r=r, **risk_options)  # fails before the work
-    options = {k: v for k, v in base.as_dict().items() if k not in ("known", "syn", "r")}
+    rules = matching_rules("compute_report", options, locals())
+    base = RiskOptions(known=known, syn=first.syn, r=r, **rules)  # fails before the work
+    matching = {k: v for k, v in base.as_dict().items() if k not in ("known", "syn", "r")}
     categorical, continuous = base.categorical, base.continuous
     show = progress if progress is not None else (n * sum(len(s.synthetic) for s in
                                                           scen.values()) > 2_000_000)
@@ -232,7 +250,7 @@ def compute_report(
         used = known + sc.syn
         cat_s = [c for c in (categorical or []) if c in used] or None
         cont_s = [c for c in (continuous or []) if c in used] or None
-        return {**options, "categorical": cat_s, "continuous": cont_s}
+        return {**matching, "categorical": cat_s, "continuous": cont_s}
 
     # ---------------------------------------------------------------- risk at the radius
     results, notes, seen = {}, [], set()
@@ -249,7 +267,7 @@ def compute_report(
             seen.add(body)
             text = f"scenario ({name}): {body}" if len(scen) > 1 else body
             notes.append(text)
-            warnings.warn(text, w.category, stacklevel=2)
+            warnings.warn(text, w.category, stacklevel=3)  # past check_keywords
 
     rows, dataset_tables, check_rows = [], [], {}
     for name, res in results.items():
@@ -283,14 +301,14 @@ def compute_report(
     # ---------------------------------------------------------------- precision, what-if
     from ._precision import precision_tables
 
-    tables.update(precision_tables(results, confidential, scen, known, r, options,
+    tables.update(precision_tables(results, confidential, scen, known, r, matching,
                                    what_if=what_if, n_jobs=n_jobs))
     # ---------------------------------------------------------------- radius sweep
     if radii is not None and len(radii):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             sweep = radius_sweep(confidential, scen, known, radii=list(radii), progress=show,
-                                 **options)
+                                 **matching)
         best = maximizing_radius(sweep)
         best["at_edge"] = [edge_of_grid(list(radii), best.loc[k, "r"]) or ""
                            for k in best.index]
@@ -325,7 +343,7 @@ def compute_report(
             except (ValueError, TypeError, KeyError, np.linalg.LinAlgError) as err:
                 text = f"scenario ({name}): U_p could not be computed: {err}"
                 notes.append(text)
-                warnings.warn(text, UserWarning, stacklevel=2)
+                warnings.warn(text, UserWarning, stacklevel=3)
                 res = results[name]
                 ru = pd.DataFrame({"scenario": name, "r": None, "dataset": res.exp_risk.index,
                                    "exp_risk": res.exp_risk.to_numpy(),
@@ -358,11 +376,10 @@ def compute_report(
             tables["ecdf_utility"] = pd.concat(erows, ignore_index=True)[
                 ["scenario", "variable", "dataset", "U_m", "U_a"]]
 
-    if disclosure_keys:
+    if disclosure_known:
         dtab, ctab, dnotes = _disclosure_tables(
-            confidential, scen, as_names(disclosure_keys, "disclosure_keys"),
-            None if disclosure_targets is None else as_names(disclosure_targets,
-                                                             "disclosure_targets"),
+            confidential, scen, as_names(disclosure_known, "disclosure_known"),
+            None if disclosure_syn is None else as_names(disclosure_syn, "disclosure_syn"),
             disclosure_ngroups, show_confidential_values)
         tables["disclosure"], tables["disclosure_checks"] = dtab, ctab
         notes.extend(dnotes)
@@ -393,7 +410,7 @@ def _disclosure_tables(confidential: pd.DataFrame, scen: Mapping, keys: list[str
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             out = disclosure_summary(confidential, list(sc.synthetic), keys, tl,
-                                     ngroups_targets=ng)
+                                     ngroups_syn=ng)
         notes += list(dict.fromkeys(f"scenario ({name}): disclosure measures: {w.message}"
                                     for w in caught))
         for t, res in out.results.items():

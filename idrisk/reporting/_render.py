@@ -334,9 +334,10 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     doc.para(
         f"Confidential data: {conf_name + ', ' if conf_name else ''}n = {n} records. "
         f"Known variables (what the intruder knows): {', '.join(known) or 'none'}. "
-        f"Radius r = {_radius_text(rep.r)} "
-        + ("(a synthetic value matches within ± r × the confidential value)" if percentage
-           else "(absolute: within ± r)")
+        f"Radius r = {_radius_text(rep.r)}"
+        + ("" if rep.r is None  # every variable matched by equality (R's r = NULL)
+           else " (a synthetic value matches within ± r × the confidential value)"
+           if percentage else " (absolute: within ± r)")
         + (", R's Euclidean rule." if options.euclidean_dist else ".")
     )
     for p in rep.intro:

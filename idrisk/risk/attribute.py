@@ -70,16 +70,16 @@ class AttributeRiskResult(Result):
         """Per record: the share of the m datasets that disclose its true values."""
         return self.A.mean(axis=1).rename("record_risk")
 
-    def to_frame(self, level: str = "dataset") -> pd.DataFrame:
-        """Tidy rows: ``level="dataset"``: ``dataset``, ``count``, ``share``, one row per
-        dataset (their mean is in :meth:`summary`); ``level="record"``: ``record``,
+    def to_frame(self, rows: str = "dataset") -> pd.DataFrame:
+        """Tidy rows: ``rows="dataset"``: ``dataset``, ``count``, ``share``, one row per
+        dataset (their mean is in :meth:`summary`); ``rows="record"``: ``record``,
         ``dataset``, ``A``, one row per record and dataset."""
-        if level == "record":
+        if rows == "record":
             long = self.A.stack().rename("A").reset_index()
             long.columns = ["record", "dataset", "A"]
             return long
-        if level != "dataset":
-            raise ValueError(f"level must be 'dataset' or 'record', got {level!r}")
+        if rows != "dataset":
+            raise ValueError(f"rows must be 'dataset' or 'record', got {rows!r}")
         return pd.DataFrame({"count": self.count, "share": self.share}).reset_index()
 
     def _header(self) -> str:

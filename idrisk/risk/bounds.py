@@ -3,7 +3,7 @@
 Hu & Savitsky (*Bayesian data synthesis and disclosure risk quantification: an application to
 the Consumer Expenditure Surveys*, §4.1) judge a synthesizer of a categorical label against
 two synthesizer-free scenarios computed on the confidential data. A *pattern* is a
-combination of the kept (unsynthesized) variables.
+combination of the known (kept, unsynthesized) variables ``known``.
 
 Max
     every record's label is redrawn from the empirical label distribution of its own pattern
@@ -13,11 +13,12 @@ Min
     (``min_support="pattern"``, as the issue/spec state it) or over all labels observed in
     the data (``min_support="all"``).
 
-Each scenario is repeated S times; for each redraw the identification risk (expected match
-risk, true and false match rates, through :func:`idrisk.risk.identification_risk` with
-``r=None``) and the exact attribute disclosures (:func:`idrisk.risk.attribute_risk`) are
-computed. Closed forms of the expected attribute count are a check:
-Max ``sum_b sum_l n_bl^2 / n_b``; Min ``sum_b n_b / G_b`` (G_b labels observed in pattern b).
+Each scenario is repeated ``n_repeats`` times; for each redraw the identification risk
+(expected match risk, true and false match rates, through
+:func:`idrisk.risk.identification_risk` with ``r=None``) and the exact attribute
+disclosures (:func:`idrisk.risk.attribute_risk`) are computed. Closed forms of the expected
+attribute count are a check: Max ``sum_b sum_l n_bl^2 / n_b``; Min ``sum_b n_b / G_b`` (G_b
+labels observed in pattern b).
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ MEASURES = ["exp_risk", "true_rate", "false_rate", "attribute_count", "attribute
 
 
 def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd.DataFrame],
-               label: str | Sequence[str], known: str | Sequence[str]) -> pd.DataFrame:
-    """Identification and attribute risk of synthesized label(s), one row per dataset.
+               syn: str | Sequence[str], known: str | Sequence[str]) -> pd.DataFrame:
+    """Identification and attribute risk of synthesized label(s) ``syn``, one row per dataset.
 
     Columns ``s, exp_risk, true_rate, false_rate`` come from
-    ``identification_risk(confidential, synthetic, known, label, r=None)`` (every variable matched
+    ``identification_risk(confidential, synthetic, known, syn, r=None)`` (every variable matched
     exactly); ``attribute_count, attribute_share`` from :func:`attribute_risk`. A record whose
     true label no synthetic record of its pattern carries (c = 0) contributes nothing, as in
     ``identification_risk`` (its RiskInputWarning is expected here and silenced).
@@ -61,14 +62,14 @@ def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd
     >>> r["false_rate"].isna().all()          # no unique match: s = 0
     np.True_
     """
-    label = as_names(label, "label")
+    syn = as_names(syn, "syn")
     known = as_names(known, "known")
     datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*have no matching synthetic record.*")
-        ir = identification_risk(confidential, datasets, known=known, syn=label, r=None,
+        ir = identification_risk(confidential, datasets, known=known, syn=syn, r=None,
                                  progress=False)
-    ar = attribute_risk(confidential, datasets, label)
+    ar = attribute_risk(confidential, datasets, syn)
     out = pd.DataFrame({"s": np.asarray(ir.s), "exp_risk": np.asarray(ir.exp_risk),
                         "true_rate": np.asarray(ir.true_rate),
                         "false_rate": np.asarray(ir.false_rate, dtype=float),
@@ -79,31 +80,32 @@ def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd
     return out
 
 
-def _patterns(data: pd.DataFrame, kept: list[str]) -> np.ndarray:
-    if not kept:
-        return np.zeros(len(data), dtype=np.int64)
-    return data.groupby(kept, observed=True, sort=True, dropna=False).ngroup().to_numpy()
+def _patterns(confidential: pd.DataFrame, known: list[str]) -> np.ndarray:
+    if not known:
+        return np.zeros(len(confidential), dtype=np.int64)
+    groups = confidential.groupby(known, observed=True, sort=True, dropna=False)
+    return groups.ngroup().to_numpy()
 
 
-def bound_redraws(data: pd.DataFrame, label: str, kept: str | Sequence[str],
-                  scenario: str = "max", S: int = 100,
+def bound_redraws(confidential: pd.DataFrame, syn: str, known: str | Sequence[str],
+                  scenario: str = "max", n_repeats: int = 100,
                   seed: int | np.random.Generator | None = None,
                   min_support: str = "pattern") -> list[pd.DataFrame]:
-    """The S redrawn datasets of one scenario (``"max"`` or ``"min"``).
+    """The ``n_repeats`` redrawn datasets of one scenario (``"max"`` or ``"min"``).
 
     Examples
     --------
     >>> import pandas as pd
     >>> d = pd.DataFrame({"g": [1, 1, 1, 2], "lab": ["a", "a", "b", "c"]})
-    >>> [x["lab"].tolist() for x in bound_redraws(d, "lab", "g", "min", S=2, seed=1)]
+    >>> [x["lab"].tolist() for x in bound_redraws(d, "lab", "g", "min", n_repeats=2, seed=1)]
     [['b', 'b', 'a', 'c'], ['a', 'a', 'b', 'c']]
     """
-    kept = as_names(kept, "kept")
-    _check(data, label, kept, S, scenario, min_support)
+    known = as_names(known, "known")
+    _check(confidential, syn, known, n_repeats, scenario, min_support)
     rng = np.random.default_rng(seed)
-    n = len(data)
-    pat = _patterns(data, kept)
-    lab = data[label].to_numpy()
+    n = len(confidential)
+    pat = _patterns(confidential, known)
+    lab = confidential[syn].to_numpy()
     if scenario == "max":
         order = np.argsort(pat, kind="stable")
         start = np.searchsorted(pat[order], pat)          # first sorted row of the pattern
@@ -121,43 +123,43 @@ def bound_redraws(data: pd.DataFrame, label: str, kept: str | Sequence[str],
         start = np.searchsorted(up, pat)
         size = np.bincount(up)[pat]
     out = []
-    for _ in range(S):
+    for _ in range(n_repeats):
         idx = start + np.floor(rng.random(n) * size).astype(np.int64)
-        d = data.copy()
+        d = confidential.copy()
         new = pools[np.minimum(idx, start + size - 1)]
-        d[label] = pd.Series(new, index=data.index).astype(data[label].dtype)
+        d[syn] = pd.Series(new, index=confidential.index).astype(confidential[syn].dtype)
         out.append(d)
     return out
 
 
-def _check(data, label, kept, S, scenario, min_support) -> None:
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
-    missing = [c for c in [label, *kept] if c not in data.columns]
+def _check(confidential, syn, known, n_repeats, scenario, min_support) -> None:
+    if not isinstance(confidential, pd.DataFrame):
+        raise TypeError(f"confidential must be a DataFrame, got {type(confidential).__name__}")
+    missing = [c for c in [syn, *known] if c not in confidential.columns]
     if missing:
-        raise KeyError(f"data: columns {missing} not found")
-    if label in kept:
-        raise ValueError(f"label {label!r} is also in kept")
-    if data[label].isna().any():
-        raise ValueError(f"data: label column {label!r} has missing values")
-    if not isinstance(S, (int, np.integer)) or S < 1:
-        raise ValueError(f"S must be a positive integer, got {S!r}")
+        raise KeyError(f"confidential: columns {missing} not found")
+    if syn in known:
+        raise ValueError(f"syn {syn!r} is also in known")
+    if confidential[syn].isna().any():
+        raise ValueError(f"confidential: syn column {syn!r} has missing values")
+    if not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
+        raise ValueError(f"n_repeats must be a positive integer, got {n_repeats!r}")
     if scenario not in ("min", "max"):
         raise ValueError(f"scenario must be 'min' or 'max', got {scenario!r}")
     if min_support not in ("pattern", "all"):
         raise ValueError(f"min_support must be 'pattern' or 'all', got {min_support!r}")
 
 
-def closed_form_attribute(data: pd.DataFrame, label: str, kept: Sequence[str],
+def closed_form_attribute(confidential: pd.DataFrame, syn: str, known: Sequence[str],
                           min_support: str = "pattern") -> pd.DataFrame:
     """Exact mean and standard deviation of the attribute count under Min and Max.
 
     The count is a sum of independent Bernoulli(p_i): Max ``p_i = n_{b,l_i} / n_b``, Min
     ``p_i = 1 / G_b`` (or ``1 / G``); mean ``sum p_i``, variance ``sum p_i (1 - p_i)``.
     """
-    kept = list(kept)
-    pat = _patterns(data, kept)
-    lab = pd.Series(data[label].to_numpy())
+    known = list(known)
+    pat = _patterns(confidential, known)
+    lab = pd.Series(confidential[syn].to_numpy())
     n_b = np.bincount(pat)[pat]
     n_bl = pd.Series(1, index=pd.MultiIndex.from_arrays([pat, lab])).groupby(
         level=[0, 1]).transform("size").to_numpy()
@@ -174,7 +176,7 @@ def closed_form_attribute(data: pd.DataFrame, label: str, kept: Sequence[str],
 
 @dataclass(frozen=True, repr=False)
 class InherentBounds(Result):
-    """Risk measures of S redraws under the Min and Max scenarios.
+    """Risk measures of ``n_repeats`` redraws under the Min and Max scenarios.
 
     Attributes
     ----------
@@ -183,17 +185,17 @@ class InherentBounds(Result):
         false_rate, attribute_count, attribute_share``.
     closed_form : DataFrame
         Exact mean and sd of the attribute count per scenario.
-    label, kept, known : the columns used.
-    S, seed, min_support, n
+    syn, known, risk_known : the columns used.
+    n_repeats, seed, min_support, n
         Redraws per scenario, their seed, the Min scenario's label support, records.
     """
 
     draws: pd.DataFrame
     closed_form: pd.DataFrame
-    label: str
-    kept: list[str]
+    syn: str
     known: list[str]
-    S: int
+    risk_known: list[str]
+    n_repeats: int
     seed: int | None
     min_support: str = "pattern"
     n: int = 0
@@ -224,8 +226,9 @@ class InherentBounds(Result):
         return self.draws.copy()
 
     def _header(self) -> str:
-        return (f"InherentBounds(label={self.label!r}, kept={self.kept}, known={self.known}, "
-                f"S={self.S}, n={self.n}, min_support={self.min_support!r})")
+        return (f"InherentBounds(syn={self.syn!r}, known={self.known}, "
+                f"risk_known={self.risk_known}, n_repeats={self.n_repeats}, n={self.n}, "
+                f"min_support={self.min_support!r})")
 
     def _notes(self) -> list[str]:
         cf = self.closed_form
@@ -233,28 +236,28 @@ class InherentBounds(Result):
                 f"max {cf.loc['max', 'mean']:.5g}"]
 
 
-def inherent_bounds(data: pd.DataFrame, label: str, kept: str | Sequence[str],
-                    S: int = 100, seed: int | None = None,
-                    known: str | Sequence[str] | None = None,
+def inherent_bounds(confidential: pd.DataFrame, syn: str, known: str | Sequence[str],
+                    n_repeats: int = 100, seed: int | None = None,
+                    risk_known: str | Sequence[str] | None = None,
                     min_support: str = "pattern",
                     progress: bool = False) -> InherentBounds:
-    """Inherent Min/Max bounds of identification and attribute risk for ``label``.
+    """Inherent Min/Max bounds of identification and attribute risk for ``syn``.
 
     Parameters
     ----------
-    data : DataFrame
+    confidential : DataFrame
         Confidential data.
-    label : str
-        The synthesized categorical variable.
-    kept : str or list of str
-        The kept (unsynthesized) variables that define the patterns.
-    S : int
+    syn : str
+        The synthesized categorical variable (the label).
+    known : str or list of str
+        The intruder's known (unsynthesized, kept) variables: they define the patterns.
+    n_repeats : int
         Redraws per scenario (the paper: 100).
     seed : int, optional
         Seed of the redraws (the Max draws use ``seed``'s first stream, Min the second).
-    known : list of str, optional
-        The variables the intruder knows besides the label (default: ``kept``); must be a
-        subset of the data's columns.
+    risk_known : list of str, optional
+        The known variables of the risk measures, when they differ from the patterns'
+        (default: ``known``); columns of ``confidential``.
     min_support : {"pattern", "all"}
         Min redraws over the labels observed in the pattern, or over all labels.
     progress : bool
@@ -265,31 +268,32 @@ def inherent_bounds(data: pd.DataFrame, label: str, kept: str | Sequence[str],
     >>> import numpy as np, pandas as pd
     >>> rng = np.random.default_rng(0)
     >>> d = pd.DataFrame({"g": rng.integers(0, 2, 500), "lab": rng.geometric(0.3, 500)})
-    >>> b = inherent_bounds(d, "lab", kept="g", S=20, seed=1)
+    >>> b = inherent_bounds(d, "lab", known="g", n_repeats=20, seed=1)
     >>> b.summary().loc["attribute_count"].round(1).tolist()     # Min, Max
     [36.4, 85.9]
     >>> b.closed_form["mean"].round(1).tolist()
     [35.6, 87.2]
     """
-    kept = as_names(kept, "kept")
-    known = kept if known is None else as_names(known, "known")
+    known = as_names(known, "known")
+    risk_known = known if risk_known is None else as_names(risk_known, "risk_known")
     for scen in ("min", "max"):
-        _check(data, label, kept, S, scen, min_support)
-    bad = [c for c in known if c not in data.columns]
+        _check(confidential, syn, known, n_repeats, scen, min_support)
+    bad = [c for c in risk_known if c not in confidential.columns]
     if bad:
-        raise KeyError(f"known: columns {bad} not found in data")
+        raise KeyError(f"risk_known: columns {bad} not found in confidential")
     ss = np.random.SeedSequence(seed)
     seeds = ss.spawn(2)
     frames = []
     scenarios = ("min", "max")
     for scen, sq in zip(progress_bar(scenarios, desc="inherent bounds", show=progress), seeds):
-        sets = bound_redraws(data, label, kept, scen, S, np.random.default_rng(sq),
-                             min_support)
-        f = label_risk(data, sets, label, known).reset_index()
+        sets = bound_redraws(confidential, syn, known, scen, n_repeats,
+                             np.random.default_rng(sq), min_support)
+        f = label_risk(confidential, sets, syn, risk_known).reset_index()
         f = f.rename(columns={"dataset": "draw"})
         f.insert(0, "scenario", scen)
         frames.append(f)
     return InherentBounds(draws=pd.concat(frames, ignore_index=True),
-                          closed_form=closed_form_attribute(data, label, kept, min_support),
-                          label=label, kept=kept, known=known, S=int(S),
-                          seed=seed, min_support=min_support, n=len(data))
+                          closed_form=closed_form_attribute(confidential, syn, known,
+                                                            min_support),
+                          syn=syn, known=known, risk_known=risk_known, n_repeats=int(n_repeats),
+                          seed=seed, min_support=min_support, n=len(confidential))

@@ -32,6 +32,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -249,15 +250,15 @@ class DisclosureSummary(Result):
 def disclosure(
     confidential: pd.DataFrame,
     synthetic: pd.DataFrame | Sequence[pd.DataFrame],
-    keys: str | Sequence[str],
-    target: str,
+    known: str | Sequence[str],
+    syn: str,
     *,
     cont_na: Mapping[str, Sequence[float]] | None = None,
-    ngroups_target: int | None = None,
-    ngroups_keys: int | Sequence[int] | None = None,
-    not_target_levels: str | Sequence[str] | None = None,
-    use_target_na: bool = True,
-    use_keys_na: bool | Sequence[bool] = True,
+    ngroups_syn: int | None = None,
+    ngroups_known: int | Sequence[int] | None = None,
+    not_syn_levels: str | Sequence[str] | None = None,
+    use_syn_na: bool = True,
+    use_known_na: bool | Sequence[bool] = True,
     exclude: Sequence[tuple[str, object, object]] | None = None,
     exclude_over_denom_lim: bool = False,
     denom_lim: int = 5,
@@ -265,7 +266,7 @@ def disclosure(
     thresh_2way: Sequence[float] = (4, 80),
     quirks: str = "synthpop",
 ) -> DisclosureResult:
-    """synthpop's identity and attribute disclosure measures of ``target`` from ``keys``.
+    """synthpop's identity and attribute disclosure measures of ``syn`` from ``known``.
 
     Parameters
     ----------
@@ -273,20 +274,23 @@ def disclosure(
         The original data.
     synthetic : DataFrame, list of DataFrames or SyntheticData
         The m synthetic datasets.
-    keys : str or list of str
-        Quasi-identifiers (any order; synthpop uses them in the confidential data's order).
-    target : str
-        The attribute an intruder wants to learn.
+    known : str or list of str
+        The intruder's known variables, synthpop's ``keys`` (quasi-identifiers; any order:
+        synthpop uses them in the confidential data's order).
+    syn : str
+        The synthesized variable an intruder wants to learn, synthpop's ``target``.
     cont_na : mapping, optional
         Missing-value codes of numeric columns (e.g. ``{"income": [-8]}``): kept out of the
         grouping and made levels of their own.
-    ngroups_target, ngroups_keys : int, optional
-        Group a numeric target / numeric keys into this many quantile classes (0: no
-        grouping; one value for all keys or one per key, in the order of ``keys``).
-    not_target_levels : str or list of str, optional
-        Target levels left out of the attribute measures.
-    use_target_na, use_keys_na : bool
-        False leaves records with a missing target / key out (``use_keys_na`` per key).
+    ngroups_syn, ngroups_known : int, optional
+        Group a numeric ``syn`` / numeric ``known`` variables into this many quantile classes
+        (0: no grouping; one value for all known variables or one per variable, in the order
+        of ``known``). synthpop's ``ngroups_target``, ``ngroups_keys``.
+    not_syn_levels : str or list of str, optional
+        Levels of ``syn`` left out of the attribute measures (synthpop's ``not.targetlev``).
+    use_syn_na, use_known_na : bool
+        False leaves records with a missing ``syn`` / ``known`` value out (``use_known_na``
+        per known variable; synthpop's ``usetargetNA``, ``usekeysNA``).
     exclude : list of (key, key level, target level), optional
         Key-target level pairs left out.
     exclude_over_denom_lim, denom_lim : bool, int
@@ -300,14 +304,14 @@ def disclosure(
         :class:`SynthpopQuirkWarning` naming any quirk that shaped them. ``"corrected"`` fixes:
 
         * *usekeysNA permutation* -- with keys in another order than the data's, synthpop
-          applies ``use_keys_na`` and ``ngroups_keys`` to the wrong keys (unless the reorder
+          applies ``use_known_na`` and ``ngroups_known`` to the wrong keys (unless the reorder
           is a swap); corrected: each setting stays with its key.
         * *tables combined by position* -- when a level is missing from one table (e.g. an
           ungrouped numeric target whose synthetic values miss one), synthpop sorts that table
           by name ("10" before "9") and combines it with the other by position, comparing
           different levels; corrected: by name. Changes every attribute measure and CAP.
         * *identity measures depend on the target* -- synthpop computes UiO, UiS, UiOiS and
-          repU after the target's exclusions (``not_target_levels``, ``use_target_na``,
+          repU after the target's exclusions (``not_syn_levels``, ``use_syn_na``,
           ``exclude``, ``exclude_over_denom_lim``); corrected: after the key exclusions
           only, so they describe the keys alone.
         * *full row counts* -- synthpop divides by all records even when some were excluded;
@@ -333,22 +337,31 @@ def disclosure(
     np.float64(75.0)
     """
     frames = _frames(synthetic)
-    key_list = as_names(keys, "keys")
+    key_list = as_names(known, "known")
     if not key_list:
-        raise ValueError("keys: give at least one key")
-    if not isinstance(target, str):
-        raise TypeError(f"target must be one column name, got {target!r}")
-    _check(confidential, frames, [*key_list, target], "keys/target")
+        raise ValueError("known: give at least one known variable (synthpop's keys)")
+    if not isinstance(syn, str):
+        raise TypeError(f"syn must be one column name, got {syn!r}")
+    _check(confidential, frames, [*key_list, syn], "known/syn")
+    _check_ngroups(ngroups_syn, ngroups_known)
     with _quirk_mode(quirks):
         res = disclosure_tables(
-            frames, confidential, key_list, target, cont_na=dict(cont_na or {}),
+            frames, confidential, key_list, syn, cont_na=dict(cont_na or {}),
             denom_lim=denom_lim, exclude_ov_denom_lim=exclude_over_denom_lim,
-            not_targetlev=not_target_levels, usetargetNA=use_target_na,
-            usekeysNA=use_keys_na, ngroups_target=ngroups_target, ngroups_keys=ngroups_keys,
+            not_targetlev=not_syn_levels, usetargetNA=use_syn_na,
+            usekeysNA=use_known_na, ngroups_target=ngroups_syn, ngroups_keys=ngroups_known,
             thresh_1way=thresh_1way, thresh_2way=thresh_2way, quirks=quirks,
             **_exclusion_args(exclude),
         )
     return _result(res, len(confidential), quirks)
+
+
+def _check_ngroups(ngroups_syn: Any, ngroups_known: Any) -> None:
+    """One quantile class is no grouping: say so under the public names."""
+    for name, value in (("ngroups_syn", ngroups_syn), ("ngroups_known", ngroups_known)):
+        values = value if isinstance(value, (list, tuple, np.ndarray)) else [value]
+        if any(v is not None and not isinstance(v, bool) and v == 1 for v in values):
+            raise ValueError(f"{name} must not be 1 (0 or None: no grouping)")
 
 
 def _result(res: dict, n: int, quirks: str) -> DisclosureResult:
@@ -401,27 +414,28 @@ def _result(res: dict, n: int, quirks: str) -> DisclosureResult:
 def disclosure_summary(
     confidential: pd.DataFrame,
     synthetic: pd.DataFrame | Sequence[pd.DataFrame],
-    keys: str | Sequence[str],
-    targets: str | Sequence[str] | None = None,
+    known: str | Sequence[str],
+    syn: str | Sequence[str] | None = None,
     *,
     cont_na: Mapping[str, Sequence[float]] | None = None,
-    ngroups_targets: int | Sequence[int | None] | None = None,
-    ngroups_keys: int | Sequence[int] | None = None,
-    use_targets_na: bool | Sequence[bool] = True,
-    use_keys_na: bool | Sequence[bool] = True,
+    ngroups_syn: int | Sequence[int | None] | None = None,
+    ngroups_known: int | Sequence[int] | None = None,
+    use_syn_na: bool | Sequence[bool] = True,
+    use_known_na: bool | Sequence[bool] = True,
     exclude_over_denom_lim: bool = False,
     denom_lim: int = 5,
     thresh_1way: Sequence[float] = (50, 90),
     thresh_2way: Sequence[float] = (4, 80),
     quirks: str = "synthpop",
 ) -> DisclosureSummary:
-    """:func:`disclosure` for many targets (default: every synthetic column not a key), with
+    """:func:`disclosure` for many ``syn`` variables (default: every synthetic column not in
+    ``known``), with
     synthpop's ``multi.disclosure`` table: targets sorted by DiSCO.
 
     The identity columns are UiO (mean over the m datasets) and repU -- synthpop's table
     shows synthesis 1's repU (a quirk: with ``quirks="corrected"`` the mean over the m
-    datasets). Other arguments as in :func:`disclosure` (per target: ``ngroups_targets``,
-    ``use_targets_na``).
+    datasets). Other arguments as in :func:`disclosure` (``ngroups_syn`` and ``use_syn_na``
+    may give one value per ``syn`` variable).
 
     Examples
     --------
@@ -435,15 +449,16 @@ def disclosure_summary(
     [0.0, 50.0]
     """
     frames = _frames(synthetic)
-    key_list = as_names(keys, "keys")
-    target_list = None if targets is None else as_names(targets, "targets")
-    _check(confidential, frames, key_list + (target_list or []), "keys/targets")
+    key_list = as_names(known, "known")
+    target_list = None if syn is None else as_names(syn, "syn")
+    _check(confidential, frames, key_list + (target_list or []), "known/syn")
+    _check_ngroups(ngroups_syn, ngroups_known)
     with _quirk_mode(quirks):
         res = multi_disclosure_tables(
             frames, confidential, key_list, target_list, cont_na=dict(cont_na or {}),
             denom_lim=denom_lim, exclude_ov_denom_lim=exclude_over_denom_lim,
-            usetargetsNA=use_targets_na, usekeysNA=use_keys_na,
-            ngroups_targets=ngroups_targets, ngroups_keys=ngroups_keys,
+            usetargetsNA=use_syn_na, usekeysNA=use_known_na,
+            ngroups_targets=ngroups_syn, ngroups_keys=ngroups_known,
             thresh_1way=thresh_1way, thresh_2way=thresh_2way, quirks=quirks,
         )
     n = len(confidential)

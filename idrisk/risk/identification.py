@@ -255,10 +255,10 @@ def risk_from_options(
 
 
 def result_about(prep: PreparedInputs) -> dict[str, Any]:
-    """What a result records about its call (options, radii, column types)."""
+    """What a result records about its call (options, radius per column, column types)."""
     return {
         "options": prep.options,
-        "radii": prep.radii,
+        "r": prep.radii,
         "categorical": tuple(dict.fromkeys(prep.categorical)),
         "continuous": tuple(dict.fromkeys(prep.continuous)),
     }
@@ -313,7 +313,7 @@ def warn_about_checks(
         )
     never = int(checks["never_match"])
     if never > limit:
-        zero_radius = [c for c, v in (result.radii or {}).items() if v == 0]
+        zero_radius = [c for c, v in (result.r or {}).items() if v == 0]
         codes = checks.get("never_match_values", {})
         if zero_radius and not options.closed:
             why = (

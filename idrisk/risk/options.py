@@ -13,14 +13,21 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .._interface import check_keywords, did_you_mean
 from .._schema import as_names
 
-__all__ = ["Radius", "RiskOptions"]
+__all__ = ["MATCHING", "Radius", "RiskOptions", "matching_rules"]
 
 #: what ``r`` may be: None, one number, a sequence (data-frame order) or ``{column: radius}``
 Radius = None | float | Sequence[float] | Mapping[str, float]
 
 _ALIGN = (None, "position", "index")
+
+#: the matching rules of :class:`RiskOptions`: its fields other than ``known``, ``syn``, ``r``
+#: (and ``rules``); every function that passes risk options on takes them as these keywords
+#: or as ``options=RiskOptions(...)``
+MATCHING = ("percentage", "euclidean_dist", "closed", "abs_radius", "ellipsoid", "na_matches",
+            "categorical", "continuous", "align")
 
 
 def _freeze_radius(r: Any) -> None | float | tuple[float, ...] | tuple[tuple[str, float], ...]:
@@ -165,6 +172,11 @@ class RiskOptions:
 
     def replace(self, **changes: Any) -> RiskOptions:
         """A copy with ``changes`` applied (e.g. another radius)."""
+        unknown = sorted(changes.keys() - {f.name for f in fields(self)})
+        if unknown:
+            names = [f.name for f in fields(self)]
+            raise TypeError(f"RiskOptions.replace() got an unexpected keyword argument "
+                            f"{unknown[0]!r}" + did_you_mean(unknown[0], names))
         if "r" in changes and isinstance(changes["r"], Mapping):
             changes["r"] = dict(changes["r"])
         return replace(self, **changes)
@@ -178,3 +190,60 @@ class RiskOptions:
         r = self.radius
         out["r"] = list(r) if isinstance(r, tuple) else r
         return out
+
+
+RiskOptions.__init__ = check_keywords(  # type: ignore[method-assign]
+    RiskOptions.__init__, "RiskOptions")
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if isinstance(default, tuple) and not default:  # categorical/continuous: None or empty
+        return value is None or (not isinstance(value, str) and len(value) == 0)
+    return bool(value is default or value == default)
+
+
+def matching_rules(where: str, options: RiskOptions | None,
+                   given: Mapping[str, Any]) -> dict[str, Any]:
+    """The matching rules of a call that takes them as keywords or as ``options=``.
+
+    Parameters
+    ----------
+    where
+        The public function's name (for the error message).
+    options
+        A :class:`RiskOptions` or None. Its ``known``, ``syn`` and ``r`` are not read: the
+        call's own arguments give them.
+    given
+        The call's arguments (``locals()``); the :data:`MATCHING` names are read.
+
+    Returns
+    -------
+    dict
+        ``{name: value}`` for every name of :data:`MATCHING`, as ``identification_risk``
+        keywords.
+
+    Raises
+    ------
+    TypeError
+        ``options`` is not a :class:`RiskOptions`, or a keyword other than its default is
+        given beside ``options`` (one place says how records match).
+
+    Examples
+    --------
+    >>> matching_rules("f", RiskOptions(known="a", percentage=False),
+    ...                {"percentage": True})["percentage"]
+    False
+    """
+    rules = {name: given[name] for name in MATCHING if name in given}
+    if options is None:
+        return rules
+    if not isinstance(options, RiskOptions):
+        raise TypeError(f"{where}(): options must be a RiskOptions, got "
+                        f"{type(options).__name__}")
+    defaults = {f.name: f.default for f in fields(RiskOptions)}
+    both = [name for name, value in rules.items() if not _is_default(value, defaults[name])]
+    if both:
+        raise TypeError(f"{where}(): {', '.join(both)} given both as a keyword and in "
+                        "options=; give the matching rules in one place")
+    values = options.as_dict()
+    return {name: values[name] for name in MATCHING}

@@ -94,8 +94,9 @@ class IdentificationRiskResult(Result):
 
     options
         The :class:`~idrisk.RiskOptions` of the call (None for results read from R).
-    radii
-        Column -> radius used (None when ``r`` is None: everything matched exactly).
+    r
+        Column -> radius used (None when the call's ``r`` is None: everything matched
+        exactly).
     categorical, continuous
         The known/syn columns matched by equality and within the radius.
 
@@ -113,7 +114,7 @@ class IdentificationRiskResult(Result):
     true_rate: pd.Series
     false_rate: pd.Series
     options: RiskOptions | None = None
-    radii: dict[str, float] | None = None
+    r: dict[str, float] | None = None
     categorical: tuple[str, ...] = ()
     continuous: tuple[str, ...] = ()
     checks: pd.DataFrame | None = None
@@ -122,19 +123,24 @@ class IdentificationRiskResult(Result):
     @classmethod
     def from_counts(
         cls,
-        c: np.ndarray,
+        counts: np.ndarray,
         own: np.ndarray,
         index: pd.Index | None = None,
         checks: Mapping[str, Any] | None = None,
-        **about: Any,
+        *,
+        options: RiskOptions | None = None,
+        r: dict[str, float] | None = None,
+        categorical: tuple[str, ...] = (),
+        continuous: tuple[str, ...] = (),
     ) -> IdentificationRiskResult:
-        """Build every component from the match counts c and own-row indicators (n x m).
+        """Build every component from the match counts c (``counts``) and own-row indicators
+        (n x m).
 
         ``checks``: ``na_confidential``, ``na_synthetic`` (length m) and ``never_match`` counts
-        (:func:`idrisk.risk._prepare.input_checks`); ``c_zero`` is counted here. ``about``:
-        ``options``, ``radii``, ``categorical``, ``continuous``.
+        (:func:`idrisk.risk._prepare.input_checks`); ``c_zero`` is counted here. ``options``,
+        ``r``, ``categorical``, ``continuous``: what the result records about its call.
         """
-        c = np.asfortranarray(c, dtype=np.int64)
+        c = np.asfortranarray(counts, dtype=np.int64)
         own = np.asarray(own)
         n, m = c.shape
         # a block of datasets (columns) at a time: no n x m temporaries beyond the five results,
@@ -167,19 +173,20 @@ class IdentificationRiskResult(Result):
             true_rate[js] = k[:, js].sum(axis=0) / n if n else np.nan
             with np.errstate(divide="ignore", invalid="ignore"):
                 false_rate[js] = f[:, js].sum(axis=0) / s[js]
-        counts: dict[str, Any] = {key: np.nan for key in _CHECKS}
+        check_values: dict[str, Any] = {key: np.nan for key in _CHECKS}
         if checks is not None:
-            counts.update({key: checks[key] for key in _CHECKS if key in checks})
-        counts["c_zero"] = c_zero
+            check_values.update({key: checks[key] for key in _CHECKS if key in checks})
+        check_values["c_zero"] = c_zero
         columns = pd.RangeIndex(1, m + 1, name="dataset")
         table = pd.DataFrame(
-            {key: np.broadcast_to(np.asarray(v), (m,)) for key, v in counts.items()},
+            {key: np.broadcast_to(np.asarray(v), (m,)) for key, v in check_values.items()},
             index=columns,
         )
         if checks is not None:
             table = table.astype(np.int64)
         return cls._wrap(
-            c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, checks=table, **about
+            c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, checks=table,
+            options=options, r=r, categorical=categorical, continuous=continuous,
         )
 
     @classmethod
@@ -209,11 +216,13 @@ class IdentificationRiskResult(Result):
 
     @classmethod
     def from_r_dict(
-        cls, d: Mapping[str, Any], index: pd.Index | None = None, **about: Any
+        cls, d: Mapping[str, Any], index: pd.Index | None = None, *,
+        options: RiskOptions | None = None,
     ) -> IdentificationRiskResult:
         """From R's result list (names ``c_vector`` ... ``false.rate_vector``), taken as given.
 
-        Matrices are n x m (one row per record), vectors have length m.
+        Matrices are n x m (one row per record), vectors have length m; ``options`` records
+        the call's options.
         """
         missing = [k for k in R_NAMES if k not in d]
         if missing:
@@ -236,7 +245,7 @@ class IdentificationRiskResult(Result):
             vector("true.rate_vector"),
             vector("false.rate_vector"),
             index,
-            **about,
+            options=options,
         )
 
     def to_r_dict(self) -> dict[str, np.ndarray]:
@@ -257,20 +266,20 @@ class IdentificationRiskResult(Result):
         """Record-level risk: the mean of IR_i over the m datasets."""
         return self.risk.mean(axis=1).rename("record_risk")
 
-    def to_frame(self, level: str = "dataset") -> pd.DataFrame:
+    def to_frame(self, rows: str = "dataset") -> pd.DataFrame:
         """Tidy results.
 
-        ``level="dataset"``: one row per synthetic dataset (s, exp_risk, true_rate, false_rate).
-        ``level="record"``: one row per record and dataset (c, T, K, F, risk).
+        ``rows="dataset"``: one row per synthetic dataset (s, exp_risk, true_rate, false_rate).
+        ``rows="record"``: one row per record and dataset (c, T, K, F, risk).
         """
-        if level == "dataset":
+        if rows == "dataset":
             return pd.concat([getattr(self, v) for v in _VECTORS], axis=1)
-        if level == "record":
+        if rows == "record":
             parts = {v: getattr(self, v).stack() for v in _MATRICES}
             out = pd.DataFrame(parts)
             out.index.names = ["record", "dataset"]
             return out.reset_index()
-        raise ValueError(f"level must be 'dataset' or 'record', got {level!r}")
+        raise ValueError(f"rows must be 'dataset' or 'record', got {rows!r}")
 
     def summary(self) -> pd.DataFrame:
         """Mean, sd, min and max over the m datasets of s, exp_risk, true_rate, false_rate and
@@ -307,7 +316,7 @@ class IdentificationRiskResult(Result):
         if o is None:
             return ""
         values: dict[str, Any] = {
-            "known": list(o.known), "syn": list(o.syn), "radii": self.radii,
+            "known": list(o.known), "syn": list(o.syn), "r": self.r,
             "percentage": o.percentage, "euclidean_dist": o.euclidean_dist,
         }  # fmt: skip
         parts = []

@@ -118,9 +118,9 @@ def epsilon(delta_alpha: float, m: int) -> float:
 
 
 def find_alpha_scaling(
-    delta, target: float, *, c: float | None = None, g: float = 0.0, at=None
+    delta, target_delta: float, *, c: float | None = None, g: float = 0.0, at=None
 ) -> tuple[float, float]:
-    """Find ``(c, g)`` with ``max_i alpha_i(c, g) B_i = target``.
+    """Find ``(c, g)`` with ``max_i alpha_i(c, g) B_i = target_delta``.
 
     ``alpha_i(c, g)`` is :func:`alpha_weights` of the unweighted bounds ``delta``; ``B_i``
     is ``at`` when given (e.g. ``max_s |log p_i|`` under the current weighted fit's draws,
@@ -143,8 +143,8 @@ def find_alpha_scaling(
     b = d if at is None else np.asarray(at, dtype=float)
     if b.shape != d.shape:
         raise ValueError(f"at must have the shape of delta {d.shape}, got {b.shape}")
-    if not np.isfinite(target) or target <= 0:
-        raise ValueError(f"target must be a positive number, got {target!r}")
+    if not np.isfinite(target_delta) or target_delta <= 0:
+        raise ValueError(f"target_delta must be a positive number, got {target_delta!r}")
     finite = np.isfinite(d) & np.isfinite(b)
 
     def achieved(cc: float, gg: float) -> float:
@@ -153,27 +153,27 @@ def find_alpha_scaling(
 
     if c is None:
         lo, hi = 0.0, 1.0
-        while achieved(hi, g) < target and hi < 1e6:
+        while achieved(hi, g) < target_delta and hi < 1e6:
             hi *= 2
-        f_lo, f_hi = achieved(lo, g) - target, achieved(hi, g) - target
+        f_lo, f_hi = achieved(lo, g) - target_delta, achieved(hi, g) - target_delta
         if f_lo > 0:
             raise ValueError(
-                f"target {target} is below the bound at c=0 with g={g} ({f_lo + target:.4g}); "
-                "lower g"
+                f"target_delta {target_delta} is below the bound at c=0 with g={g} "
+                f"({f_lo + target_delta:.4g}); lower g"
             )
         if f_hi < 0:
             raise ValueError(
-                f"target {target} is not reachable: alpha = 1 for every record gives "
+                f"target_delta {target_delta} is not reachable: alpha = 1 for every record gives "
                 f"max Delta = {achieved(hi, g):.4g}"
             )
-        root = optimize.brentq(lambda x: achieved(x, g) - target, lo, hi, xtol=1e-14)
+        root = optimize.brentq(lambda x: achieved(x, g) - target_delta, lo, hi, xtol=1e-14)
         return float(root), float(g)
     lo, hi = -1.0 - abs(c), 1.0
-    f_lo, f_hi = achieved(c, lo) - target, achieved(c, hi) - target
+    f_lo, f_hi = achieved(c, lo) - target_delta, achieved(c, hi) - target_delta
     if f_lo > 0 or f_hi < 0:
         raise ValueError(
-            f"target {target} is outside [{f_lo + target:.4g}, {f_hi + target:.4g}] reachable "
-            f"by shifting g with c={c}"
+            f"target_delta {target_delta} is outside [{f_lo + target_delta:.4g}, "
+            f"{f_hi + target_delta:.4g}] reachable by shifting g with c={c}"
         )
-    root = optimize.brentq(lambda x: achieved(c, x) - target, lo, hi, xtol=1e-14)
+    root = optimize.brentq(lambda x: achieved(c, x) - target_delta, lo, hi, xtol=1e-14)
     return float(c), float(root)

@@ -179,7 +179,7 @@ def pmse(
     maxorder: int = 1,
     variables: Sequence[str] | None = None,
     resamp_method: str | None = None,
-    nperms: int = 50,
+    n_repeats: int = 50,
     cp: float = 1e-3,
     minbucket: int = 5,
     seed: int | None = None,
@@ -207,7 +207,8 @@ def pmse(
         How the null pMSE for ``S_pMSE`` is obtained. ``"pairs"``: half the mean pMSE over all
         pairs of synthetic datasets (synthpop's choice for incomplete synthesis);
         ``"theory"`` (logit only): ``(k - 1) (1 - c)^2 c / N`` with k non-aliased parameters;
-        ``"perm"``: mean pMSE over ``nperms`` permutations of t (seeded by ``seed``).
+        ``"perm"``: mean pMSE over ``n_repeats`` permutations of t (synthpop's ``nperms``;
+        seeded by ``seed``).
         Default: ``"pairs"`` when some column is identical in the confidential and every synthetic
         dataset and m > 1 (as synthpop), else ``"theory"`` for logit, ``"perm"`` for cart.
     progress : bool, optional
@@ -263,13 +264,13 @@ def pmse(
     confidential, syns, variables, levels = _with_missing(confidential, syns, variables)
 
     n_pairs = m * (m - 1) // 2 if resamp_method == "pairs" else 0
-    n_perm = nperms * m if resamp_method == "perm" else 0
+    n_perm = n_repeats * m if resamp_method == "perm" else 0
     total = m + n_pairs + n_perm
     show = (total > 20) if progress is None else progress
 
     with _single_thread_blas():
         return _pmse_loop(confidential, syns, variables, levels, method, maxorder, cp, minbucket,
-                          resamp_method, nperms, seed, total, show)
+                          resamp_method, n_repeats, seed, total, show)
 
 
 NA_LEVEL = "<NA>"
@@ -329,7 +330,7 @@ def _with_missing(confidential: pd.DataFrame, syns: list[pd.DataFrame], variable
 
 
 def _pmse_loop(confidential, syns, variables, levels, method, maxorder, cp, minbucket,
-               resamp_method, nperms, seed, total, show) -> PMSEResult:
+               resamp_method, n_repeats, seed, total, show) -> PMSEResult:
     m = len(syns)
     bar = progress_bar(total=total, desc=f"pMSE ({method})", show=show)
     vals, specks, nparams, nulls = [], [], [], []
@@ -346,7 +347,7 @@ def _pmse_loop(confidential, syns, variables, levels, method, maxorder, cp, minb
         elif resamp_method == "perm":
             frame = pd.concat([confidential[variables], s[variables]], ignore_index=True)
             perm_vals = []
-            for _ in range(nperms):
+            for _ in range(n_repeats):
                 tp = rng.permutation(t)
                 if method == "logit":
                     X = _design(frame, variables, levels, maxorder)

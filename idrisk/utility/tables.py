@@ -79,12 +79,12 @@ class TableDeviations(Result):
     cells : DataFrame
         One row per dataset, table and cell: ``dataset, way, table, cell, orig, syn, diff``
         (``diff = syn - orig``).
-    label, kept : the columns used.
+    syn, known : the columns used.
     """
 
     cells: pd.DataFrame
-    label: str
-    kept: list[str]
+    syn: str
+    known: list[str]
 
     @property
     def m(self) -> int:
@@ -114,19 +114,19 @@ class TableDeviations(Result):
         return self.cells.copy()
 
     def _header(self) -> str:
-        return f"TableDeviations(label={self.label!r}, kept={self.kept}, m={self.m})"
+        return f"TableDeviations(syn={self.syn!r}, known={self.known}, m={self.m})"
 
     def _notes(self) -> list[str]:
         return ["mean over datasets of the summed |syn - orig| counts"]
 
 
 def table_deviations(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd.DataFrame],
-                     label: str, kept: str | Sequence[str],
+                     syn: str, known: str | Sequence[str],
                      ways: Sequence[int] = (1, 2, 3)) -> TableDeviations:
-    """One-, two- and three-way table deviations of a synthesized label.
+    """One-, two- and three-way table deviations of a synthesized label ``syn``.
 
     A missing value is one more level (labelled ``"<NA>"``), so a record with a missing
-    label or kept value is counted, not dropped.
+    label or known value is counted, not dropped.
 
     Parameters
     ----------
@@ -134,10 +134,10 @@ def table_deviations(confidential: pd.DataFrame, synthetic: pd.DataFrame | Seque
         Confidential data.
     synthetic : DataFrame or list of DataFrame
         Synthetic datasets.
-    label : str
-        The synthesized variable.
-    kept : str or list of str
-        The kept variables crossed with the label.
+    syn : str
+        The synthesized variable (the label).
+    known : str or list of str
+        The known (kept) variables crossed with the label.
     ways : sequence of {1, 2, 3}
         Table orders to compute.
 
@@ -149,27 +149,27 @@ def table_deviations(confidential: pd.DataFrame, synthetic: pd.DataFrame | Seque
     >>> table_deviations(orig, [syn], "county", "sex", ways=(1, 2)).summary().to_dict()
     {'mean_abs_deviation': {'one-way': 0.0, 'two-way': 4.0}}
     """
-    kept = [kept] if isinstance(kept, str) else list(kept)
+    known = [known] if isinstance(known, str) else list(known)
     datasets = _datasets(synthetic)
-    _check_cols(confidential, [label, *kept], "confidential")
+    _check_cols(confidential, [syn, *known], "confidential")
     bad = [w for w in ways if w not in WAYS]
     if bad:
         raise ValueError(f"ways must be among 1, 2, 3, got {bad}")
-    if 3 in ways and len(kept) < 2:
-        raise ValueError("three-way tables need at least two kept variables")
-    if 2 in ways and len(kept) < 1:
-        raise ValueError("two-way tables need at least one kept variable")
+    if 3 in ways and len(known) < 2:
+        raise ValueError("three-way tables need at least two known variables")
+    if 2 in ways and len(known) < 1:
+        raise ValueError("two-way tables need at least one known variable")
     for i, d in enumerate(datasets):
-        _check_cols(d, [label, *kept], f"synthetic[{i}]")
-    cols = [label, *kept]
+        _check_cols(d, [syn, *known], f"synthetic[{i}]")
+    cols = [syn, *known]
     confidential = _with_na_level(confidential, cols)
     datasets = [_with_na_level(d, cols) for d in datasets]
     levels = {c: pd.Index(pd.unique(pd.concat([confidential[c]] + [d[c] for d in datasets])))
               for c in cols}
     tables = []
     for w in sorted(ways):
-        for combo in itertools.combinations(kept, w - 1):
-            tables.append((w, [label, *combo]))
+        for combo in itertools.combinations(known, w - 1):
+            tables.append((w, [syn, *combo]))
     frames = []
     for w, tcols in tables:
         o = _counts(confidential, tcols, levels)
@@ -180,16 +180,16 @@ def table_deviations(confidential: pd.DataFrame, synthetic: pd.DataFrame | Seque
             frames.append(pd.DataFrame({"dataset": i, "way": w, "table": name, "cell": cell,
                                         "orig": o.to_numpy(), "syn": s.to_numpy(),
                                         "diff": s.to_numpy() - o.to_numpy()}))
-    return TableDeviations(cells=pd.concat(frames, ignore_index=True), label=label, kept=kept)
+    return TableDeviations(cells=pd.concat(frames, ignore_index=True), syn=syn, known=known)
 
 
 def within_pattern_distribution(confidential: pd.DataFrame,
                                 synthetic: pd.DataFrame | Sequence[pd.DataFrame],
-                                label: str, kept: str | Sequence[str]) -> pd.DataFrame:
+                                syn: str, known: str | Sequence[str]) -> pd.DataFrame:
     """Label shares within each pattern, confidential vs synthetic (averaged over m).
 
-    Returns one row per pattern and label: the kept variables' values, ``pattern`` (1-based,
-    in sorted order of the kept values), ``n_pattern``, ``orig`` and ``syn`` (shares of the
+    Returns one row per pattern and label: the known variables' values, ``pattern`` (1-based,
+    in sorted order of the known values), ``n_pattern``, ``orig`` and ``syn`` (shares of the
     pattern's records; ``syn`` averaged over the datasets) and ``syn_sd`` (between-dataset
     standard deviation of the share).
 
@@ -205,28 +205,28 @@ def within_pattern_distribution(confidential: pd.DataFrame,
     2   m      a   0.5  0.0
     3   m      b   0.5  1.0
     """
-    kept = [kept] if isinstance(kept, str) else list(kept)
+    known = [known] if isinstance(known, str) else list(known)
     datasets = _datasets(synthetic)
-    _check_cols(confidential, [label, *kept], "confidential")
+    _check_cols(confidential, [syn, *known], "confidential")
     for i, d in enumerate(datasets):
-        _check_cols(d, [label, *kept], f"synthetic[{i}]")
-    cols = [*kept, label]
+        _check_cols(d, [syn, *known], f"synthetic[{i}]")
+    cols = [*known, syn]
     confidential = _with_na_level(confidential, cols)
     datasets = [_with_na_level(d, cols) for d in datasets]
 
     def shares(df):
         c = df.groupby(cols, observed=True).size()
-        return c / c.groupby(level=list(range(len(kept)))).transform("sum")
+        return c / c.groupby(level=list(range(len(known)))).transform("sum")
 
     o = shares(confidential)
-    syn = pd.concat([shares(d) for d in datasets], axis=1).fillna(0.0)
-    idx = o.index.union(syn.index)
-    syn = syn.reindex(idx, fill_value=0.0)
+    per = pd.concat([shares(d) for d in datasets], axis=1).fillna(0.0)
+    idx = o.index.union(per.index)
+    per = per.reindex(idx, fill_value=0.0)
     out = pd.DataFrame({"orig": o.reindex(idx, fill_value=0.0),
-                        "syn": syn.mean(axis=1),
-                        "syn_sd": syn.std(axis=1, ddof=1) if len(datasets) > 1 else np.nan})
+                        "syn": per.mean(axis=1),
+                        "syn_sd": per.std(axis=1, ddof=1) if len(datasets) > 1 else np.nan})
     out = out.reset_index()
-    sizes = confidential.groupby(kept, observed=True).size().rename("n_pattern").reset_index()
+    sizes = confidential.groupby(known, observed=True).size().rename("n_pattern").reset_index()
     sizes["pattern"] = np.arange(1, len(sizes) + 1)
-    out = out.merge(sizes, on=kept, how="left")
-    return out[[*kept, "pattern", "n_pattern", label, "orig", "syn", "syn_sd"]]
+    out = out.merge(sizes, on=known, how="left")
+    return out[[*known, "pattern", "n_pattern", syn, "orig", "syn", "syn_sd"]]

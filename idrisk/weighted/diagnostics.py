@@ -104,7 +104,7 @@ def bootstrap_ci(
 
 
 def utility_table(
-    original: np.ndarray,
+    confidential: np.ndarray,
     synthetic: Mapping[str, Sequence[np.ndarray]],
     stats: Sequence[str] = ("mean", "median", "q90"),
     B: int = 1000,
@@ -117,7 +117,7 @@ def utility_table(
     """
     rows = {}
     for stat in stats:
-        rows[("Data", stat)] = bootstrap_ci(original, stat, B, level, seed)
+        rows[("Data", stat)] = bootstrap_ci(confidential, stat, B, level, seed)
         for name, sets in synthetic.items():
             rows[(name, stat)] = bootstrap_ci(list(sets), stat, B, level, seed)
     out = pd.DataFrame(rows).T
@@ -126,7 +126,7 @@ def utility_table(
 
 
 def regression_utility(
-    original: pd.DataFrame,
+    confidential: pd.DataFrame,
     synthetic: Mapping[str, Sequence[pd.DataFrame]],
     formula: str,
     term: str,
@@ -141,7 +141,7 @@ def regression_utility(
 
     from idrisk.utility import combine_partial
 
-    fit = smf.ols(formula, data=original).fit()
+    fit = smf.ols(formula, data=confidential).fit()
     ci = fit.conf_int(1 - level).loc[term]
     rows = {"Data": {"estimate": fit.params[term], "ci_low": ci[0], "ci_high": ci[1]}}
     for name, sets in synthetic.items():
@@ -157,12 +157,12 @@ def regression_utility(
 
 
 def ecdf_table(
-    original: np.ndarray | pd.Series, synthetic: Mapping[str, Sequence[np.ndarray]]
+    confidential: np.ndarray | pd.Series, synthetic: Mapping[str, Sequence[np.ndarray]]
 ) -> pd.DataFrame:
     """ECDF utility ``U_m`` and ``U_a`` of each synthesizer, averaged over its datasets."""
     from idrisk.utility import ecdf_utility
 
-    orig = pd.Series(np.asarray(original, dtype=float))
+    orig = pd.Series(np.asarray(confidential, dtype=float))
     rows = {}
     for name, sets in synthetic.items():
         per = ecdf_utility(orig, [pd.Series(np.asarray(s, dtype=float)) for s in sets])

@@ -24,7 +24,7 @@ def test_plots_have_titles_units_and_legends():
     rng = np.random.default_rng(0)
     d = pd.DataFrame({"g": rng.integers(0, 2, 300), "a": rng.integers(0, 3, 300),
                       "lab": rng.geometric(0.3, 300)})
-    b = inherent_bounds(d, "lab", ["g", "a"], S=15, seed=1)
+    b = inherent_bounds(d, "lab", ["g", "a"], n_repeats=15, seed=1)
     syn = [d.assign(lab=rng.permutation(d["lab"].to_numpy())) for _ in range(3)]
     ax = plot_bounds(b, {"shuffle": label_risk(d, syn, "lab", ["g"])}, "attribute_count")
     assert "records" in ax.get_xlabel() and ax.get_legend() is not None

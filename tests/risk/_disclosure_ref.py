@@ -46,15 +46,15 @@ def reference(
     keys: list[str],
     target: str,
     *,
-    not_target_levels: Sequence[str] = (),
-    use_target_na: bool = True,
-    use_keys_na: bool | Sequence[bool] = True,
+    not_syn_levels: Sequence[str] = (),
+    use_syn_na: bool = True,
+    use_known_na: bool | Sequence[bool] = True,
     exclude: Sequence[tuple[str, str, str]] = (),
     exclude_over_denom_lim: bool = False,
     denom_lim: int = 5,
 ) -> list[dict[str, float]]:
     """One dict of the 17 measures per synthetic dataset."""
-    use_na = [use_keys_na] * len(keys) if isinstance(use_keys_na, bool) else list(use_keys_na)
+    use_na = [use_known_na] * len(keys) if isinstance(use_known_na, bool) else list(use_known_na)
     orig = _records(confidential, keys, target)
     n = len(orig)
     d_q = Counter(q for q, _ in orig)
@@ -65,9 +65,9 @@ def reference(
         return any(not use and v is None for use, v in zip(use_na, q, strict=True))
 
     def target_excluded(q, t) -> bool:
-        if _label(t) in set(not_target_levels):
+        if _label(t) in set(not_syn_levels):
             return True
-        if not use_target_na and target_has_na and t is None:
+        if not use_syn_na and target_has_na and t is None:
             return True
         return any(_label(q[keys.index(k)]) == kl and _label(t) == tl for k, kl, tl in exclude)
 

@@ -88,7 +88,8 @@ def test_redraws_stay_within_their_pattern_and_follow_the_scenario_distribution(
     d = _data(600, 5)
     pat = d.groupby(["g", "age"], observed=True).ngroup().to_numpy()
     obs = {p: set(d["lab"][pat == p]) for p in np.unique(pat)}
-    draws = {s: bound_redraws(d, "lab", ["g", "age"], s, S=200, seed=6) for s in ("min", "max")}
+    draws = {s: bound_redraws(d, "lab", ["g", "age"], s, n_repeats=200, seed=6)
+             for s in ("min", "max")}
     for sc, sets in draws.items():
         for x in sets[:20]:
             assert all(v in obs[p] for v, p in zip(x["lab"], pat)), sc
@@ -110,7 +111,7 @@ def test_redraws_stay_within_their_pattern_and_follow_the_scenario_distribution(
 def test_bounds_mean_attribute_counts_match_the_closed_forms(min_support):
     d = _data(800, 7, n_labels=40)
     S = 200
-    b = inherent_bounds(d, "lab", ["g", "age"], S=S, seed=8, min_support=min_support)
+    b = inherent_bounds(d, "lab", ["g", "age"], n_repeats=S, seed=8, min_support=min_support)
     cf = b.closed_form
     # closed forms computed directly: Max sum_b sum_l n_bl^2 / n_b, Min sum_b n_b / G_b
     t = pd.crosstab([d["g"], d["age"]], d["lab"])
@@ -128,7 +129,7 @@ def test_bounds_mean_attribute_counts_match_the_closed_forms(min_support):
 
 def test_bounds_draws_equal_label_risk_of_the_same_redraws():
     d = _data(300, 9)
-    b = inherent_bounds(d, "lab", ["g", "age"], S=5, seed=10, known=["g"])
+    b = inherent_bounds(d, "lab", ["g", "age"], n_repeats=5, seed=10, risk_known=["g"])
     streams = np.random.SeedSequence(10).spawn(2)
     for sc, sq in zip(("min", "max"), streams):
         sets = bound_redraws(d, "lab", ["g", "age"], sc, 5, np.random.default_rng(sq))
@@ -137,17 +138,17 @@ def test_bounds_draws_equal_label_risk_of_the_same_redraws():
         pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
     assert b.table(synth=want).columns.tolist() == ["Min", "synth", "Max"]
     assert set(b.position(want)) <= {0.0, 0.2, 0.4, 0.6, 0.8, 1.0}
-    assert "InherentBounds(label='lab'" in repr(b) and "<p>" in b._repr_html_()
+    assert "InherentBounds(syn='lab'" in repr(b) and "<p>" in b._repr_html_()
 
 
 def test_errors_name_the_argument():
     d = _data(50)
     with pytest.raises(KeyError, match="nope"):
         inherent_bounds(d, "lab", ["nope"])
-    with pytest.raises(ValueError, match="also in kept"):
+    with pytest.raises(ValueError, match="also in known"):
         inherent_bounds(d, "lab", ["lab"])
-    with pytest.raises(ValueError, match="S must"):
-        inherent_bounds(d, "lab", ["g"], S=0)
+    with pytest.raises(ValueError, match="n_repeats must"):
+        inherent_bounds(d, "lab", ["g"], n_repeats=0)
     with pytest.raises(ValueError, match="min_support"):
         inherent_bounds(d, "lab", ["g"], min_support="some")
     with pytest.raises(ValueError, match="rows"):
@@ -165,10 +166,11 @@ def test_booleans_are_categorical_in_the_bounds():
     rng = np.random.default_rng(6)
     d = pd.DataFrame({"g": rng.integers(0, 3, 300), "lab": rng.random(300) < 0.3})
     assert is_categorical(d["lab"])
-    as_bool = inherent_bounds(d, "lab", "g", S=5, seed=2)
-    as_text = inherent_bounds(d.assign(lab=d["lab"].map(str)), "lab", "g", S=5, seed=2)
+    as_bool = inherent_bounds(d, "lab", "g", n_repeats=5, seed=2)
+    as_text = inherent_bounds(d.assign(lab=d["lab"].map(str)), "lab", "g", n_repeats=5,
+                              seed=2)
     pd.testing.assert_frame_equal(as_bool.draws, as_text.draws)
-    redraws = SyntheticData(bound_redraws(d, "lab", "g", "max", S=2, seed=1))
+    redraws = SyntheticData(bound_redraws(d, "lab", "g", "max", n_repeats=2, seed=1))
     assert all(r["lab"].dtype == bool for r in redraws)
     risk = label_risk(d, redraws, "lab", "g")  # a SyntheticData is accepted as the datasets
     assert risk.shape[0] == 2

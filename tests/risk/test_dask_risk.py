@@ -76,7 +76,7 @@ def assert_same(got, want, index=None):
         np.testing.assert_array_equal(a.to_numpy(), b.to_numpy(), err_msg=name)
         assert a.dtype == b.dtype if isinstance(a, pd.Series) else (a.dtypes == b.dtypes).all()
     pd.testing.assert_index_equal(got.c.index, want.c.index if index is None else index)
-    assert (got.options, got.radii) == (want.options, want.radii)
+    assert (got.options, got.r) == (want.options, want.r)
     assert (got.categorical, got.continuous) == (want.categorical, want.continuous)
     # the same NA / never-matched / c = 0 counts as the single-machine engine
     pd.testing.assert_frame_equal(got.checks, want.checks)

@@ -37,8 +37,8 @@ def test_cli_disclosure_writes_the_library_tables(tmp_path, capsys):
     base = fixtures_dir("synthpop") / "scenario3"
     files = [str(base / f"syn_{j:02d}.csv") for j in (1, 2)]
     out = tmp_path / "disc"
-    code = main(["disclosure", str(cedata_path()), *files, "--keys", "Age", "Urban", "Marital",
-                 "--target", "Tenure", "Income", "--ngroups-target", "5",
+    code = main(["disclosure", str(cedata_path()), *files, "--known", "Age", "Urban", "Marital",
+                 "--syn", "Tenure", "Income", "--ngroups-syn", "5",
                  "--categorical", *CE_FACTORS, "--out-dir", str(out), "--no-progress"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
@@ -47,7 +47,7 @@ def test_cli_disclosure_writes_the_library_tables(tmp_path, capsys):
     measures = pd.read_csv(out / "measures.csv")
     assert list(measures.columns[:2]) == ["target", "dataset"]
     for target in ("Tenure", "Income"):
-        want = _quiet(disclosure, conf, syns, KEYS, target, ngroups_target=5).summary()
+        want = _quiet(disclosure, conf, syns, KEYS, target, ngroups_syn=5).summary()
         got = measures[measures.target == target].set_index("dataset")[want.columns]
         np.testing.assert_allclose(got.to_numpy(float), want.to_numpy(float), rtol=1e-12,
                                    equal_nan=True)
@@ -60,11 +60,11 @@ def test_cli_disclosure_writes_the_library_tables(tmp_path, capsys):
 
 
 def test_cli_disclosure_errors_name_the_flag(tmp_path, capsys):
-    code = main(["disclosure", str(cedata_path()), str(cedata_path()), "--keys", "Age",
-                 "--target", "Nope", "--out-dir", str(tmp_path / "x"), "--no-progress"])
+    code = main(["disclosure", str(cedata_path()), str(cedata_path()), "--known", "Age",
+                 "--syn", "Nope", "--out-dir", str(tmp_path / "x"), "--no-progress"])
     assert code == 2 and "Nope" in capsys.readouterr().err
-    code = main(["disclosure", str(cedata_path()), str(cedata_path()), "--keys", "Age",
-                 "--target", "Income", "--cont-na", "Income", "--out-dir",
+    code = main(["disclosure", str(cedata_path()), str(cedata_path()), "--known", "Age",
+                 "--syn", "Income", "--cont-na", "Income", "--out-dir",
                  str(tmp_path / "y"), "--no-progress"])
     assert code == 2 and "--cont-na" in capsys.readouterr().err
 
@@ -80,14 +80,14 @@ def report_small(tmp_path_factory):
         warnings.simplefilter("ignore")
         rep = idrisk.report(data, s, ["Age", "Urban"], ["Marital", "Income"], r=0.1,
                             out_dir=out, radii=None, utility=False, top=3,
-                            disclosure_keys=["Age", "Urban", "Tenure"])
+                            disclosure_known=["Age", "Urban", "Tenure"])
     return data, s, rep
 
 
 def test_report_disclosure_numbers(report_small):
     data, s, rep = report_small
     want = _quiet(disclosure_summary, data, list(s), ["Age", "Urban", "Tenure"],
-                  ["Marital", "Income"], ngroups_targets=[0, 5])
+                  ["Marital", "Income"], ngroups_syn=[0, 5])
     table = rep.tables["disclosure"]
     for t, res in want.results.items():
         got = table[table.target == t].set_index("dataset")

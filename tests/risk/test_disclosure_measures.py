@@ -65,10 +65,10 @@ def problems(draw):
     syns = [frame(draw(st.integers(1, 30))) for _ in range(m)]
     t_labels = ["1", "2", "9", "10"] if numeric_target else ["x", "y", "z"]
     options = {
-        "use_keys_na": draw(st.one_of(st.booleans(), st.lists(st.booleans(), min_size=n_keys,
+        "use_known_na": draw(st.one_of(st.booleans(), st.lists(st.booleans(), min_size=n_keys,
                                                               max_size=n_keys))),
-        "use_target_na": draw(st.booleans()),
-        "not_target_levels": draw(st.lists(st.sampled_from(t_labels), max_size=1)),
+        "use_syn_na": draw(st.booleans()),
+        "not_syn_levels": draw(st.lists(st.sampled_from(t_labels), max_size=1)),
         "exclude_over_denom_lim": draw(st.booleans()),
         "denom_lim": draw(st.integers(1, 3)),
     }
@@ -234,7 +234,7 @@ def test_plots_return_axes(small):
     import matplotlib.pyplot as plt
 
     conf, syn = small
-    res = disclosure(conf, syn, ["sex", "edu"], "income", ngroups_target=4)
+    res = disclosure(conf, syn, ["sex", "edu"], "income", ngroups_syn=4)
     ax = res.plot()
     assert ax.get_xlabel() == "% of original records"
     summary = disclosure_summary(conf, syn, ["sex", "edu"])
@@ -248,7 +248,7 @@ def test_summary_table_sorted_by_disco(small):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SynthpopQuirkWarning)
         out = disclosure_summary(conf, syn, ["sex", "edu"], ["smoke", "age", "income"],
-                                 ngroups_targets=[0, 0, 3])
+                                 ngroups_syn=[0, 0, 3])
     assert isinstance(out, DisclosureSummary)
     assert list(out.table.columns) == ["UiO", "repU", "Dorig", "DiSCO", "check_1way",
                                        "check_2way"]
@@ -269,11 +269,11 @@ def test_key_order_quirk_warns_and_corrected_keeps_settings(small):
     syn = [s.assign(sex=s["sex"].where(np.arange(200) % 5 != 0)) for s in syn]
     keys = ["edu", "age", "sex"]  # data order: sex, edu, age (a 3-cycle)
     with pytest.warns(SynthpopQuirkWarning, match="usekeysNA permutation"):
-        quirky = disclosure(conf, syn, keys, "smoke", use_keys_na=[True, True, False])
-    fixed = disclosure(conf, syn, keys, "smoke", use_keys_na=[True, True, False],
+        quirky = disclosure(conf, syn, keys, "smoke", use_known_na=[True, True, False])
+    fixed = disclosure(conf, syn, keys, "smoke", use_known_na=[True, True, False],
                        quirks="corrected")
     same = disclosure(conf, syn, ["sex", "edu", "age"], "smoke",
-                      use_keys_na=[False, True, True], quirks="corrected")
+                      use_known_na=[False, True, True], quirks="corrected")
     pd.testing.assert_frame_equal(fixed.attribute, same.attribute)
     assert not quirky.attribute.equals(fixed.attribute)
 
@@ -281,21 +281,21 @@ def test_key_order_quirk_warns_and_corrected_keeps_settings(small):
 def test_identity_depends_on_target_quirk(small):
     conf, syn = small
     with pytest.warns(SynthpopQuirkWarning, match="identity measures depend on the target"):
-        a = disclosure(conf, syn, ["sex", "age"], "smoke", not_target_levels="no")
+        a = disclosure(conf, syn, ["sex", "age"], "smoke", not_syn_levels="no")
     b = disclosure(conf, syn, ["sex", "age"], "smoke")
     assert not a.identity.equals(b.identity)
-    c = disclosure(conf, syn, ["sex", "age"], "smoke", not_target_levels="no",
+    c = disclosure(conf, syn, ["sex", "age"], "smoke", not_syn_levels="no",
                    quirks="corrected")
     pd.testing.assert_frame_equal(c.identity, b.identity)
 
 
 # ------------------------------------------------------------------ errors
 @pytest.mark.parametrize(("kw", "error", "match"), [
-    ({"keys": ["sex", "nope"]}, KeyError, "nope"),
-    ({"target": "sex"}, ValueError, "also one of the keys"),
+    ({"known": ["sex", "nope"]}, KeyError, "nope"),
+    ({"syn": "sex"}, ValueError, "also one of the keys"),
     ({"denom_lim": 0}, ValueError, "denom_lim"),
-    ({"ngroups_target": 1}, ValueError, "ngroups_target"),
-    ({"ngroups_keys": [1]}, ValueError, "ngroups_keys"),
+    ({"ngroups_syn": 1}, ValueError, "ngroups_syn"),
+    ({"ngroups_known": [1]}, ValueError, "ngroups_known"),
     ({"quirks": "fixed"}, ValueError, "quirks"),
     ({"exclude": [("sex", "X", "yes")]}, ValueError, "exclude_keylevs"),
     ({"exclude": [("sex", "F", "maybe")]}, ValueError, "exclude_targetlevs"),
@@ -303,7 +303,7 @@ def test_identity_depends_on_target_quirk(small):
 ])
 def test_errors_name_the_argument(small, kw, error, match):
     conf, syn = small
-    args = {"keys": ["sex", "age"], "target": "smoke", **kw}
+    args = {"known": ["sex", "age"], "syn": "smoke", **kw}
     with pytest.raises(error, match=match):
         disclosure(conf, syn, **args)
 

@@ -146,7 +146,7 @@ def test_dict_radius_and_column_order_rule(data):
         orig, syns, ["Exp", "Sex"], ["Inc", "Age"], r={"Age": 0.1, "Inc": 0.2, "Exp": 0.3}
     )
     pd.testing.assert_frame_equal(a.c, b.c)
-    assert a.radii == {"Age": 0.1, "Inc": 0.2, "Exp": 0.3}
+    assert a.r == {"Age": 0.1, "Inc": 0.2, "Exp": 0.3}
     with pytest.raises(ValueError, match="no radius given"):
         identification_risk(orig, syns, ["Exp"], ["Inc"], r={"Inc": 0.2})
 

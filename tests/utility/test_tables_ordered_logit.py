@@ -120,7 +120,7 @@ def test_table_deviations_equal_a_direct_count():
     assert td.summary().loc["two-way", "mean_abs_deviation"] > 0
     assert td.summary().loc["two-way", "mean_abs_deviation"] == pytest.approx(
         td.by_dataset()["two-way"].mean())
-    assert "TableDeviations(label='lab'" in repr(td)
+    assert "TableDeviations(syn='lab'" in repr(td)
 
 
 def test_within_pattern_distribution_sums_to_one_and_matches_direct_shares():

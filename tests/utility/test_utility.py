@@ -160,8 +160,8 @@ def test_perm_null_is_mean_of_permuted_pmse():
     rng = np.random.default_rng(8)
     orig = pd.DataFrame({"x": rng.normal(size=120), "g": rng.choice(list("ab"), 120)})
     syn = orig.assign(x=rng.normal(size=120))
-    res = pmse(orig, syn, method="logit", maxorder=0, resamp_method="perm", nperms=5, seed=3)
-    again = pmse(orig, syn, method="logit", maxorder=0, resamp_method="perm", nperms=5, seed=3)
+    res = pmse(orig, syn, method="logit", maxorder=0, resamp_method="perm", n_repeats=5, seed=3)
+    again = pmse(orig, syn, method="logit", maxorder=0, resamp_method="perm", n_repeats=5, seed=3)
     assert res.S_pMSE.iloc[0] == again.S_pMSE.iloc[0]  # seeded
     # brute force: the same permutations of t, refitted with statsmodels
     import statsmodels.api as sm
