@@ -21,8 +21,8 @@ import pytest
 
 from idrisk import SyntheticData
 from idrisk._synthetic import Synthesizer
-from idrisk.exceptions import NotFittedError
 from idrisk.categorical import DPMPM, DPAreal
+from idrisk.exceptions import NotFittedError
 from idrisk.survey import FBP, FBS
 from idrisk.synthesis import CARTSynthesizer
 from idrisk.weighted import RiskWeightedSynthesizer

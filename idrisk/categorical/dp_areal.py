@@ -114,8 +114,9 @@ class ArealData(Result):
                 "lkj_eta": float(lkj_eta)}
 
 
-def areal_data(data: pd.DataFrame, label: str, kept: str | Sequence[str]) -> ArealData:
-    """Tabulate ``data`` into the DP-areal combinations (zeros included).
+def areal_data(data: pd.DataFrame, syn: str, known: str | Sequence[str]) -> ArealData:
+    """Tabulate ``data`` into the DP-areal combinations (zeros included): the label ``syn``
+    within each pattern of the ``known`` columns.
 
     Examples
     --------
@@ -125,18 +126,19 @@ def areal_data(data: pd.DataFrame, label: str, kept: str | Sequence[str]) -> Are
     >>> a.counts.tolist(), a.X.tolist()
     ([1, 1, 1, 0], [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
     """
-    kept = [kept] if isinstance(kept, str) else list(kept)
+    label = syn
+    kept = [known] if isinstance(known, str) else list(known)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
     missing = [c for c in [label, *kept] if c not in data.columns]
     if missing:
         raise KeyError(f"data: columns {missing} not found")
     if not kept:
-        raise ValueError("kept is empty: DP-areal needs at least one kept variable")
+        raise ValueError("known is empty: DP-areal needs at least one known variable")
     if label in kept:
-        raise ValueError(f"label {label!r} is also in kept")
+        raise ValueError(f"syn {label!r} is also in known")
     if data[[label, *kept]].isna().any().any():
-        raise ValueError("data: missing values in the label or the kept variables")
+        raise ValueError("data: missing values in syn or the known variables")
     lab = pd.Categorical(data[label])
     labels = pd.Index(lab.categories)
     G = len(labels)

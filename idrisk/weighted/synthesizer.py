@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
