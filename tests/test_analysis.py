@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from _shared import fixtures_dir
 
+from idrisk._synthetic import Synthesizer
 from idrisk.analysis import (
     Scenario,
     m_experiment,
@@ -15,7 +16,6 @@ from idrisk.analysis import (
     risk_at_radius,
     risk_utility,
 )
-from idrisk._synthetic import Synthesizer
 from idrisk.datasets import load_demo, read_ce
 from idrisk.risk import identification_risk
 from idrisk.utility import propensity_utility

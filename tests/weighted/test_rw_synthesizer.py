@@ -237,7 +237,8 @@ def test_mixture_synthesizer_converges_and_recovers_the_regression(backend, slop
     logy = np.where(rng.random(n) < 0.6, 10.0, 11.5) + 0.5 * (x == "b") + rng.normal(0, 0.3, n)
     df = pd.DataFrame({"y": np.exp(logy), "x": x, "k": rng.choice(["p", "q"], n)})
     syn = RiskWeightedSynthesizer(syn="y", predictors=["x"], model="mixture",
-                                  weighting="pairwise", r=0.2, known=["k", "x"], K=3, chains=4, warmup=1000, draws=1000, seed=2,
+                                  weighting="pairwise", r=0.2, known=["k", "x"], K=3,
+                                  chains=4, warmup=1000, draws=1000, seed=2,
                                   progress=False, backend=backend, slopes=slopes,
                                   adapt_delta=0.99)
     sets = syn.fit(df).synthesize(m=3, seed=2)
