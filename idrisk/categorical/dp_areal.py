@@ -459,6 +459,10 @@ class DPAreal(Synthesizer):
 
     Attributes
     ----------
+    syn_ : str
+    known_ : list of str
+    seed_ : int
+        The seed of the sampler (``seed``, or the one drawn when it is None).
     areal_ : ArealData
         The tabulated combinations.
     trace_ : DataFrame

@@ -183,6 +183,8 @@ class DPMPM(Synthesizer):
         at every iteration, burn-in included.
     iterations_ : list of int
         The iterations of the kept states.
+    seed_ : int
+        The seed of the sampler (``seed``, or the one drawn when it is None).
     """
 
     _method = "dpmpm"
@@ -261,7 +263,8 @@ class DPMPM(Synthesizer):
         rec_cols = (codes + offsets[:-1]).astype(np.int64)
 
         keep_at = {burn + int(round(j * (n_iter - burn) / keep)) for j in range(1, keep + 1)}
-        rng = np.random.default_rng(self.seed)
+        seed = self._fit_seed()
+        rng = np.random.default_rng(seed)
         # initial state: equal class weights, uniform multinomials, alpha = 1 (so the first
         # class step spreads the records over all K classes)
         alpha = 1.0
@@ -297,6 +300,7 @@ class DPMPM(Synthesizer):
         self.data_ = data
         self.columns_ = columns
         self.syn_ = target
+        self.seed_ = seed
         self.levels_ = levels
         self.trace_ = pd.DataFrame({"iteration": np.arange(1, n_iter + 1), "kstar": kstar,
                                     "alpha": alphas})
