@@ -165,6 +165,14 @@ class Synthesizer:
             names.append(p.name)
         return names
 
+    def fit(self, data: pd.DataFrame) -> Synthesizer:
+        """Learn from the confidential ``data``; returns ``self`` (each subclass's own)."""
+        raise NotImplementedError
+
+    def synthesize(self, m: int = 5, seed: int | None = None) -> SyntheticData:
+        """m synthetic datasets (each subclass's own); ``seed=None``: fresh entropy."""
+        raise NotImplementedError
+
     def get_params(self) -> dict[str, Any]:
         """The parameters given to ``__init__`` (scikit-learn's ``get_params``)."""
         return {name: getattr(self, name) for name in self._param_names()}
