@@ -88,8 +88,15 @@ def ball_bounds(
         The centres.
     r : float
         Radius, non-negative.
-    percentage, abs_radius, closed : bool
-        See the module docstring; the defaults are the papers' ball of the risk weights.
+    percentage : bool
+        True: the half-width is ``r * x`` (relative, 0.2 = 20%); False: ``r`` (absolute).
+    abs_radius : bool
+        Only with ``percentage=True``: ``r * |x|`` instead of R's ``r * x``.
+    closed : bool
+        True: ``[lo, hi]``; False: ``(lo, hi)`` (R's open ball).
+
+    The defaults are the papers' ball of the risk weights, ``[x - r|x|, x + r|x|]``;
+    :func:`idrisk.identification_risk` defaults to R's ``(x - r x, x + r x)``.
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""Public warning and error classes of idrisk (as :mod:`sklearn.exceptions`)."""
+"""Public warning and error classes of idrisk (as scikit-learn's ``sklearn.exceptions``)."""
 
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ class RiskWeightedSynthesizer(Synthesizer):
         Radius of the identification risk balls, judged on the variable's original scale:
         with the defaults a fraction of ``|y|`` (0.2 = 20%).
     percentage, abs_radius, closed : bool
-        The ball of the weights, as everywhere (:mod:`idrisk._radius`); the defaults are
+        The ball of the weights, as everywhere (``idrisk._radius``); the defaults are
         the papers' closed ball ``[y - r|y|, y + r|y|]``, ``percentage=False`` makes ``r``
         absolute (``[y - r, y + r]``).
     c, g : float

@@ -12,7 +12,7 @@ each record,
   local adjustment ``min(c * alpha + g, 1)``;
 * synthetic-data marginal risk ``IR_i = mean_l  #{h: y*_h not in B(y_i, r)} / |M_i| * T_i``.
 
-The ball ``B(y, r)`` is described as everywhere in idrisk (:mod:`idrisk._radius`): ``r``,
+The ball ``B(y, r)`` is described as everywhere in idrisk (``idrisk._radius``): ``r``,
 ``percentage``, ``abs_radius`` and ``closed``. The defaults are the papers' ball, the closed
 interval ``[y - r|y|, y + r|y|]`` (``percentage=True, abs_radius=True, closed=True``; r a
 fraction, e.g. 0.2 for 20%); ``percentage=False`` gives ``[y - r, y + r]`` (absolute), and
@@ -175,7 +175,7 @@ def confidential_marginal_risk(
     r : float
         Radius of the ball ``B(y_i, r)``.
     percentage, abs_radius, closed : bool
-        How the radius scales and whether the ball is closed (:mod:`idrisk._radius`); the
+        How the radius scales and whether the ball is closed (``idrisk._radius``); the
         defaults are the papers' closed ball ``[y - r|y|, y + r|y|]``.
     align : {None, "position", "index"}
         Row correspondence of ``y`` and ``pattern`` (see :mod:`idrisk._align`).
@@ -337,7 +337,7 @@ def risk_weights(
     c, g : float
         Local adjustment ``min(c * alpha + g, 1)``; the papers try c = 1.5 and g = 0.1.
     percentage, abs_radius, closed : bool
-        The ball (:mod:`idrisk._radius`). Defaults: the papers' closed ball
+        The ball (``idrisk._radius``). Defaults: the papers' closed ball
         ``[y - r|y|, y + r|y|]``; ``percentage=False`` for an absolute radius ``[y - r, y + r]``.
     align : {None, "position", "index"}
         Row correspondence of ``y`` and ``pattern`` when both are pandas objects with
@@ -378,7 +378,7 @@ class SyntheticRisk(Result):
         ``IR_i``: the mean over the L datasets.
     r : float
     percentage, abs_radius, closed : bool
-        The ball (:mod:`idrisk._radius`).
+        The ball (``idrisk._radius``).
     """
 
     per_dataset: pd.DataFrame
