@@ -71,8 +71,8 @@ class Case:
 CASES = {
     "CARTSynthesizer": Case(CARTSynthesizer, {"syn": ["x", "c", "flag"], "minbucket": 3},
                             _mixed),
-    "DPMPM": Case(DPMPM, {"syn": "lab", "K": 5, "n_iter": 60, "burn": 20, "keep": 5,
-                          "seed": 4, "progress": False}, _labels),
+    "DPMPM": Case(DPMPM, {"syn": "lab", "columns": ["a", "b", "lab"], "K": 5, "n_iter": 60,
+                          "burn": 20, "keep": 5, "seed": 4, "progress": False}, _labels),
     "DPAreal": Case(DPAreal, {"syn": "lab", "known": ["a", "b"], "K": 3, "n_iter": 60,
                               "burn": 20, "keep": 5, "seed": 4, "progress": False}, _labels),
     "RiskWeightedSynthesizer": Case(
