@@ -28,3 +28,15 @@ def fixtures_dir(kind: str) -> Path:
 
 def cedata_path() -> Path:
     return shared_dir() / "data" / "CEdata.csv"
+
+
+def require_stan_backend(backend: str) -> None:
+    """Skip unless the Stan backend (``"pystan"`` or ``"cmdstanpy"``) can run here."""
+    if backend == "pystan":
+        pytest.importorskip("stan", reason="PyStan 3 not installed")
+    else:
+        from idrisk.stan.backend import cmdstan_path
+
+        pytest.importorskip("cmdstanpy", reason="cmdstanpy not installed")
+        if cmdstan_path() is None:
+            pytest.skip("CmdStan not installed (set CMDSTAN or install to ~/.cmdstan)")

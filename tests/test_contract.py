@@ -32,6 +32,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from _shared import require_stan_backend
 from test_protocol import CASES, _fitted
 
 from idrisk import SyntheticData
@@ -47,15 +48,6 @@ ROLES = {"CARTSynthesizer": ["syn"], "DPMPM": ["syn", "columns"], "DPAreal": ["s
                                                               "strata"]}
 
 
-def _require(backend: str) -> None:
-    if backend == "pystan":
-        pytest.importorskip("stan", reason="PyStan 3 not installed")
-    else:
-        from idrisk.stan.backend import cmdstan_path
-
-        pytest.importorskip("cmdstanpy", reason="cmdstanpy not installed")
-        if cmdstan_path() is None:
-            pytest.skip("CmdStan not installed (set CMDSTAN or install to ~/.cmdstan)")
 
 
 FITTED = [pytest.param(name, None, id=name) for name in CASES if name not in STAN_CASES] + [
@@ -67,7 +59,7 @@ FITTED = [pytest.param(name, None, id=name) for name in CASES if name not in STA
 def _fit(name: str, backend: str | None):
     """One fitted synthesizer per case and backend for the whole module (Stan fits are slow)."""
     if backend is not None:
-        _require(backend)
+        require_stan_backend(backend)
     est, _, data = _fitted(name, **({} if backend is None else {"backend": backend}))
     return est, data
 

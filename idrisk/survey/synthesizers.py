@@ -596,11 +596,8 @@ class FBP(_PseudoPosterior):
 
     Attributes
     ----------
-    syn_, weight_, strata_ : str
-        The resolved column roles.
-    known_ : list of str
-    seed_ : int
-        The seed of the unweighted fit.
+    syn_, weight_, strata_, known_, seed_
+        As :class:`FBS`.
     delta_ : ndarray
         Record-level Lipschitz bounds under the unweighted fit.
     alpha_ : ndarray

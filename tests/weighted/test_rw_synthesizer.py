@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from _shared import require_stan_backend
 
 from idrisk.exceptions import NotFittedError
 from idrisk.stan.backend import StanFit
@@ -128,15 +129,6 @@ def _nb_data(n: int = 1000, seed: int = 2021) -> pd.DataFrame:
     return pd.DataFrame({"y": rng.negative_binomial(phi, phi / (phi + 100.0)).astype(np.int64)})
 
 
-def _require(backend: str) -> None:
-    if backend == "pystan":
-        pytest.importorskip("stan", reason="PyStan 3 not installed")
-    else:
-        from idrisk.stan.backend import cmdstan_path
-
-        pytest.importorskip("cmdstanpy", reason="cmdstanpy not installed")
-        if cmdstan_path() is None:
-            pytest.skip("CmdStan not installed (set CMDSTAN or install to ~/.cmdstan)")
 
 
 BACKENDS = ["pystan", "cmdstanpy"]  # the cmdstanpy variants run where CmdStan is installed
@@ -145,7 +137,7 @@ BACKENDS = ["pystan", "cmdstanpy"]  # the cmdstanpy variants run where CmdStan i
 @pytest.fixture(scope="module", params=BACKENDS)
 def nb_runs(request):
     backend = request.param
-    _require(backend)
+    require_stan_backend(backend)
     from idrisk.weighted.diagnostics import ecdf_table
     from idrisk.weighted.weights import confidential_marginal_risk, synthetic_marginal_risk
 
@@ -218,7 +210,7 @@ def test_pooled_ci_from_many_datasets_is_longer_than_from_one(nb_runs):
 @pytest.mark.parametrize("slopes", ["component", "shared"])
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_mixture_synthesizer_converges_and_recovers_the_regression(backend, slopes):
-    _require(backend)
+    require_stan_backend(backend)
     # K = 3 for a two-cluster truth: one component is nearly empty or shares a cluster. Two
     # kinds of divergence were found there (issue 24), on CmdStan 2.35 and PyStan:
     # * where a nearly empty component collapsed onto one record (sigma_k -> 0; the mixture
