@@ -6,7 +6,7 @@ Run:  python -m pytest benchmarks/bench_cold_start.py --benchmark-enable \
 Each round starts a new Python process that imports idrisk and makes one first call:
 
 * ``syn``: the README quick start's synthesis, ``syn(load_demo(), m=3,
-  visit_sequence=["Income"], seed=2021)`` (n = 5,571);
+  syn=["Income"], seed=2021)`` (n = 5,571);
 * ``quickstart``: the whole README quick start (that ``syn`` call, then
   ``identification_risk`` with known Age, Urban, Marital and Income synthesized, r = 0.1);
 * ``cart``: ``syn(load_demo(), m=1, seed=2021)``, every variable synthesized (CART: the
@@ -72,7 +72,7 @@ from idrisk import syn
 from idrisk.datasets import load_demo
 conf = load_demo()
 t = time.perf_counter()
-out = syn(conf, m=3, visit_sequence=["Income"], seed=2021)
+out = syn(conf, m=3, syn=["Income"], seed=2021)
 syns = list(getattr(out, "frames", None) or out.synthetic)  # SyntheticData, or 0.1's result
 """
 

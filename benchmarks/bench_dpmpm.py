@@ -35,8 +35,8 @@ def data():
 def _fit(d, engine):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return DPMPM(K=K, n_iter=N_ITER, burn=BURN, keep=20, seed=1,
-                     progress=False).fit(d, "County")
+        return DPMPM(syn="County", K=K, n_iter=N_ITER, burn=BURN, keep=20, seed=1,
+                     progress=False).fit(d)
 
 
 @pytest.mark.parametrize("engine", ["numba"])  # the one engine since issue 24

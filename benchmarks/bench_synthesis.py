@@ -46,8 +46,8 @@ def ce() -> pd.DataFrame:
 
 @pytest.mark.parametrize("rng", ["r", "numpy"])
 def test_scenario4_m20(benchmark, ce, rng):
-    syn(ce, m=1, visit_sequence=VS, seed=1, rng=rng)  # compiled kernels loaded outside timing
-    res = benchmark.pedantic(syn, args=(ce,), kwargs={"m": 20, "visit_sequence": VS,
+    syn(ce, m=1, syn=VS, seed=1, rng=rng)  # compiled kernels loaded outside timing
+    res = benchmark.pedantic(syn, args=(ce,), kwargs={"m": 20, "syn": VS,
                                                       "seed": 2021, "rng": rng},
                              rounds=ROUNDS, iterations=1)
     assert len(res.frames) == 20
@@ -77,7 +77,7 @@ def test_scenario4_m20_synthpop(benchmark):
 
 
 def test_scenario4_m20_proper(benchmark, ce):
-    res = benchmark.pedantic(syn, args=(ce,), kwargs={"m": 20, "visit_sequence": VS,
+    res = benchmark.pedantic(syn, args=(ce,), kwargs={"m": 20, "syn": VS,
                                                       "seed": 2021, "proper": True},
                              rounds=1, iterations=1)
     assert len(res.frames) == 20

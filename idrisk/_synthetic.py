@@ -12,14 +12,15 @@ import dataclasses
 import inspect
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 import pandas as pd
 
 from ._result import Result, frozen_update
+from .exceptions import NotFittedError
 
-__all__ = ["NotFittedError", "Synthesizer", "SyntheticData"]
+__all__ = ["Synthesizer", "SyntheticData"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -125,20 +126,26 @@ class SyntheticData(Result, Sequence):
 
 
 # ---------------------------------------------------------------------------- protocol
-class NotFittedError(RuntimeError):
-    """A synthesizer was asked to synthesize before :meth:`Synthesizer.fit`."""
-
-
 class Synthesizer:
     """Base of idrisk's synthesizers: the scikit-learn estimator protocol, for synthesis.
 
-    * Parameters are the explicit keyword arguments of ``__init__``, stored unchanged under
-      their own names (:meth:`get_params`, :meth:`set_params`); they are checked in ``fit``.
-    * ``fit(data, ...)`` learns from the confidential data and returns ``self``; what it
-      learns is kept in attributes whose names end with ``_``.
-    * ``synthesize(m, seed=None)`` returns a :class:`SyntheticData` of m datasets with the
-      confidential data's columns and dtypes; before ``fit`` it raises
-      :class:`NotFittedError`.
+    The contract every synthesizer keeps (checked on all six by ``tests/test_contract.py``):
+
+    * ``__init__`` takes keyword-only parameters, stored unchanged under their own names
+      (:meth:`get_params`, :meth:`set_params`) and checked in ``fit``. The column roles are
+      parameters too: ``syn`` (the synthesized column(s)), ``known`` (the intruder's known
+      variables, kept as they are), ``predictors`` and, for the survey synthesizers,
+      ``weight`` and ``strata``.
+    * ``fit(data)`` learns from the confidential data and returns ``self``; it never changes
+      a parameter. What it learns and what it resolves (the column order CART visits, the
+      seed a Stan fit used, ...) is kept in attributes whose names end with ``_``.
+    * ``synthesize(m=5, seed=None)`` returns a :class:`SyntheticData` of m datasets with the
+      confidential data's columns and dtypes, whose ``settings`` equal :meth:`get_params`;
+      ``seed=None`` draws fresh entropy from the operating system (numpy's
+      ``default_rng(None)``), an integer gives the same datasets every time. Before ``fit``
+      it raises :class:`idrisk.exceptions.NotFittedError`.
+    * ``type(s)(**s.get_params())`` is an unfitted copy with the same parameters, and a
+      fitted synthesizer pickles and unpickles to one that synthesizes the same data.
 
     Subclasses set ``_method`` (the name stored in :attr:`SyntheticData.method`).
     """
@@ -151,10 +158,20 @@ class Synthesizer:
         for p in inspect.signature(cls.__init__).parameters.values():
             if p.name == "self":
                 continue
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                raise TypeError(f"{cls.__name__}.__init__ must list its parameters explicitly")
+            if p.kind is not p.KEYWORD_ONLY:
+                raise TypeError(
+                    f"{cls.__name__}.__init__ must list its parameters explicitly, keyword-only"
+                )
             names.append(p.name)
         return names
+
+    def fit(self, data: pd.DataFrame) -> Synthesizer:
+        """Learn from the confidential ``data``; returns ``self`` (each subclass's own)."""
+        raise NotImplementedError
+
+    def synthesize(self, m: int = 5, seed: int | None = None) -> SyntheticData:
+        """m synthetic datasets (each subclass's own); ``seed=None``: fresh entropy."""
+        raise NotImplementedError
 
     def get_params(self) -> dict[str, Any]:
         """The parameters given to ``__init__`` (scikit-learn's ``get_params``)."""
@@ -201,7 +218,7 @@ class Synthesizer:
     def _check_fitted(self) -> None:
         if not self.is_fitted:
             raise NotFittedError(
-                f"{type(self).__name__} is not fitted: call fit(data, ...) before synthesize()"
+                f"{type(self).__name__} is not fitted: call fit(data) before synthesize()"
             )
 
     @staticmethod
@@ -217,6 +234,15 @@ class Synthesizer:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be an integer or None, got {seed!r}")
         return int(seed)
+
+    def _fit_seed(self) -> int:
+        """The integer seed of a fit: ``seed``, or fresh OS entropy when it is None (a
+        sampler that needs an integer, such as Stan's, gets it from here)."""
+        seed = self._check_seed(getattr(self, "seed", None))
+        if seed is None:
+            entropy = np.random.SeedSequence().entropy
+            seed = int(cast(int, entropy) % (2**31 - 1))
+        return seed
 
     def _result(self, frames, seed, diagnostics=None, **fitted) -> SyntheticData:
         """The :class:`SyntheticData` of ``frames``, with this synthesizer's parameters."""

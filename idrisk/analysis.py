@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,6 +21,7 @@ import pandas as pd
 
 from idrisk._interface import check_keywords
 from idrisk._progress import progress_bar
+from idrisk._synthetic import Synthesizer
 from idrisk.risk import identification_risk
 from idrisk.risk._prepare import RiskInputWarning
 from idrisk.risk.options import RiskOptions, matching_rules
@@ -353,7 +354,7 @@ def m_experiment(
     m_values: Sequence[int] = (1, 10, 20),
     n_repeats: int = 50,
     seed: int = 2021,
-    synthesize: Callable | None = None,
+    synthesizer: Synthesizer | None = None,
     maxorder: int = 1,
     percentage: bool = True,
     euclidean_dist: bool = False,
@@ -383,9 +384,11 @@ def m_experiment(
         Repetitions per m (the article: 1000).
     seed : int
         Repetition k of m uses the seed ``seed + 1000 * index_of_m + k``.
-    synthesize : callable ``(data, m, visit_sequence, seed) -> list of DataFrame``, optional
-        Default: idrisk's CART synthesizer in fast mode
-        (``idrisk.synthesis.syn(..., rng="numpy")``).
+    synthesizer : Synthesizer, optional
+        Any of idrisk's synthesizers (or an object with ``fit(data)`` and
+        ``synthesize(m, seed)``): fitted once to ``confidential``, then each repetition draws
+        ``synthesize(m, seed=...)``. Default: idrisk's CART synthesizer of ``syn`` in fast
+        mode (``CARTSynthesizer(syn=syn, rng="numpy")``).
     maxorder : int
         The U_p model (:func:`idrisk.utility.propensity_utility`).
     percentage, euclidean_dist, closed, abs_radius, ellipsoid, na_matches : bool
@@ -415,14 +418,12 @@ def m_experiment(
     rules = matching_rules("m_experiment", options, locals())
     if n_repeats < 1:
         raise ValueError(f"n_repeats must be >= 1, got {n_repeats}")
-    if synthesize is None:
-        from idrisk.synthesis import syn as _syn
-
-        def synthesize(data, m, visit_sequence, seed):
-            return _syn(data, m=m, visit_sequence=visit_sequence, seed=seed,
-                        rng="numpy").frames
-
     syn = [syn] if isinstance(syn, str) else list(syn)
+    if synthesizer is None:
+        from idrisk.synthesis import CARTSynthesizer
+
+        synthesizer = CARTSynthesizer(syn=syn, rng="numpy", progress=False)
+    model = synthesizer.fit(confidential)
     n = len(confidential)
     rows = []
     total = len(m_values) * n_repeats
@@ -433,7 +434,7 @@ def m_experiment(
                 raise ValueError(f"m_values must be positive integers, got {m}")
             for k in range(n_repeats):
                 s = seed + 1000 * i + k
-                datasets = list(synthesize(confidential, int(m), syn, s))
+                datasets = list(model.synthesize(int(m), seed=s))
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
                     res = identification_risk(confidential, datasets, known=list(known), syn=syn,

@@ -117,7 +117,7 @@ def run_demo(
     check_target(out_dir, overwrite=overwrite)  # before the synthesis, not after
     data = load_demo(n=n) if data is None else data
     scenarios = {
-        k: Scenario(v, syn(data, m=m, visit_sequence=v, seed=seed, rng=rng, progress=progress))
+        k: Scenario(v, syn(data, m=m, syn=v, seed=seed, rng=rng, progress=progress))
         for k, v in DEMO_SCENARIOS.items()
     }
     with warnings.catch_warnings():

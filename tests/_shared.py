@@ -45,3 +45,15 @@ def public_modules() -> list[str]:
             if hasattr(module, "__all__"):
                 modules.append(module.__name__)
     return modules
+
+
+def require_stan_backend(backend: str) -> None:
+    """Skip unless the Stan backend (``"pystan"`` or ``"cmdstanpy"``) can run here."""
+    if backend == "pystan":
+        pytest.importorskip("stan", reason="PyStan 3 not installed")
+    else:
+        from idrisk.stan.backend import cmdstan_path
+
+        pytest.importorskip("cmdstanpy", reason="cmdstanpy not installed")
+        if cmdstan_path() is None:
+            pytest.skip("CmdStan not installed (set CMDSTAN or install to ~/.cmdstan)")

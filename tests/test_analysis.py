@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from _shared import fixtures_dir
 
+from idrisk._synthetic import Synthesizer
 from idrisk.analysis import (
     Scenario,
     m_experiment,
@@ -74,9 +75,9 @@ def small() -> pd.DataFrame:
     return load_demo(n=400, seed=3)
 
 
-def _bootstrap(data, m, visit_sequence, seed):
+def _bootstrap(data, m, syn, seed):
     rng = np.random.default_rng(seed)
-    return [data.assign(**{v: rng.choice(data[v].to_numpy(), len(data)) for v in visit_sequence})
+    return [data.assign(**{v: rng.choice(data[v].to_numpy(), len(data)) for v in syn})
             for _ in range(m)]
 
 
@@ -88,9 +89,27 @@ def test_risk_utility_matches_direct_calls(small):
     np.testing.assert_allclose(out.U_p, propensity_utility(small, scen[1].synthetic, maxorder=0))
 
 
+class _BootstrapSynthesizer(Synthesizer):
+    """A user's own synthesizer: bootstrap the ``syn`` columns (the protocol, nothing more)."""
+
+    _method = "bootstrap"
+
+    def __init__(self, *, syn=()):
+        self.syn = syn
+
+    def fit(self, data):
+        self.data_ = data
+        return self
+
+    def synthesize(self, m=5, seed=None):
+        self._check_fitted()
+        return self._result(_bootstrap(self.data_, m, list(self.syn), seed), seed)
+
+
 def test_m_experiment_averages(small):
     out = m_experiment(small, ["Income"], KNOWN, 0.05, m_values=[1, 3], n_repeats=2, seed=10,
-                       synthesize=_bootstrap, maxorder=0, progress=False)
+                       synthesizer=_BootstrapSynthesizer(syn=["Income"]), maxorder=0,
+                       progress=False)
     assert out[["m", "repeat"]].values.tolist() == [[1, 0], [1, 1], [3, 0], [3, 1]]
     row = out.iloc[3]
     ds = _bootstrap(small, 3, ["Income"], int(row.seed))
@@ -104,6 +123,13 @@ def test_m_experiment_default_synthesizer(small):
     out = m_experiment(small, ["Income"], KNOWN, 0.05, m_values=[2], n_repeats=1, maxorder=0,
                        progress=False)
     assert out.shape[0] == 1 and out.exp_risk.iloc[0] > 0
+    # the default is CART of syn in fast mode: the same as passing it
+    from idrisk.synthesis import CARTSynthesizer
+
+    same = m_experiment(small, ["Income"], KNOWN, 0.05, m_values=[2], n_repeats=1, maxorder=0,
+                        progress=False,
+                        synthesizer=CARTSynthesizer(syn=["Income"], rng="numpy"))
+    pd.testing.assert_frame_equal(out, same)
 
 
 def test_radius_sweep_errors(small):

@@ -35,7 +35,7 @@ M = 20
 
 @pytest.fixture(scope="module")
 def scenarios(ce) -> dict:
-    return {k: Scenario(v, syn(ce, m=M, visit_sequence=v, seed=2021, rng="numpy"))
+    return {k: Scenario(v, syn(ce, m=M, syn=v, seed=2021, rng="numpy"))
             for k, v in SCENARIOS.items()}
 
 

@@ -55,7 +55,7 @@ def test_run_demo_small(tmp_path):
     from idrisk.synthesis import syn
 
     data = load_demo(n=600)
-    s1 = syn(data, m=2, visit_sequence=["Income"], seed=7, rng="numpy")
+    s1 = syn(data, m=2, syn=["Income"], seed=7, rng="numpy")
     direct = radius_sweep(data, s1, DEMO_KNOWN, ["Income"], radii=[0.05], progress=False)
     np.testing.assert_allclose(sweep[(sweep.scenario == 1) & (sweep.r == 0.05)].exp_risk,
                                direct.exp_risk)

@@ -42,21 +42,6 @@ SELECTORS = {
     "InherentBounds.table": "synthesizers",  # table(DPMPM=frame, ...): column name -> frame
 }
 
-#: Names of the synthesizers' and the risk weights' signatures that branch ``contract``
-#: (issue 28, items 2-3) renames to the glossary's vocabulary. Allowed until that branch is
-#: merged; the coordinator deletes this set (and its use below) after merging it. (``label``,
-#: ``y``, ``kind`` and ``weight`` are in the glossary with the meaning they keep elsewhere --
-#: a legend's label, a response, a random stream's kind, a survey weight -- and lose their
-#: synthesizer meaning in that branch.)
-PENDING_CONTRACT = {
-    "target",          # DPMPM.fit(data, target, columns), RiskWeightedSynthesizer.fit -> syn
-    "columns",         # DPMPM.fit(data, target, columns) -> known
-    "kept",            # DPAreal.fit(data, label, kept), areal_data, dp_areal_synthesize -> known
-    "visit_sequence",  # CARTSynthesizer, syn, Synds -> syn
-    "design",          # SurveySynthesis(design=...) -> known
-    "pattern",         # marginal_weights, pairwise_weights, ... (weights.py) -> known
-}
-
 
 # ------------------------------------------------------------------ the glossary
 ROW = re.compile(r"^\|\s*(`[^|]+`)\s*\|\s*(.+?)\s*\|\s*$")
@@ -171,7 +156,7 @@ def test_every_public_parameter_is_in_the_glossary(glossary):
     python, _ = glossary
     used = parameters(r_shaped=False)
     missing = {name: sorted(where)[:3] for name, where in used.items()
-               if name not in python and name not in PENDING_CONTRACT}
+               if name not in python}
     assert not missing, (
         f"parameters not in {GLOSSARY.relative_to(REPO_ROOT)} (add each with its one meaning, "
         f"or use the glossary's name for that role): {missing}"

@@ -53,7 +53,7 @@ early = [m for m in ("tqdm", "scipy.linalg", "numba.np.arraymath",
                      "idrisk.risk.disclosure_measures") if m in sys.modules]
 from idrisk.categorical import DPMPM
 cats = conf[["Urban", "Marital", "Tenure"]].astype(str).astype("category")
-fit = DPMPM(K=4, n_iter=5, burn=2, keep=1, seed=1, progress=False).fit(cats, "Tenure")
+fit = DPMPM(syn="Tenure", K=4, n_iter=5, burn=2, keep=1, seed=1, progress=False).fit(cats)
 digest.update(fit.trace_.to_numpy(dtype=float).tobytes())
 from idrisk.categorical.dp_areal import _sigma_logp
 digest.update(np.float64(_sigma_logp(np.zeros(3), np.zeros((2, 2)), 2, 4.0)).tobytes())

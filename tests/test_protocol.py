@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,8 +20,9 @@ import pandas as pd
 import pytest
 
 from idrisk import SyntheticData
-from idrisk._synthetic import NotFittedError, Synthesizer
+from idrisk._synthetic import Synthesizer
 from idrisk.categorical import DPMPM, DPAreal
+from idrisk.exceptions import NotFittedError
 from idrisk.survey import FBP, FBS
 from idrisk.synthesis import CARTSynthesizer
 from idrisk.weighted import RiskWeightedSynthesizer
@@ -64,37 +65,36 @@ class Case:
     make: Any
     params: dict
     data: Any
-    fit_args: tuple = ()
-    fit_kwargs: dict = field(default_factory=dict)
     marks: tuple = ()
 
 
 CASES = {
-    "CARTSynthesizer": Case(CARTSynthesizer, {"visit_sequence": ["x", "c", "flag"],
-                                              "minbucket": 3}, _mixed),
-    "DPMPM": Case(DPMPM, {"K": 5, "n_iter": 60, "burn": 20, "keep": 3, "seed": 4,
-                          "progress": False}, _labels, ("lab",)),
-    "DPAreal": Case(DPAreal, {"K": 3, "n_iter": 60, "burn": 20, "keep": 3, "seed": 4,
-                              "progress": False}, _labels, ("lab", ["a", "b"])),
+    "CARTSynthesizer": Case(CARTSynthesizer, {"syn": ["x", "c", "flag"], "minbucket": 3},
+                            _mixed),
+    "DPMPM": Case(DPMPM, {"syn": "lab", "variables": ["a", "b", "lab"], "K": 5, "n_iter": 60,
+                          "burn": 20, "keep": 5, "seed": 4, "progress": False}, _labels),
+    "DPAreal": Case(DPAreal, {"syn": "lab", "known": ["a", "b"], "K": 3, "n_iter": 60,
+                              "burn": 20, "keep": 5, "seed": 4, "progress": False}, _labels),
     "RiskWeightedSynthesizer": Case(
-        RiskWeightedSynthesizer, {"model": "negbin", "weighting": "marginal", "r": 0.2,
-                                  "known": ["grp"], "seed": 5, **STAN},
-        _counts, ("y",), {"predictors": ["grp"]}, (pytest.mark.stan,)),
-    "FBS": Case(FBS, {"refits": 0, "seed": 6, **STAN}, _survey, ("y", "w", ["cell"]),
-                marks=(pytest.mark.stan,)),
-    "FBP": Case(FBP, {"refits": 0, "seed": 7, **STAN}, _survey, ("y", "w", ["cell"]),
-                marks=(pytest.mark.stan,)),
+        RiskWeightedSynthesizer, {"syn": "y", "known": ["grp"], "predictors": ["grp"],
+                                  "model": "negbin", "weighting": "marginal", "r": 0.2,
+                                  "seed": 5, **STAN},
+        _counts, (pytest.mark.stan,)),
+    "FBS": Case(FBS, {"syn": "y", "weight": "w", "known": ["cell"], "refits": 0, "seed": 6,
+                      **STAN}, _survey, (pytest.mark.stan,)),
+    "FBP": Case(FBP, {"syn": "y", "weight": "w", "known": ["cell"], "refits": 0, "seed": 7,
+                      **STAN}, _survey, (pytest.mark.stan,)),
 }
 
 
-def _fitted(name: str):
+def _fitted(name: str, **params):
     case = CASES[name]
     data = case.data()
     data.index = data.index + 1000  # the output keeps the data's index, whatever it is
-    est = case.make(**case.params)
+    est = case.make(**{**case.params, **params})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        out = est.fit(data, *case.fit_args, **case.fit_kwargs)
+        out = est.fit(data)
     return est, out, data
 
 
@@ -106,6 +106,9 @@ CHEAP = list(CASES)
 def test_signatures_are_explicit(name):
     cls = CASES[name].make
     assert issubclass(cls, Synthesizer)
+    init = inspect.signature(cls.__init__).parameters.values()
+    assert all(p.kind is p.KEYWORD_ONLY for p in init if p.name != "self"), name
+    assert list(inspect.signature(cls.fit).parameters) == ["self", "data"], name
     for method in ("__init__", "fit", "synthesize"):
         params = inspect.signature(getattr(cls, method)).parameters.values()
         kinds = {p.kind for p in params}
@@ -114,6 +117,7 @@ def test_signatures_are_explicit(name):
     synth = list(inspect.signature(cls.synthesize).parameters)
     assert synth[:3] == ["self", "m", "seed"], synth
     assert inspect.signature(cls.synthesize).parameters["seed"].default is None
+    assert inspect.signature(cls.synthesize).parameters["m"].default == 5
 
 
 @pytest.mark.parametrize("name", CHEAP)
@@ -180,7 +184,7 @@ def test_synthetic_data_is_accepted_wherever_a_list_of_frames_is():
     from idrisk.utility import pmse, table_deviations
 
     data = _mixed()
-    out = CARTSynthesizer(visit_sequence=["k", "c"]).fit(data).synthesize(3, seed=2)
+    out = CARTSynthesizer(syn=["k", "c"]).fit(data).synthesize(3, seed=2)
     frames = list(out)
     a = identification_risk(data, out, known=["flag"], syn=["c", "k"])
     b = identification_risk(data, frames, known=["flag"], syn=["c", "k"])

@@ -27,8 +27,8 @@ def small(tmp_path_factory):
 
     data = load_demo(n=400, seed=3)
     scen = {
-        "A": syn(data, m=3, visit_sequence=["Income"], seed=1, rng="numpy"),
-        "B": syn(data, m=3, visit_sequence=["Expenditure", "Income"], seed=1,
+        "A": syn(data, m=3, syn=["Income"], seed=1, rng="numpy"),
+        "B": syn(data, m=3, syn=["Expenditure", "Income"], seed=1,
                  rng="numpy"),
     }
     syn_vars = {"A": ["Income"], "B": ["Expenditure", "Income"]}

@@ -85,7 +85,7 @@ def _survey_synthesis():
     return SurveySynthesis(frames, method="fbs", seed=3, delta_alpha=0.5, epsilon=2.0,
                            records=pd.DataFrame({"delta": [1.0], "alpha": [0.5],
                                                  "delta_alpha": [0.5]}),
-                           y="y", weight="w", design=("h",), strata="h", c=1.0, g=0.0)
+                           syn="y", weight="w", known=("h",), strata="h", c=1.0, g=0.0)
 
 
 def _survey_table():

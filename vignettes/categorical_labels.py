@@ -168,8 +168,8 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
     out: dict = {"n": len(d), "labels": int(d[label].nunique()),
                  "patterns": int(d.groupby(kept, observed=True).ngroups)}
     t0 = time.time()
-    model = DPMPM(K=40, n_iter=st["dpmpm_iter"], burn=st["dpmpm_burn"], keep=st["m"],
-                  seed=seed, progress=False).fit(d[spec["model_cols"]], label)
+    model = DPMPM(syn=label, K=40, n_iter=st["dpmpm_iter"], burn=st["dpmpm_burn"],
+                  keep=st["m"], seed=seed, progress=False).fit(d[spec["model_cols"]])
     out["dpmpm_seconds"] = time.time() - t0
     _log(f"{name}: DPMPM {out['dpmpm_seconds']:.0f} s")
     out["dpmpm_kstar"] = model.kstar_summary().to_dict()
@@ -178,8 +178,8 @@ def run_one(name: str, spec: dict, st: dict, seed: int) -> dict:
     syn = {k: [s.assign(**{c: d[c] for c in d.columns if c not in s}) for s in v]
            for k, v in syn.items()}
     t0 = time.time()
-    areal = DPAreal(K=50, n_iter=st["areal_iter"], burn=st["areal_burn"], keep=st["m"],
-                    seed=seed, progress=False).fit(d, label, kept)
+    areal = DPAreal(syn=label, known=kept, K=50, n_iter=st["areal_iter"],
+                    burn=st["areal_burn"], keep=st["m"], seed=seed, progress=False).fit(d)
     out["areal_seconds"] = time.time() - t0
     out["areal_accept"] = float(areal.sampler_diagnostics_["eta_accept"])
     _log(f"{name}: DP-areal {out['areal_seconds']:.0f} s")

@@ -119,11 +119,12 @@ def run(path, quick: bool = False, seed: int = 2022, progress: bool = True,
                                      ("none", "Unweighted (seed 2)", seed + 1),
                                      ("marginal", "Marginal", seed),
                                      ("pairwise", "Pairwise", seed)):
-        s = RiskWeightedSynthesizer("mixture", weighting=weighting, r=r, known=KNOWN, seed=s_seed,
+        s = RiskWeightedSynthesizer(syn="Income", predictors=PREDICTORS, model="mixture",
+                                    weighting=weighting, r=r, known=KNOWN, seed=s_seed,
                                     progress=progress, adapt_delta=ADAPT_DELTA, priors=PRIORS,
                                     slopes=SLOPES, **mcmc)
         t_fit = time.time()
-        s.fit(df, "Income", predictors=PREDICTORS)
+        s.fit(df)
         data_sets = s.synthesize(L, seed=s_seed + 1)
         sets[label] = data_sets
         risks[label] = synthetic_marginal_risk(df["Income"], pattern,

@@ -84,7 +84,7 @@ def _weights_figure(df: pd.DataFrame, pattern) -> None:
     for i, kind in enumerate(("marginal", "pairwise")):
         for j, (lab, c, g) in enumerate((("c = 1, g = 0", 1.0, 0.0), ("c = 1.5, g = 0", 1.5, 0.0),
                                          ("c = 1, g = 0.1", 1.0, 0.1))):
-            a = risk_weights(df["Income"], pattern, R, kind=kind, c=c, g=g)
+            a = risk_weights(df["Income"], pattern, R, weighting=kind, c=c, g=g)
             ax = axes[i, j]
             ax.scatter(x, a, s=5, alpha=0.6, color="tab:blue" if i == 0 else "tab:orange")
             ax.set_title(f"{kind.capitalize()}, {lab} (mean {a.mean():.3f})", fontsize=10)
@@ -99,7 +99,7 @@ def _weights_figure(df: pd.DataFrame, pattern) -> None:
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(6, 4))
     for kind, col in (("marginal", "tab:blue"), ("pairwise", "tab:orange")):
-        ax.scatter(x, risk_weights(df["Income"], pattern, R, kind=kind), s=5, alpha=0.7,
+        ax.scatter(x, risk_weights(df["Income"], pattern, R, weighting=kind), s=5, alpha=0.7,
                    color=col, label=kind.capitalize())
     ax.set_xlabel("log income (log US$)")
     ax.set_ylabel("record weight alpha (0-1)")
@@ -117,7 +117,7 @@ def cheap(df: pd.DataFrame) -> dict:
     for kind in ("marginal", "pairwise"):
         for lab, c, g in (("c=1, g=0", 1.0, 0.0), ("c=1.5, g=0", 1.5, 0.0),
                           ("c=1, g=0.1", 1.0, 0.1)):
-            a = risk_weights(y, pattern, R, kind=kind, c=c, g=g)
+            a = risk_weights(y, pattern, R, weighting=kind, c=c, g=g)
             w[f"{kind} {lab}"] = {"mean": float(a.mean()), "min": float(a.min()),
                                   "median": float(a.median()), "max": float(a.max()),
                                   "share_at_1": float((a >= 1).mean())}
@@ -167,11 +167,12 @@ def main(argv=None) -> None:
         if only and label not in only:
             continue
         t0 = time.time()
-        s = RiskWeightedSynthesizer("mixture", weighting=weighting, r=R, known=KNOWN, c=c, g=g,
+        s = RiskWeightedSynthesizer(syn="Income", predictors=PREDICTORS, model="mixture",
+                                    weighting=weighting, r=R, known=KNOWN, c=c, g=g,
                                     seed=args.seed + off, progress=False,
                                     adapt_delta=ADAPT_DELTA, priors=PRIORS, slopes=SLOPES,
                                     **mcmc)
-        s.fit(df, "Income", predictors=PREDICTORS)
+        s.fit(df)
         sets = s.synthesize(L, seed=args.seed + off + 1)
         inc = [d["Income"].to_numpy() for d in sets]
         rr = synthetic_marginal_risk(df["Income"], pattern, inc, R).record_risk

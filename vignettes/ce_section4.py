@@ -127,7 +127,7 @@ def main(argv=None) -> dict:
 
     ce = read_ce(args.data)
     scen = {
-        k: Scenario(v, syn(ce, m=args.m, visit_sequence=v, seed=args.seed, rng=args.rng))
+        k: Scenario(v, syn(ce, m=args.m, syn=v, seed=args.seed, rng=args.rng))
         for k, v in SCENARIOS.items()
     }
     timings["synthesis_s"] = time.perf_counter() - t0

@@ -77,7 +77,7 @@ def main(argv=None) -> dict:
 
     if args.age_fixed:
         t0 = time.perf_counter()
-        scen = {k: Scenario(v, syn(ce, m=20, visit_sequence=v, seed=args.seed, rng="numpy"))
+        scen = {k: Scenario(v, syn(ce, m=20, syn=v, seed=args.seed, rng="numpy"))
                 for k, v in SCENARIOS.items()}
         radii = [{"Age": 0.1, "Income": r, "Expenditure": r} for r in RADII]
         parts = []

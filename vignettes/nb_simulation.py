@@ -91,9 +91,9 @@ def run(
     fits: dict = {}
 
     def fit(weighting: str, r: float, s_seed: int, label: str) -> RiskWeightedSynthesizer:
-        s = RiskWeightedSynthesizer("negbin", weighting=weighting, r=r, seed=s_seed,
-                                    progress=progress, **mcmc)
-        s.fit(df, target="y")
+        s = RiskWeightedSynthesizer(syn="y", model="negbin", weighting=weighting, r=r,
+                                    seed=s_seed, progress=progress, **mcmc)
+        s.fit(df)
         fits[label] = _fit_summary(s)
         return s
 

@@ -89,9 +89,10 @@ def run_simulation(
             t0 = time.time()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                syn = cls(target_delta=TARGET_DELTA, seed=s_seed % 100000 + 1, chains=chains,
-                          warmup=warmup, draws=draws, refits=refits, backend="auto")
-                syn.fit(sample, y="salary", weight="w", design=BY)
+                syn = cls(syn="salary", weight="w", known=BY, target_delta=TARGET_DELTA,
+                          seed=s_seed % 100000 + 1, chains=chains, warmup=warmup,
+                          draws=draws, refits=refits, backend="auto")
+                syn.fit(sample)
             fits.append({
                 "rep": r, "method": cls.__name__.lower(), "delta_max": float(syn.delta_.max()),
                 "delta_alpha": syn.delta_alpha_, "alpha_mean": float(syn.alpha_.mean()),

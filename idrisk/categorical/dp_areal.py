@@ -32,8 +32,9 @@ Examples
 >>> import numpy as np, pandas as pd
 >>> rng = np.random.default_rng(0)
 >>> d = pd.DataFrame({"g": rng.integers(0, 2, 300), "lab": rng.integers(0, 6, 300)})
->>> model = DPAreal(K=5, n_iter=300, burn=100, keep=2, seed=1, progress=False)
->>> out = model.fit(d, "lab", ["g"]).synthesize(2)
+>>> model = DPAreal(syn="lab", known=["g"], K=5, n_iter=300, burn=100, keep=2, seed=1,
+...                 progress=False)
+>>> out = model.fit(d).synthesize(2, seed=3)
 >>> out.m, sorted(out[0]["lab"].unique()) == list(range(6))
 (2, True)
 """
@@ -113,8 +114,9 @@ class ArealData(Result):
                 "lkj_eta": float(lkj_eta)}
 
 
-def areal_data(data: pd.DataFrame, label: str, kept: str | Sequence[str]) -> ArealData:
-    """Tabulate ``data`` into the DP-areal combinations (zeros included).
+def areal_data(data: pd.DataFrame, syn: str, known: str | Sequence[str]) -> ArealData:
+    """Tabulate ``data`` into the DP-areal combinations (zeros included): the label ``syn``
+    within each pattern of the ``known`` columns.
 
     Examples
     --------
@@ -124,18 +126,19 @@ def areal_data(data: pd.DataFrame, label: str, kept: str | Sequence[str]) -> Are
     >>> a.counts.tolist(), a.X.tolist()
     ([1, 1, 1, 0], [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
     """
-    kept = [kept] if isinstance(kept, str) else list(kept)
+    label = syn
+    kept = [known] if isinstance(known, str) else list(known)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
     missing = [c for c in [label, *kept] if c not in data.columns]
     if missing:
         raise KeyError(f"data: columns {missing} not found")
     if not kept:
-        raise ValueError("kept is empty: DP-areal needs at least one kept variable")
+        raise ValueError("known is empty: DP-areal needs at least one known variable")
     if label in kept:
-        raise ValueError(f"label {label!r} is also in kept")
+        raise ValueError(f"syn {label!r} is also in known")
     if data[[label, *kept]].isna().any().any():
-        raise ValueError("data: missing values in the label or the kept variables")
+        raise ValueError("data: missing values in syn or the known variables")
     lab = pd.Categorical(data[label])
     labels = pd.Index(lab.categories)
     G = len(labels)
@@ -421,6 +424,10 @@ class DPAreal(Synthesizer):
 
     Parameters
     ----------
+    syn : str
+        The categorical column to synthesize (required by ``fit``).
+    known : str or list of str
+        The known (kept) columns whose combinations (patterns) the label is drawn within.
     K : int
         Mixture components (the paper: 50).
     sampler : {"gibbs", "stan"}
@@ -446,10 +453,16 @@ class DPAreal(Synthesizer):
         With ``sampler="stan"``: the Stan backend (as for every Stan synthesizer; see
         :class:`idrisk.StanProgram`).
     seed : int, optional
+        Seed of the sampler (None: fresh entropy; the Stan sampler's seed is kept in
+        ``seed_``). The synthetic draws have their own ``synthesize(seed=...)``.
     progress : bool
 
     Attributes
     ----------
+    syn_ : str
+    known_ : list of str
+    seed_ : int
+        The seed of the sampler (``seed``, or the one drawn when it is None).
     areal_ : ArealData
         The tabulated combinations.
     trace_ : DataFrame
@@ -468,6 +481,9 @@ class DPAreal(Synthesizer):
 
     def __init__(
         self,
+        *,
+        syn: str | None = None,
+        known: str | Sequence[str] = (),
         K: int = 50,
         sampler: str = "gibbs",
         lkj_eta: float = 4.0,
@@ -482,6 +498,8 @@ class DPAreal(Synthesizer):
         seed: int | None = None,
         progress: bool = True,
     ) -> None:
+        self.syn = syn
+        self.known = known
         self.K = K
         self.sampler = sampler
         self.lkj_eta = lkj_eta
@@ -506,21 +524,25 @@ class DPAreal(Synthesizer):
         if self.lkj_eta <= 0:
             raise ValueError(f"lkj_eta must be positive, got {self.lkj_eta!r}")
 
-    def fit(self, data: pd.DataFrame, label: str, kept: str | Sequence[str]) -> DPAreal:
+    def fit(self, data: pd.DataFrame) -> DPAreal:
         """Sample the posterior and keep ``keep`` well-separated draws of the log-rates.
 
         Parameters
         ----------
         data : DataFrame
-            Confidential data.
-        label : str
-            The categorical column to synthesize.
-        kept : str or list of str
-            The kept columns whose combinations (patterns) the label is drawn within.
+            Confidential data holding ``syn`` and ``known``.
+
+        Returns
+        -------
+        self
         """
         self._validate_params()
-        kept = as_names(kept, "kept")
+        label = self.syn
+        if not isinstance(label, str):
+            raise ValueError(f"syn must name the column to synthesize, got {label!r}")
+        kept = as_names(self.known, "known")
         ad = areal_data(data, label, kept)
+        seed = self._fit_seed()
         n_iter, burn, keep, K = int(self.n_iter), int(self.burn), int(self.keep), int(self.K)
         store_eta = self.store_eta
         if store_eta is None:
@@ -528,7 +550,7 @@ class DPAreal(Synthesizer):
         stan_fit = None
         if self.sampler == "gibbs":
             keep_at = {burn + int(round(j * (n_iter - burn) / keep)) for j in range(1, keep + 1)}
-            res = _gibbs(ad, K, n_iter, burn, keep_at, float(self.lkj_eta), self.seed,
+            res = _gibbs(ad, K, n_iter, burn, keep_at, float(self.lkj_eta), seed,
                          self.progress, store_eta)
             trace = res["trace"]
             eta_mean, eta_sd = res["eta_mean"], res["eta_sd"]
@@ -544,7 +566,7 @@ class DPAreal(Synthesizer):
 
             prog = StanProgram(self.stan_program, backend=self.backend)
             stan_fit = prog.sample(ad.stan_data(K, float(self.lkj_eta)),
-                                   seed=int(self.seed) if self.seed is not None else 1,
+                                   seed=seed,
                                    chains=int(self.chains), warmup=burn, draws=n_iter - burn,
                                    adapt_delta=float(self.adapt_delta),
                                    progress=self.progress,
@@ -562,7 +584,8 @@ class DPAreal(Synthesizer):
             diagnostics = pd.Series(
                 {"divergent": int(stan_fit.sampler["divergent__"].sum())},
                 name="sampler_diagnostics")
-        self.data_, self.label_, self.kept_, self.areal_ = data, label, kept, ad
+        self.data_, self.syn_, self.known_, self.areal_ = data, label, kept, ad
+        self.seed_ = seed
         self.trace_ = trace
         self.eta_mean_, self.eta_sd_, self.eta_draws_ = eta_mean, eta_sd, eta_draws
         self.sampler_diagnostics_ = diagnostics
@@ -580,15 +603,15 @@ class DPAreal(Synthesizer):
         p = np.exp(eta - eta.max(axis=1, keepdims=True))
         return pd.DataFrame(p / p.sum(axis=1, keepdims=True), columns=ad.labels)
 
-    def synthesize(self, m: int | None = None, seed: int | None = None) -> SyntheticData:
+    def synthesize(self, m: int = 5, seed: int | None = None) -> SyntheticData:
         """m partially synthetic datasets: each record's label drawn within its pattern.
 
         Parameters
         ----------
-        m : int, optional
-            Number of datasets (at most ``keep``; default ``keep``).
+        m : int
+            Number of datasets (at most ``keep``).
         seed : int, optional
-            Seed of the label draws (default: derived from the sampler's seed).
+            Seed of the label draws (None: fresh entropy).
 
         Returns
         -------
@@ -596,8 +619,7 @@ class DPAreal(Synthesizer):
             ``diagnostics``: the sweep or draw (``iteration``) behind each dataset.
         """
         self._check_fitted()
-        m, seed, rng, positions = _draw_plan(len(self._kept), m, seed, self.seed, 20220318,
-                                             "posterior draws")
+        m, seed, rng, positions = _draw_plan(len(self._kept), m, seed, "posterior draws")
         ad = self.areal_
         B, G = len(ad.patterns), len(ad.labels)
         chosen = [self._kept[k] for k in positions]
@@ -607,18 +629,19 @@ class DPAreal(Synthesizer):
             w = np.exp(e - e.max(axis=1, keepdims=True))[ad.record_pattern]
             codes = _categorical(rng, w)
             d = self.data_.copy()
-            d[self.label_] = _as_column(codes, self.data_[self.label_], ad.labels)
+            d[self.syn_] = _as_column(codes, self.data_[self.syn_], ad.labels)
             out.append(d)
         diagnostics = pd.DataFrame({"iteration": [i for i, _ in chosen]},
                                    index=pd.RangeIndex(1, m + 1, name="dataset"))
         return self._result(out, seed, diagnostics)
 
 
-def dp_areal_synthesize(data: pd.DataFrame, label: str, kept: str | Sequence[str], m: int = 20,
-                        K: int = 50, n_iter: int = 4000, burn: int = 2000,
+def dp_areal_synthesize(data: pd.DataFrame, syn: str, known: str | Sequence[str], m: int = 5,
+                        *, K: int = 50, n_iter: int = 4000, burn: int = 2000,
                         sampler: str = "gibbs", seed: int | None = None,
                         progress: bool = True) -> SyntheticData:
-    """Fit :class:`DPAreal` and synthesize ``label`` (one call)."""
-    model = DPAreal(K=K, sampler=sampler, n_iter=n_iter, burn=burn, keep=m, seed=seed,
-                    progress=progress)
-    return model.fit(data, label, kept).synthesize(m)
+    """Fit :class:`DPAreal` and synthesize ``syn`` (one call); ``seed`` seeds the sampler
+    and the draws (None: fresh entropy)."""
+    model = DPAreal(syn=syn, known=known, K=K, sampler=sampler, n_iter=n_iter, burn=burn,
+                    keep=m, seed=seed, progress=progress)
+    return model.fit(data).synthesize(m, seed=seed)

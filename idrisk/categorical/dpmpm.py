@@ -32,8 +32,8 @@ Examples
 >>> rng = np.random.default_rng(0)
 >>> df = pd.DataFrame({"a": rng.integers(0, 2, 300), "b": rng.integers(0, 3, 300)})
 >>> df["c"] = (df["a"] + df["b"] + rng.integers(0, 2, 300)).astype(str)
->>> model = DPMPM(K=10, n_iter=400, burn=200, keep=3, seed=1, progress=False)
->>> out = model.fit(df, target="c").synthesize(3)
+>>> model = DPMPM(syn="c", K=10, n_iter=400, burn=200, keep=3, seed=1, progress=False)
+>>> out = model.fit(df).synthesize(3, seed=2)
 >>> len(out), out[0].shape
 (3, (300, 3))
 >>> bool((out[0]["a"] == df["a"]).all())      # kept variables are unchanged
@@ -126,17 +126,14 @@ def _kept_positions(keep: int, m: int) -> list[int]:
     return [int(round(j * keep / m)) - 1 for j in range(1, m + 1)]
 
 
-def _draw_plan(keep: int, m, seed, own_seed, salt: int, what: str):
-    """(m, seed, generator, kept positions) of a ``synthesize(m, seed)`` call: m defaults to
-    all ``keep`` kept states; without a seed the draws derive from the sampler's seed."""
-    m = keep if m is None else Synthesizer._check_m(m)
+def _draw_plan(keep: int, m, seed, what: str):
+    """(m, seed, generator, kept positions) of a ``synthesize(m, seed)`` call (``seed=None``:
+    fresh entropy)."""
+    m = Synthesizer._check_m(m)
     if m > keep:
         raise ValueError(f"m={m} exceeds the {keep} kept {what}; fit with keep >= {m}")
     seed = Synthesizer._check_seed(seed)
-    draw_seed = seed
-    if draw_seed is None:
-        draw_seed = None if own_seed is None else [int(own_seed), salt]
-    return m, seed, np.random.default_rng(draw_seed), _kept_positions(keep, m)
+    return m, seed, np.random.default_rng(seed), _kept_positions(keep, m)
 
 
 class DPMPM(Synthesizer):
@@ -144,6 +141,11 @@ class DPMPM(Synthesizer):
 
     Parameters
     ----------
+    syn : str or list of str
+        The columns to synthesize (among ``variables``); the others are kept. Required by
+        ``fit``.
+    variables : list of str, optional
+        Columns to model (default all).
     K : int
         Truncation level (maximum number of latent classes). The paper uses 40.
     a_alpha, b_alpha : float
@@ -163,15 +165,16 @@ class DPMPM(Synthesizer):
         docstring); read at synthesis time, so ``set_params(z=...)`` needs no refit.
     seed : int or None
         Seed of the sampler (numpy ``Generator(PCG64)``); the same seed gives the same
-        chain.
+        chain, None fresh entropy. The synthetic draws have their own
+        ``synthesize(seed=...)``.
     progress : bool
         Show a tqdm progress bar.
 
     Attributes
     ----------
-    columns_ : list of str
+    variables_ : list of str
         The modelled columns.
-    target_ : list of str
+    syn_ : list of str
         The columns synthesized.
     levels_ : list of pandas.Index
         The levels of each modelled column.
@@ -180,12 +183,17 @@ class DPMPM(Synthesizer):
         at every iteration, burn-in included.
     iterations_ : list of int
         The iterations of the kept states.
+    seed_ : int
+        The seed of the sampler (``seed``, or the one drawn when it is None).
     """
 
     _method = "dpmpm"
 
     def __init__(
         self,
+        *,
+        syn: str | Sequence[str] | None = None,
+        variables: Sequence[str] | None = None,
         K: int = 40,
         a_alpha: float = 0.25,
         b_alpha: float = 0.25,
@@ -197,6 +205,8 @@ class DPMPM(Synthesizer):
         seed: int | None = None,
         progress: bool = True,
     ) -> None:
+        self.syn = syn
+        self.variables = variables
         self.K = K
         self.a_alpha = a_alpha
         self.b_alpha = b_alpha
@@ -218,27 +228,27 @@ class DPMPM(Synthesizer):
             raise ValueError(f"z must be one of {Z_MODES}, got {self.z!r}")
 
     # ------------------------------------------------------------------ fitting
-    def fit(self, data: pd.DataFrame, target: str | Sequence[str],
-            columns: Sequence[str] | None = None) -> DPMPM:
+    def fit(self, data: pd.DataFrame) -> DPMPM:
         """Run the Gibbs sampler and keep the state at ``keep`` well-separated iterations.
 
         Parameters
         ----------
         data : DataFrame
             Complete categorical data (category, string or integer columns).
-        target : str or list of str
-            The columns to synthesize (among ``columns``); the others are kept.
-        columns : list of str, optional
-            Columns to model (default all).
+
+        Returns
+        -------
+        self
         """
         self._validate_params()
-        columns = list(data.columns) if columns is None else as_names(columns, "columns")
-        target = as_names(target, "target")
+        columns = (list(data.columns) if self.variables is None
+                   else as_names(self.variables, "variables"))
+        target = as_names(self.syn, "syn") if self.syn is not None else []
         if not target:
-            raise ValueError("target is empty")
+            raise ValueError("syn is empty: name the column(s) to synthesize")
         bad = [v for v in target if v not in columns]
         if bad:
-            raise KeyError(f"target: {bad} are not among the modelled columns {columns}")
+            raise KeyError(f"syn: {bad} are not among the modelled columns {columns}")
         codes, levels = encode_categorical(data, columns)
         n_iter, burn, keep = int(self.n_iter), int(self.burn), int(self.keep)
         n, p = codes.shape
@@ -253,7 +263,8 @@ class DPMPM(Synthesizer):
         rec_cols = (codes + offsets[:-1]).astype(np.int64)
 
         keep_at = {burn + int(round(j * (n_iter - burn) / keep)) for j in range(1, keep + 1)}
-        rng = np.random.default_rng(self.seed)
+        seed = self._fit_seed()
+        rng = np.random.default_rng(seed)
         # initial state: equal class weights, uniform multinomials, alpha = 1 (so the first
         # class step spreads the records over all K classes)
         alpha = 1.0
@@ -287,8 +298,9 @@ class DPMPM(Synthesizer):
         finally:
             bar.close()
         self.data_ = data
-        self.columns_ = columns
-        self.target_ = target
+        self.variables_ = columns
+        self.syn_ = target
+        self.seed_ = seed
         self.levels_ = levels
         self.trace_ = pd.DataFrame({"iteration": np.arange(1, n_iter + 1), "kstar": kstar,
                                     "alpha": alphas})
@@ -312,16 +324,16 @@ class DPMPM(Synthesizer):
                           "alpha_mean": float(post["alpha"].mean())}, name="kstar")
 
     # ---------------------------------------------------------------- synthesis
-    def synthesize(self, m: int | None = None, seed: int | None = None) -> SyntheticData:
-        """Partially synthetic datasets: the target columns redrawn at m kept iterations.
+    def synthesize(self, m: int = 5, seed: int | None = None) -> SyntheticData:
+        """Partially synthetic datasets: the ``syn`` columns redrawn at m kept iterations.
 
         Parameters
         ----------
-        m : int, optional
-            Number of datasets (at most ``keep``; default ``keep``).
+        m : int
+            Number of datasets (at most ``keep``).
         seed : int, optional
-            Seed of the synthesis draws (default: derived from the sampler's seed). The
-            chain itself is not affected.
+            Seed of the synthesis draws (None: fresh entropy). The chain itself is not
+            affected.
 
         Returns
         -------
@@ -332,11 +344,10 @@ class DPMPM(Synthesizer):
         self._check_fitted()
         if self.z not in Z_MODES:
             raise ValueError(f"z must be one of {Z_MODES}, got {self.z!r}")
-        m, seed, rng, positions = _draw_plan(len(self._snapshots), m, seed, self.seed,
-                                             20220317, "sampler states")
-        codes, _ = encode_categorical(self.data_, self.columns_)
-        syn_idx = [self.columns_.index(v) for v in self.target_]
-        kept_idx = [j for j in range(len(self.columns_)) if j not in syn_idx]
+        m, seed, rng, positions = _draw_plan(len(self._snapshots), m, seed, "sampler states")
+        codes, _ = encode_categorical(self.data_, self.variables_)
+        syn_idx = [self.variables_.index(v) for v in self.syn_]
+        kept_idx = [j for j in range(len(self.variables_)) if j not in syn_idx]
         n = len(self.data_)
         snaps = [self._snapshots[k] for k in positions]
         out = []
@@ -353,7 +364,7 @@ class DPMPM(Synthesizer):
             df = self.data_.copy()
             for j in syn_idx:
                 new = _categorical(rng, snap.theta[j][zz])
-                df[self.columns_[j]] = _as_column(new, self.data_[self.columns_[j]],
+                df[self.variables_[j]] = _as_column(new, self.data_[self.variables_[j]],
                                                   self.levels_[j])
             out.append(df)
         its = [s.iteration for s in snaps]
@@ -365,11 +376,13 @@ class DPMPM(Synthesizer):
         return self._result(out, seed, diagnostics)
 
 
-def dpmpm_synthesize(data: pd.DataFrame, target: str | Sequence[str], m: int = 20,
+def dpmpm_synthesize(data: pd.DataFrame, syn: str | Sequence[str], m: int = 5, *,
                      K: int = 40, n_iter: int = 10_000, burn: int = 5_000, z: str = "kept",
                      a_alpha: float = 0.25, b_alpha: float = 0.25,
                      seed: int | None = None, progress: bool = True) -> SyntheticData:
-    """Fit :class:`DPMPM` on all columns of ``data`` and synthesize ``target`` (one call).
+    """Fit :class:`DPMPM` on all columns of ``data`` and synthesize ``syn`` (one call).
+
+    ``seed`` seeds the sampler and the synthesis draws (None: fresh entropy).
 
     Examples
     --------
@@ -381,9 +394,9 @@ def dpmpm_synthesize(data: pd.DataFrame, target: str | Sequence[str], m: int = 2
     >>> out.method, out.m, out.diagnostics["iteration"].tolist()
     ('dpmpm', 2, [150, 200])
     """
-    model = DPMPM(K=K, a_alpha=a_alpha, b_alpha=b_alpha, n_iter=n_iter, burn=burn, keep=m,
-                  z=z, seed=seed, progress=progress)
-    return model.fit(data, target).synthesize(m)
+    model = DPMPM(syn=syn, K=K, a_alpha=a_alpha, b_alpha=b_alpha, n_iter=n_iter, burn=burn,
+                  keep=m, z=z, seed=seed, progress=progress)
+    return model.fit(data).synthesize(m, seed=seed)
 
 
 # ---------------------------------------------------------------------- helpers

@@ -97,7 +97,7 @@ progress, n_jobs, disclosure_known, disclosure_syn, disclosure_ngroups
     >>> from idrisk.datasets import load_demo
     >>> from idrisk import syn
     >>> d = load_demo(n=300, seed=1)
-    >>> s = syn(d, m=2, visit_sequence=["Income"], seed=1, rng="numpy")
+    >>> s = syn(d, m=2, syn=["Income"], seed=1, rng="numpy")
     >>> rep = report(d, s, ["Age", "Urban", "Marital"], ["Income"], r=0.1,
     ...              out_dir=tempfile.mkdtemp(), radii=[0.05, 0.1], maxorder=0)
     >>> rep.files.html.name, sorted(rep.results)

@@ -26,6 +26,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
+from .._radius import half_width
 from . import _kernels
 
 __all__ = [
@@ -148,10 +149,8 @@ def half_widths(
     and the root is R's ``pow`` (:func:`r_sqrt`), not ``sqrt``.
     """
     n, p = x.shape
-    if percentage:
-        d = radii[None, :] * (np.abs(x) if abs_radius else x)
-    else:
-        d = np.broadcast_to(radii[None, :], (n, p)).astype(np.float64)
+    # the one description of a radius (idrisk._radius), shared with the risk weights
+    d = half_width(x, radii[None, :], percentage=percentage, abs_radius=abs_radius)
     if not euclidean_dist or p == 0:
         return np.array(d, dtype=np.float64)
     known = np.zeros(p, dtype=bool) if known is None else np.asarray(known, dtype=bool)

@@ -444,7 +444,7 @@ def what_if(
         return res
 
     first = compute(confidential, frames, base, keep=True)
-    rows = variants(base, first.radii, first.continuous, first.categorical, radii=radii,
+    rows = variants(base, first.r, first.continuous, first.categorical, radii=radii,
                     bands=bands, merge=merge)
     records, per_dataset = [], []
     for k, row in enumerate(rows):

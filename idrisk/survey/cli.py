@@ -118,8 +118,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             cls = FBS if args.method == "fbs" else FBP
             target = None if args.epsilon is None else args.epsilon / (2 * args.m)
-            synth = cls(target_delta=target, seed=args.seed)
-            synth.fit(data, y=args.y, weight=args.weight, design=args.by, strata=args.strata)
+            synth = cls(syn=args.y, weight=args.weight, known=args.by, strata=args.strata,
+                        target_delta=target, seed=args.seed)
+            synth.fit(data)
             table = synth.synthesize(args.m, seed=args.seed).tables(
                 args.by, sample_counts=args.sample_counts)
             print(f"idrisk survey-table: {args.method} delta_alpha="

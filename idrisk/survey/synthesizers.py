@@ -105,8 +105,9 @@ def fbp_loglik(draws: dict[str, np.ndarray], X: np.ndarray, ly: np.ndarray,
 class SurveySynthesis(SyntheticData):
     """m synthetic survey samples with their privacy accounting (a :class:`SyntheticData`).
 
-    Each dataset has the fitted columns: the kept design (and strata) columns, the synthetic
-    outcome ``y`` and the smoothed synthetic weight ``weight`` used for tables.
+    Each dataset has the fitted columns: the kept design (``known``, and strata) columns,
+    the synthetic outcome ``syn`` and the smoothed synthetic weight ``weight`` used for
+    tables.
 
     Attributes
     ----------
@@ -117,9 +118,10 @@ class SurveySynthesis(SyntheticData):
         ``max_i delta_alpha_i``.
     epsilon : float
         ``2 * delta_alpha * m``.
-    y, weight : str
+    syn, weight : str
         The outcome and weight columns.
-    design : tuple of str
+    known : tuple of str
+        The design columns.
     strata : str
     c, g : float
         The alpha scaling used (NaN with given weights).
@@ -128,9 +130,9 @@ class SurveySynthesis(SyntheticData):
     records: pd.DataFrame = field(default_factory=pd.DataFrame)
     delta_alpha: float = float("nan")
     epsilon: float = float("nan")
-    y: str = "y"
+    syn: str = "y"
     weight: str = "w"
-    design: tuple[str, ...] = ()
+    known: tuple[str, ...] = ()
     strata: str = ""
     c: float = float("nan")
     g: float = float("nan")
@@ -156,13 +158,13 @@ class SurveySynthesis(SyntheticData):
         sample records per row is the *confidential* sample count: it is left out unless
         ``sample_counts=True``, which adds it as ``n_not_private``.
         """
-        design = list(self.design)
+        design = list(self.known)
         by = design if by is None else as_names(by, "by")
         allowed = set(design) | {self.strata}
         for b in by:
             if b not in allowed:
                 raise ValueError(f"by column {b!r} is not a design column ({sorted(allowed)})")
-        y, w = self.y, self.weight
+        y, w = self.syn, self.weight
         per = []
         for d in self.frames:
             if self.method == "fbs":
@@ -226,6 +228,10 @@ class _PseudoPosterior(Synthesizer):
 
     program = ""
     # the subclasses' parameters (set in their __init__)
+    syn: str | None
+    weight: str | None
+    known: Sequence[str] | str
+    strata: str | None
     target_delta: float | None
     c: float
     g: float
@@ -235,7 +241,7 @@ class _PseudoPosterior(Synthesizer):
     chains: int
     warmup: int
     draws: int
-    seed: int
+    seed: int | None
     backend: str
     progress: bool
     adapt_delta: float
@@ -266,19 +272,23 @@ class _PseudoPosterior(Synthesizer):
             check=["lp__"],
         )
 
-    def _prepare(self, data, y, weight, design, strata):
+    def _prepare(self, data):
         if self.coding not in ("additive", "cells"):
             raise ValueError(f"coding must be 'additive' or 'cells', got {self.coding!r}")
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
-        design = as_names(design, "design")
+        y, weight, strata = self.syn, self.weight, self.strata
+        for name, value in (("syn", y), ("weight", weight)):
+            if not isinstance(value, str):
+                raise ValueError(f"{name} must name a column of data, got {value!r}")
+        design = as_names(self.known, "known")
         if not design:
-            raise ValueError("design must name at least one column")
-        self.y_, self.weight_ = y, weight
-        self.design_ = design
+            raise ValueError("known must name at least one design column")
+        self.syn_, self.weight_ = y, weight
+        self.known_ = design
         self.strata_ = design[0] if strata is None else strata
         _column(data, self.strata_, "strata")
-        self._yv = _numeric(data, y, "y", positive=True)
+        self._yv = _numeric(data, y, "syn", positive=True)
         self._wv = _numeric(data, weight, "weight", positive=True)
         self._X, self._columns = _design_matrix(data, design, self.coding)
         keep = {*design, self.strata_, y, weight}
@@ -287,34 +297,21 @@ class _PseudoPosterior(Synthesizer):
         self.c_y_ = round(float(np.mean(np.log(self._yv))), 1)
         self._ly = np.log(self._yv) - self.c_y_
 
-    def fit(
-        self,
-        data: pd.DataFrame,
-        y: str,
-        weight: str,
-        design: Sequence[str] | str,
-        strata: str | None = None,
-    ):
+    def fit(self, data: pd.DataFrame):
         """Fit the unweighted model, set the privacy weights alpha, fit the weighted model.
 
         Parameters
         ----------
         data : DataFrame
-            The confidential sample.
-        y, weight : str
-            Outcome (positive) and survey weight (positive) columns.
-        design : sequence of str
-            Public design variables (strata first), not synthesized.
-        strata : str, optional
-            Stratum column (default: the first design column).
+            The confidential sample, holding ``syn``, ``weight``, ``known`` and ``strata``.
 
         Returns
         -------
         self
         """
-        self._prepare(data, y, weight, design, strata)
+        self._prepare(data)
         n = len(self._yv)
-        seed = int(self.seed)
+        seed = self._fit_seed()
         fit0 = self._sample(np.ones(n), seed)
         delta = lipschitz_bounds(self._loglik(self._draws(fit0)))
         history = []
@@ -345,6 +342,7 @@ class _PseudoPosterior(Synthesizer):
             c, g = find_alpha_scaling(delta, self.target_delta, g=float(self.g),
                                       at=lipschitz_bounds(self._loglik(draws)))
             alpha = alpha_weights(delta, c, g)
+        self.seed_ = seed
         self.fit_unweighted_ = fit0
         self.fit_weighted_ = fit
         self.weighted_draws_ = draws
@@ -361,7 +359,7 @@ class _PseudoPosterior(Synthesizer):
         self._check_fitted()
         return epsilon(self.delta_alpha_, m)
 
-    def synthesize(self, m: int = 3, seed: int | None = None) -> SurveySynthesis:
+    def synthesize(self, m: int = 5, seed: int | None = None) -> SurveySynthesis:
         """m synthetic samples, each from a different posterior draw of the weighted fit.
 
         Each dataset has the fitted columns (design, strata, outcome, weight) in the data's
@@ -381,7 +379,7 @@ class _PseudoPosterior(Synthesizer):
         for s in idx:
             y, w = self._synthesize_one(self.weighted_draws_, int(s), rng)
             out = self._template.copy()
-            out[self.y_] = np.asarray(y).astype(self._template[self.y_].dtype)
+            out[self.syn_] = np.asarray(y).astype(self._template[self.syn_].dtype)
             out[self.weight_] = np.asarray(w).astype(self._template[self.weight_].dtype)
             frames.append(out)
         diagnostics = pd.DataFrame(
@@ -391,7 +389,7 @@ class _PseudoPosterior(Synthesizer):
             tuple(frames), method=self._method, seed=seed, settings=self.get_params(),
             diagnostics=diagnostics, records=self.records_.copy(),
             delta_alpha=self.delta_alpha_, epsilon=epsilon(self.delta_alpha_, m),
-            y=self.y_, weight=self.weight_, design=tuple(self.design_),
+            syn=self.syn_, weight=self.weight_, known=tuple(self.known_),
             strata=self.strata_, c=self.c_used_, g=self.g_used_,
         )
 
@@ -401,6 +399,14 @@ class FBS(_PseudoPosterior):
 
     Parameters
     ----------
+    syn : str
+        The outcome column (positive), synthesized. Required by ``fit``.
+    weight : str
+        The survey weight column (positive), replaced by a smoothed synthetic weight.
+    known : sequence of str
+        Public design variables (strata first), not synthesized.
+    strata : str, optional
+        Stratum column (default: the first ``known`` column).
     target_delta : float, optional
         Target ``Delta_alpha``; (c, g) are searched on the unweighted bounds, then the
         weighted model is refit up to ``refits`` times (default 2), each time solving for
@@ -416,7 +422,8 @@ class FBS(_PseudoPosterior):
         See ``target_delta``.
     chains, warmup, draws, seed, backend, progress, adapt_delta
         Stan settings (:class:`idrisk.stan.StanProgram`); ``seed`` seeds the unweighted
-        fit, the weighted fits use ``seed + 1``, ``seed + 2``, ...
+        fit, the weighted fits use ``seed + 1``, ``seed + 2``, ... (None: fresh entropy,
+        the seed used is kept in ``seed_``).
     coding : {"additive", "cells"}
         Design variables as main effects (default) or one coefficient per design cell.
     prior_scale, eta_sigma : float
@@ -429,6 +436,11 @@ class FBS(_PseudoPosterior):
 
     Attributes
     ----------
+    syn_, weight_, strata_ : str
+        The resolved column roles.
+    known_ : list of str
+    seed_ : int
+        The seed of the unweighted fit.
     delta_ : ndarray
         Record-level Lipschitz bounds under the unweighted fit.
     alpha_ : ndarray
@@ -451,8 +463,9 @@ class FBS(_PseudoPosterior):
 
     Examples
     --------
-    >>> fbs = FBS(target_delta=1.8, seed=1)                                 # doctest: +SKIP
-    >>> fbs.fit(sample, y="salary", weight="w", design=["field", "gender"])  # doctest: +SKIP
+    >>> fbs = FBS(syn="salary", weight="w", known=["field", "gender"],
+    ...           target_delta=1.8, seed=1)                                  # doctest: +SKIP
+    >>> fbs.fit(sample)                                                      # doctest: +SKIP
     >>> syn = fbs.synthesize(m=3, seed=2)                                    # doctest: +SKIP
     >>> syn.epsilon, syn.tables(by=["field", "gender"])                      # doctest: +SKIP
     """
@@ -463,6 +476,10 @@ class FBS(_PseudoPosterior):
     def __init__(
         self,
         *,
+        syn: str | None = None,
+        weight: str | None = None,
+        known: Sequence[str] | str = (),
+        strata: str | None = None,
         target_delta: float | None = None,
         c: float = 1.0,
         g: float = 0.0,
@@ -472,7 +489,7 @@ class FBS(_PseudoPosterior):
         chains: int = 2,
         warmup: int = 500,
         draws: int = 500,
-        seed: int = 1,
+        seed: int | None = None,
         backend: str = "auto",
         progress: bool = False,
         adapt_delta: float = 0.9,
@@ -481,6 +498,10 @@ class FBS(_PseudoPosterior):
         coef_scale: float = 10.0,
         eta_sigma: float = 6.0,
     ) -> None:
+        self.syn = syn
+        self.weight = weight
+        self.known = known
+        self.strata = strata
         self.target_delta = target_delta
         self.c = c
         self.g = g
@@ -499,8 +520,8 @@ class FBS(_PseudoPosterior):
         self.coef_scale = coef_scale
         self.eta_sigma = eta_sigma
 
-    def _prepare(self, *args):
-        super()._prepare(*args)
+    def _prepare(self, data):
+        super()._prepare(data)
         self.c_w_ = round(float(np.mean(np.log(self._wv))), 1)
         self._lw = np.log(self._wv) - self.c_w_
 
@@ -537,6 +558,14 @@ class FBP(_PseudoPosterior):
 
     Parameters
     ----------
+    syn : str
+        The outcome column (positive), synthesized. Required by ``fit``.
+    weight : str
+        The survey weight column (positive), replaced by a smoothed synthetic weight.
+    known : sequence of str
+        Public design variables (strata first), not synthesized.
+    strata : str, optional
+        Stratum column (default: the first ``known`` column).
     target_delta : float, optional
         Target ``Delta_alpha``; (c, g) are searched on the unweighted bounds, then the
         weighted model is refit up to ``refits`` times (default 2), each time solving for
@@ -552,7 +581,8 @@ class FBP(_PseudoPosterior):
         See ``target_delta``.
     chains, warmup, draws, seed, backend, progress, adapt_delta
         Stan settings (:class:`idrisk.stan.StanProgram`); ``seed`` seeds the unweighted
-        fit, the weighted fits use ``seed + 1``, ``seed + 2``, ...
+        fit, the weighted fits use ``seed + 1``, ``seed + 2``, ... (None: fresh entropy,
+        the seed used is kept in ``seed_``).
     coding : {"additive", "cells"}
         Design variables as main effects (default) or one coefficient per design cell.
     coef_scale : float
@@ -566,6 +596,8 @@ class FBP(_PseudoPosterior):
 
     Attributes
     ----------
+    syn_, weight_, strata_, known_, seed_
+        As :class:`FBS`.
     delta_ : ndarray
         Record-level Lipschitz bounds under the unweighted fit.
     alpha_ : ndarray
@@ -591,6 +623,10 @@ class FBP(_PseudoPosterior):
     def __init__(
         self,
         *,
+        syn: str | None = None,
+        weight: str | None = None,
+        known: Sequence[str] | str = (),
+        strata: str | None = None,
         target_delta: float | None = None,
         c: float = 1.0,
         g: float = 0.0,
@@ -600,7 +636,7 @@ class FBP(_PseudoPosterior):
         chains: int = 2,
         warmup: int = 500,
         draws: int = 500,
-        seed: int = 1,
+        seed: int | None = None,
         backend: str = "auto",
         progress: bool = False,
         adapt_delta: float = 0.9,
@@ -609,6 +645,10 @@ class FBP(_PseudoPosterior):
         scale_scale: float = 5.0,
         stratum_totals: Mapping[Any, float] | None = None,
     ) -> None:
+        self.syn = syn
+        self.weight = weight
+        self.known = known
+        self.strata = strata
         self.target_delta = target_delta
         self.c = c
         self.g = g
@@ -627,8 +667,8 @@ class FBP(_PseudoPosterior):
         self.scale_scale = scale_scale
         self.stratum_totals = stratum_totals
 
-    def _prepare(self, *args):
-        super()._prepare(*args)
+    def _prepare(self, data):
+        super()._prepare(data)
         self._lpi = -np.log(self._wv)
         h = self._template[self.strata_]
         totals = pd.Series(self._wv).groupby(h.to_numpy()).sum()

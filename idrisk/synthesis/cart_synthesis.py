@@ -1,7 +1,7 @@
 """synthpop-style CART partial synthesis (``synthpop::syn`` with ``method = "cart"``).
 
 :class:`CARTSynthesizer` (and :func:`syn`, synthpop's function shape) replaces the columns
-named in ``visit_sequence`` one after another:
+named in ``syn`` (synthpop's ``visit.sequence``) one after another:
 the first with an i.i.d. bootstrap of its values (``"sample"``), every later one
 by donor sampling inside the leaves of an rpart-compatible tree
 (:class:`idrisk.synthesis.rpart_tree.RpartTree`) fitted on the original data with the earlier
@@ -28,8 +28,9 @@ Examples
 --------
 >>> import pandas as pd
 >>> df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0] * 10, "b": list(range(40))})
->>> res = CARTSynthesizer(visit_sequence=["a"]).fit(df).synthesize(m=2, seed=1)
->>> res.m, res.method, res.settings["method"]
+>>> cart = CARTSynthesizer(syn=["a"]).fit(df)
+>>> res = cart.synthesize(m=2, seed=1)
+>>> res.m, res.method, cart.methods_
 (2, 'cart', {'a': 'sample', 'b': ''})
 >>> bool((res[0]["b"] == df["b"]).all())   # kept column copied
 True
@@ -97,7 +98,7 @@ class Synds(Result):
 
 
 # ------------------------------------------------------------------------- set-up
-def _visit_names(data: pd.DataFrame, visit_sequence) -> list[str]:
+def _visit_names(data: pd.DataFrame, visit_sequence, name: str = "syn") -> list[str]:
     cols = list(data.columns)
     if visit_sequence is None:
         return cols
@@ -107,17 +108,17 @@ def _visit_names(data: pd.DataFrame, visit_sequence) -> list[str]:
     for v in visit_sequence:
         if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
             if not 1 <= int(v) <= len(cols):
-                raise ValueError(f"visit_sequence index {v} outside 1..{len(cols)}")
+                raise ValueError(f"{name} index {v} outside 1..{len(cols)}")
             names.append(cols[int(v) - 1])
         elif v in cols:
             names.append(v)
         else:
-            raise ValueError(f"visit_sequence entry {v!r} is not a column of data")
+            raise ValueError(f"{name} entry {v!r} is not a column of data")
     dup = sorted({v for v in names if names.count(v) > 1})
     if dup:
-        raise ValueError(f"visit_sequence repeats {dup}")
+        raise ValueError(f"{name} repeats {dup}")
     if not names:
-        raise ValueError("visit_sequence is empty")
+        raise ValueError(f"{name} is empty")
     return names
 
 
@@ -151,7 +152,7 @@ def _methods(data, vs, method) -> dict[str, str]:
             raise ValueError(f"method {mt!r} for column {c!r} is not supported; use "
                              "'cart', 'sample' or ''")
         if c in vs and mt == "":
-            raise ValueError(f"column {c!r} is in visit_sequence but has method ''")
+            raise ValueError(f"column {c!r} is in syn but has method ''")
     return out
 
 
@@ -487,16 +488,17 @@ def _pad_missing(data: pd.DataFrame, vs, methods, pm) -> _Padded:
 class CARTSynthesizer(Synthesizer):
     """synthpop's CART (partial) synthesis as an estimator: ``fit(data)``, ``synthesize(m, seed)``.
 
-    The same algorithm and draws as :func:`syn` (``CARTSynthesizer(**options).fit(data)
-    .synthesize(m, seed)`` equals ``syn(data, m, seed=seed, **options)`` value for value).
+    The same algorithm and draws as :func:`syn` (``CARTSynthesizer(syn=..., ...).fit(data)
+    .synthesize(m, seed)`` equals ``syn(data, m, syn=..., seed=seed, ...)`` value for value).
     ``fit`` resolves synthpop's settings (methods, visit sequence, predictor matrix,
     smoothing, missing-value padding); the trees are grown while drawing, from the seeded
     stream, as synthpop does.
 
     Parameters
     ----------
-    visit_sequence : sequence of str (or 1-based int), optional
-        Columns to synthesise, in order; default all columns. Others are kept.
+    syn : sequence of str (or 1-based int), optional
+        Columns to synthesise, in order (synthpop's ``visit.sequence``); default all
+        columns. Others are kept.
     method : str, dict or sequence
         ``"cart"`` (default): the first visit-sequence column gets ``"sample"``.
         A dict maps columns to ``"cart"`` / ``"sample"``.
@@ -519,7 +521,8 @@ class CARTSynthesizer(Synthesizer):
 
     Attributes
     ----------
-    visit_sequence_ : list of str
+    syn_ : list of str
+        The columns synthesised, in visiting order.
     methods_ : dict
         Column -> ``"sample"``, ``"cart"``, ``"constant"`` or ``""`` (kept).
     predictor_matrix_ : pandas.DataFrame
@@ -534,7 +537,7 @@ class CARTSynthesizer(Synthesizer):
     >>> import pandas as pd
     >>> df = pd.DataFrame({"x": [float(i % 7) for i in range(60)],
     ...                    "y": [float(i) for i in range(60)]})
-    >>> cart = CARTSynthesizer(visit_sequence=["x", "y"]).fit(df)
+    >>> cart = CARTSynthesizer(syn=["x", "y"]).fit(df)
     >>> cart.methods_
     {'x': 'sample', 'y': 'cart'}
     >>> out = cart.synthesize(m=2, seed=3)
@@ -546,7 +549,8 @@ class CARTSynthesizer(Synthesizer):
 
     def __init__(
         self,
-        visit_sequence: Sequence[str] | None = None,
+        *,
+        syn: Sequence[str] | None = None,
         method: str | dict | Sequence[str] = "cart",
         minbucket: int = 5,
         cp: float = 1e-8,
@@ -556,7 +560,7 @@ class CARTSynthesizer(Synthesizer):
         rng: Literal["r", "numpy"] = "r",
         progress: bool | None = None,
     ) -> None:
-        self.visit_sequence = visit_sequence
+        self.syn = syn
         self.method = method
         self.minbucket = minbucket
         self.cp = cp
@@ -577,7 +581,7 @@ class CARTSynthesizer(Synthesizer):
             raise ValueError("data has no rows")
         if self.rng not in ("r", "numpy"):
             raise ValueError(f"rng must be 'r' or 'numpy', got {self.rng!r}")
-        vs = _visit_names(data, self.visit_sequence)
+        vs = _visit_names(data, self.syn)
         smooth = _smoothing_map(data, vs, self.smoothing)
         methods = _methods(data, vs, self.method)
         for c in vs:
@@ -588,20 +592,20 @@ class CARTSynthesizer(Synthesizer):
             if methods[c] == "cart" and pm.loc[c].sum() == 0:
                 methods[c] = "sample"
         self.data_ = data
-        self.visit_sequence_ = vs
+        self.syn_ = vs
         self.methods_ = methods
         self.predictor_matrix_ = pm
         self.smoothing_ = smooth
         self._padded = _pad_missing(data, vs, methods, pm)
         return self
 
-    def synthesize(self, m: int = 1, seed: int | None = None) -> SyntheticData:
+    def synthesize(self, m: int = 5, seed: int | None = None) -> SyntheticData:
         """m synthetic datasets drawn one after another from one stream seeded by ``seed``.
 
-        ``seed=None`` leaves the stream unseeded (a fresh entropy-based stream, like R's
-        ``seed = NA``). The result's ``settings`` hold the resolved synthpop settings
-        (``visit_sequence``, per-column ``method``, ``predictor_matrix``, ``smoothing``,
-        ``minbucket``, ``cp``, ``proper``, ``rng``); ``fitted["trees"]`` the trees by column.
+        ``seed=None`` leaves the stream unseeded (fresh entropy, like R's ``seed = NA``).
+        The result's ``settings`` are :meth:`get_params`; the resolved synthpop settings
+        are the fitted attributes (``syn_``, ``methods_``, ``predictor_matrix_``,
+        ``smoothing_``); ``fitted["trees"]`` holds the trees by column.
         """
         self._check_fitted()
         m = self._check_m(m)
@@ -615,26 +619,15 @@ class CARTSynthesizer(Synthesizer):
             progress = m > 1 and sys.stderr.isatty()
         reps = progress_bar(range(m), desc="syn", unit="dataset", show=progress)
         out = [pad.restore(synth.replicate(), self.data_) for _ in reps]
-        settings = {
-            "visit_sequence": list(self.visit_sequence_),
-            "method": dict(self.methods_),
-            "predictor_matrix": self.predictor_matrix_.copy(),
-            "smoothing": dict(self.smoothing_),
-            "minbucket": int(self.minbucket),
-            "cp": float(self.cp),
-            "proper": bool(self.proper),
-            "rng": self.rng,
-        }
-        return SyntheticData(tuple(out), method=self._method, seed=seed, settings=settings,
-                             fitted={"trees": dict(synth.trees)})
+        return self._result(out, seed, trees=dict(synth.trees))
 
 
 def syn(
     data: pd.DataFrame,
-    m: int = 1,
-    visit_sequence: Sequence[str] | None = None,
-    seed: int | None = None,
+    m: int = 5,
     *,
+    syn: Sequence[str] | None = None,
+    seed: int | None = None,
     method: str | dict | Sequence[str] = "cart",
     minbucket: int = 5,
     cp: float = 1e-8,
@@ -646,8 +639,8 @@ def syn(
 ) -> SyntheticData:
     """CART (partial) synthesis following synthpop's ``syn()`` (function shape).
 
-    ``syn(data, m, visit_sequence, seed, **options)`` is
-    ``CARTSynthesizer(visit_sequence, **options).fit(data).synthesize(m, seed)``; see
+    ``syn(data, m, syn=..., seed=seed, **options)`` is
+    ``CARTSynthesizer(syn=..., **options).fit(data).synthesize(m, seed)``; see
     :class:`CARTSynthesizer` for the options.
 
     Parameters
@@ -656,8 +649,9 @@ def syn(
         Confidential data. Categorical / string / bool columns are factors.
     m : int
         Number of synthetic datasets, drawn one after another from one stream.
-    visit_sequence : sequence of str (or 1-based int), optional
-        Columns to synthesise, in order; default all columns. Others are kept.
+    syn : sequence of str (or 1-based int), optional
+        Columns to synthesise, in order (synthpop's ``visit.sequence``); default all
+        columns. Others are kept.
     seed : int, optional
         ``set.seed`` value; ``None`` leaves the stream unseeded (a fresh
         entropy-based stream, like R's ``seed = NA``).
@@ -667,27 +661,25 @@ def syn(
     Returns
     -------
     SyntheticData
-        The m datasets; ``settings`` holds the resolved synthpop settings (``method`` per
-        column, ``visit_sequence``, ``predictor_matrix``, ``smoothing``, ...) and
-        ``fitted["trees"]`` the trees by column.
+        The m datasets; ``settings`` holds the synthesizer's parameters and
+        ``fitted["trees"]`` the trees by column (the resolved synthpop settings are the
+        fitted attributes of :class:`CARTSynthesizer`).
 
     Examples
     --------
     >>> import pandas as pd
     >>> df = pd.DataFrame({"x": [float(i % 7) for i in range(60)],
     ...                    "y": [float(i) for i in range(60)]})
-    >>> r = syn(df, visit_sequence=["x", "y"], seed=3)
-    >>> r.settings["method"]
-    {'x': 'sample', 'y': 'cart'}
-    >>> r.settings["predictor_matrix"].loc["y", "x"]
-    np.int64(1)
+    >>> r = syn(df, m=2, syn=["x", "y"], seed=3)
+    >>> r.m, r.settings["syn"], sorted(r.fitted["trees"])
+    (2, ['x', 'y'], ['y'])
     """
     if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
         raise ValueError(f"m must be a positive integer, got {m!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
         raise TypeError(f"seed must be an integer or None, got {seed!r}")
     model = CARTSynthesizer(
-        visit_sequence=visit_sequence, method=method, minbucket=minbucket, cp=cp,
+        syn=syn, method=method, minbucket=minbucket, cp=cp,
         proper=proper, smoothing=smoothing, predictor_matrix=predictor_matrix, rng=rng,
         progress=progress,
     )
@@ -728,20 +720,21 @@ def syn_r(data: pd.DataFrame, m: int = 1, visit_sequence=None, seed="sample", **
         if seed != "sample":
             raise ValueError(f"seed must be 'sample', an integer or None, got {seed!r}")
         seed = RStream(None).sample_seed()
-    res = syn(data, m=m, visit_sequence=visit_sequence, seed=seed, **opts)
+    model = CARTSynthesizer(syn=visit_sequence, **opts).fit(data)
+    res = model.synthesize(m, seed)
     cols = list(data.columns)
-    order = res.settings["visit_sequence"]
+    order = model.syn_
     vs = pd.Series([cols.index(v) + 1 for v in order], index=order)
     return Synds(
         syn=res[0] if res.m == 1 else list(res),
         seed=res.seed,
         m=res.m,
-        method=pd.Series(res.settings["method"]),
+        method=pd.Series(model.methods_),
         visit_sequence=vs,
-        predictor_matrix=res.settings["predictor_matrix"],
-        proper=res.settings["proper"],
+        predictor_matrix=model.predictor_matrix_.copy(),
+        proper=bool(model.proper),
         n=len(data),
         k=len(data),
-        smoothing=pd.Series({c: res.settings["smoothing"].get(c, "") for c in cols}),
+        smoothing=pd.Series({c: model.smoothing_.get(c, "") for c in cols}),
         result=res,
     )

@@ -11,9 +11,10 @@ Examples
 >>> rng = np.random.default_rng(1)
 >>> df = pd.DataFrame({"y": rng.negative_binomial(20, 20 / 120, 300),
 ...                    "grp": rng.choice(["a", "b"], 300)})
->>> syn = RiskWeightedSynthesizer("negbin", weighting="marginal", r=0.2, known=["grp"],
-...                               seed=1, warmup=300, draws=300)      # doctest: +SKIP
->>> datasets = syn.fit(df, target="y").synthesize(m=5)              # doctest: +SKIP
+>>> rws = RiskWeightedSynthesizer(syn="y", known=["grp"], model="negbin",
+...                               weighting="marginal", r=0.2, seed=1,
+...                               warmup=300, draws=300)               # doctest: +SKIP
+>>> datasets = rws.fit(df).synthesize(m=5, seed=2)                  # doctest: +SKIP
 >>> len(datasets), datasets[0].shape                                  # doctest: +SKIP
 (5, (300, 2))
 """
@@ -21,7 +22,6 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -98,6 +98,14 @@ class RiskWeightedSynthesizer(Synthesizer):
 
     Parameters
     ----------
+    syn : str
+        The sensitive variable to synthesize (required by ``fit``).
+    known : sequence of str
+        Intruder-known pattern variables (not synthesized).
+    predictors : sequence of str
+        Regression predictors (kept as they are in the synthetic data).
+    categorical : sequence of str
+        Numeric predictors to treat as categorical.
     model : {"mixture", "negbin"}
         ``"mixture"``: finite mixture of normal regressions (truncated Dirichlet
         process) for a continuous variable, modelled on the log scale when
@@ -106,13 +114,19 @@ class RiskWeightedSynthesizer(Synthesizer):
     weighting : {"none", "marginal", "pairwise"}
         Risk weights of the pseudo likelihood (``"none"`` = unweighted synthesizer).
     r : float
-        Radius of the identification risk balls, a fraction of ``|y|`` (0.2 = 20%) or
-        absolute with ``abs_radius=True``; judged on the variable's original scale.
-    known : sequence of str
-        Intruder-known pattern variables (not synthesized).
+        Radius of the identification risk balls, judged on the variable's original scale:
+        with the defaults a fraction of ``|y|`` (0.2 = 20%).
+    percentage, abs_radius, closed : bool
+        The ball of the weights, as everywhere (``idrisk._radius``); the defaults are
+        the papers' closed ball ``[y - r|y|, y + r|y|]``, ``percentage=False`` makes ``r``
+        absolute (``[y - r, y + r]``).
     c, g : float
         Local weight adjustment ``min(c * alpha + g, 1)``.
-    abs_radius : bool
+    alpha : Series or array, optional
+        Use these record weights (values in [0, 1]) instead of computing them.
+    align : {None, "position", "index"}
+        Row correspondence of a Series ``alpha`` and the data (see :mod:`idrisk._align`);
+        None raises a ValueError when their indexes differ.
     K : int
         Mixture components (truncation level), ``model="mixture"`` only.
     slopes : {"component", "shared"}
@@ -139,13 +153,18 @@ class RiskWeightedSynthesizer(Synthesizer):
         MCMC settings.
     adapt_delta : float
     seed : int, optional
-        Seed for Stan and for the posterior predictive draws (None: ``fit`` draws one and
-        stores it in ``seed_``).
+        Seed of the Stan fit (None: fresh entropy; ``fit`` stores the seed it used in
+        ``seed_``). The synthetic draws have their own ``synthesize(seed=...)``.
     progress : bool
         Show sampling progress and a progress bar while synthesizing.
 
     Attributes
     ----------
+    syn_ : str
+        The synthesized column.
+    predictors_, categorical_ : list of str
+    X_ : DataFrame
+        The design matrix of the fit.
     alpha_ : pandas.Series
         Record weights used in the fit.
     fit_ : StanFit
@@ -164,14 +183,21 @@ class RiskWeightedSynthesizer(Synthesizer):
 
     def __init__(
         self,
+        *,
+        syn: str | None = None,
+        known: Sequence[str] = (),
+        predictors: Sequence[str] = (),
+        categorical: Sequence[str] = (),
         model: str = "mixture",
         weighting: str = "none",
         r: float = 0.2,
-        known: Sequence[str] = (),
+        percentage: bool = True,
+        abs_radius: bool = True,
+        closed: bool = True,
         c: float = 1.0,
         g: float = 0.0,
-        abs_radius: bool = False,
-        *,
+        alpha: pd.Series | Sequence[float] | None = None,
+        align: str | None = None,
         K: int = 10,
         slopes: str = "component",
         log: bool = True,
@@ -184,13 +210,20 @@ class RiskWeightedSynthesizer(Synthesizer):
         seed: int | None = None,
         progress: bool = True,
     ) -> None:
+        self.syn = syn
+        self.known = known
+        self.predictors = predictors
+        self.categorical = categorical
         self.model = model
         self.weighting = weighting
         self.r = r
-        self.known = known
+        self.percentage = percentage
+        self.abs_radius = abs_radius
+        self.closed = closed
         self.c = c
         self.g = g
-        self.abs_radius = abs_radius
+        self.alpha = alpha
+        self.align = align
         self.K = K
         self.slopes = slopes
         self.log = log
@@ -220,10 +253,29 @@ class RiskWeightedSynthesizer(Synthesizer):
             )
 
     # ------------------------------------------------------------------ fit
-    def compute_weights(self, data: pd.DataFrame, target: str) -> pd.Series:
-        """The record weights ``alpha`` this synthesizer uses for ``data``."""
+    def _syn_column(self, data: pd.DataFrame) -> str:
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+        syn = self.syn
+        if not isinstance(syn, str):
+            raise ValueError(f"syn must name the column to synthesize, got {syn!r}")
+        if syn not in data.columns:
+            raise KeyError(f"syn column {syn!r} not in data")
+        return syn
+
+    def compute_weights(self, data: pd.DataFrame) -> pd.Series:
+        """The record weights ``alpha`` this synthesizer computes for ``data``.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [10.0, 11.0, 12.0, 50.0], "k": ["a"] * 4})
+        >>> rws = RiskWeightedSynthesizer(syn="y", known=["k"], weighting="marginal", r=0.1)
+        >>> rws.compute_weights(df).tolist()
+        [0.5, 0.75, 0.5, 0.25]
+        """
         self._validate_params()
-        y = data[target]
+        syn = self._syn_column(data)
+        y = data[syn]
         if self.weighting == "none":
             return pd.Series(1.0, index=data.index, name="alpha")
         known = as_names(self.known, "known")
@@ -232,69 +284,54 @@ class RiskWeightedSynthesizer(Synthesizer):
             raise KeyError(f"known pattern columns not in data: {missing}")
         pattern = data[known] if known else np.zeros(len(data))
         return risk_weights(
-            y, pattern, float(self.r), kind=self.weighting, c=float(self.c), g=float(self.g),
-            abs_radius=bool(self.abs_radius),
+            y, pattern, float(self.r), weighting=self.weighting, c=float(self.c),
+            g=float(self.g), percentage=bool(self.percentage),
+            abs_radius=bool(self.abs_radius), closed=bool(self.closed),
         ).set_axis(data.index)
 
-    def fit(
-        self,
-        data: pd.DataFrame,
-        target: str,
-        predictors: Sequence[str] = (),
-        categorical: Sequence[str] = (),
-        weights: pd.Series | None = None,
-        align: str | None = None,
-    ) -> RiskWeightedSynthesizer:
-        """Compute the weights and sample the (pseudo) posterior.
+    def fit(self, data: pd.DataFrame) -> RiskWeightedSynthesizer:
+        """Compute the weights (or take ``alpha``) and sample the (pseudo) posterior.
 
         Parameters
         ----------
         data : DataFrame
-            Confidential data.
-        target : str
-            Sensitive variable to synthesize.
-        predictors : sequence of str
-            Regression predictors (kept as they are in the synthetic data).
-        categorical : sequence of str
-            Numeric predictors to treat as categorical.
-        weights : Series, optional
-            Use these weights instead of computing them (values in [0, 1]). A Series whose
-            index differs from ``data``'s raises a ValueError unless ``align`` says how to
-            pair them.
-        align : {None, "position", "index"}
-            Row correspondence of ``weights`` and ``data`` (see :mod:`idrisk._align`).
+            Confidential data holding ``syn``, ``known`` and ``predictors``.
+
+        Returns
+        -------
+        self
         """
         self._validate_params()
-        if not isinstance(data, pd.DataFrame):
-            raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
-        if target not in data.columns:
-            raise KeyError(f"target column {target!r} not in data")
+        target = self._syn_column(data)
+        predictors = as_names(self.predictors, "predictors")
+        categorical = as_names(self.categorical, "categorical")
         if target in predictors:
-            raise ValueError(f"target {target!r} cannot also be a predictor")
+            raise ValueError(f"syn {target!r} cannot also be a predictor")
         y = data[target].to_numpy(dtype=float)
         if not np.all(np.isfinite(y)):
-            raise ValueError(f"target {target!r} has missing or non-finite values")
+            raise ValueError(f"syn {target!r} has missing or non-finite values")
+        weights = self.alpha
         if weights is None:
-            alpha = self.compute_weights(data, target)
+            alpha = self.compute_weights(data)
         else:
             if len(weights) != len(data):
                 raise ValueError(
-                    f"weights has {len(weights)} values but data has {len(data)} records"
+                    f"alpha has {len(weights)} values but data has {len(data)} records"
                 )
-            w = align_series({"data": data, "weights": weights}, check_align(align),
+            if not isinstance(weights, pd.Series):
+                weights = pd.Series(np.asarray(weights, dtype=float), index=data.index)
+            w = align_series({"data": data, "alpha": weights}, check_align(self.align),
                              reference="data")
-            alpha = pd.Series(w["weights"].astype(float), index=data.index, name="alpha")
+            alpha = pd.Series(w["alpha"].astype(float), index=data.index, name="alpha")
             if not np.all(np.isfinite(alpha)) or alpha.lt(0).any() or alpha.gt(1).any():
-                raise ValueError("weights must have one value in [0, 1] per record")
+                raise ValueError("alpha must have one value in [0, 1] per record")
         X, scaling = design_matrix(data, predictors, categorical)
-        seed = self.seed
-        if seed is None:
-            seed = int(cast(int, np.random.SeedSequence().entropy) % (2**31 - 1))
+        seed = self._fit_seed()
         priors = dict(self.priors or {})
         if self.model == "mixture":
             if self.log and np.any(y <= 0):
                 raise ValueError(
-                    f"target {target!r} has values <= 0; the log-scale mixture needs positive "
+                    f"syn {target!r} has values <= 0; the log-scale mixture needs positive "
                     "values (drop them or set log=False)"
                 )
             z = np.log(y) if self.log else y
@@ -312,7 +349,7 @@ class RiskWeightedSynthesizer(Synthesizer):
             self.y_centre_, self.y_scale_ = y_centre, y_scale
         else:
             if np.any(y < 0) or np.any(y != np.round(y)):
-                raise ValueError(f"target {target!r} must hold non-negative integer counts")
+                raise ValueError(f"syn {target!r} must hold non-negative integer counts")
             data_stan = {
                 "N": len(y), "R": X.shape[1], "X": X.to_numpy(), "y": y.astype(int),
                 "w": alpha.to_numpy(), **{**self.PRIOR_DEFAULTS["negbin"], **priors},
@@ -326,8 +363,8 @@ class RiskWeightedSynthesizer(Synthesizer):
         )
         self.seed_ = seed
         self.scaling_ = scaling
-        self.data_, self.target_, self.X_ = data, target, X
-        self.predictors_, self.categorical_ = list(predictors), list(categorical)
+        self.data_, self.syn_, self.X_ = data, target, X
+        self.predictors_, self.categorical_ = predictors, categorical
         self.alpha_ = alpha
         self.fit_ = fit
         return self
@@ -341,15 +378,15 @@ class RiskWeightedSynthesizer(Synthesizer):
             raise ValueError(f"m must be between 1 and the number of draws ({total}), got {m}")
         return np.unique(np.round(np.linspace(0, total - 1, m)).astype(int))
 
-    def synthesize(self, m: int = 20, seed: int | None = None) -> SyntheticData:
-        """Draw m partially synthetic datasets (the target replaced, all else kept).
+    def synthesize(self, m: int = 5, seed: int | None = None) -> SyntheticData:
+        """Draw m partially synthetic datasets (``syn`` replaced, all else kept).
 
         Parameters
         ----------
         m : int
             Number of datasets, each from a different, well-separated posterior draw.
         seed : int, optional
-            Seed of the predictive draws (default: the fitted seed ``seed_``).
+            Seed of the predictive draws (None: fresh entropy).
 
         Returns
         -------
@@ -359,7 +396,7 @@ class RiskWeightedSynthesizer(Synthesizer):
         """
         self._check_fitted()
         m = self._check_m(m)
-        seed = self.seed_ if seed is None else self._check_seed(seed)
+        seed = self._check_seed(seed)
         fit = self.fit_
         rng = np.random.default_rng(seed)
         idx = self.draw_indices(m)
@@ -374,8 +411,8 @@ class RiskWeightedSynthesizer(Synthesizer):
                 mu = np.exp(X @ beta)
                 ystar = rng.poisson(rng.gamma(shape=phi, scale=mu / phi))
             frame = self.data_.copy()
-            dtype = self.data_[self.target_].dtype
-            frame[self.target_] = ystar.astype(dtype) if self.model == "negbin" else ystar
+            dtype = self.data_[self.syn_].dtype
+            frame[self.syn_] = ystar.astype(dtype) if self.model == "negbin" else ystar
             out.append(frame)
         diagnostics = pd.DataFrame(
             {"draw": idx}, index=pd.RangeIndex(1, len(idx) + 1, name="dataset")
@@ -387,7 +424,7 @@ class RiskWeightedSynthesizer(Synthesizer):
         beta = fit.stacked("beta")[d]  # (P, K)
         sigma = fit.stacked("sigma")[d]  # (K,)
         pi = fit.stacked("pi")[d]
-        z_obs = self.data_[self.target_].to_numpy(dtype=float)
+        z_obs = self.data_[self.syn_].to_numpy(dtype=float)
         z_obs = np.log(z_obs) if self.log else z_obs
         zs = (z_obs - self.y_centre_) / self.y_scale_
         mu = mu0[None, :] + X[:, 1:] @ beta  # (N, K); X's first column is the intercept

@@ -12,8 +12,11 @@ each record,
   local adjustment ``min(c * alpha + g, 1)``;
 * synthetic-data marginal risk ``IR_i = mean_l  #{h: y*_h not in B(y_i, r)} / |M_i| * T_i``.
 
-The ball is closed, ``[y - r|y|, y + r|y|]`` (``abs_radius=False``, r a fraction, e.g.
-0.2 for 20%) or ``[y - r, y + r]`` (``abs_radius=True``).
+The ball ``B(y, r)`` is described as everywhere in idrisk (``idrisk._radius``): ``r``,
+``percentage``, ``abs_radius`` and ``closed``. The defaults are the papers' ball, the closed
+interval ``[y - r|y|, y + r|y|]`` (``percentage=True, abs_radius=True, closed=True``; r a
+fraction, e.g. 0.2 for 20%); ``percentage=False`` gives ``[y - r, y + r]`` (absolute), and
+``closed=False, abs_radius=False`` R's open ball of :func:`idrisk.identification_risk`.
 
 Pairwise weights are computed exactly in O(n log n): summing ``IR_ij^c`` over ``j`` equals
 a sum over the records ``h`` outside ``B(y_i, r)`` of how many other balls exclude ``y_h``.
@@ -23,7 +26,7 @@ Examples
 >>> import numpy as np
 >>> from idrisk.weighted.weights import risk_weights
 >>> y = np.array([10.0, 11.0, 12.0, 50.0])
->>> risk_weights(y, ["a", "a", "a", "a"], r=0.1, kind="marginal").round(2).tolist()
+>>> risk_weights(y, ["a", "a", "a", "a"], r=0.1, weighting="marginal").round(2).tolist()
 [0.5, 0.75, 0.5, 0.25]
 """
 
@@ -37,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from .._align import Align, check_align, check_frame_alignment
+from .._radius import ball_bounds, in_ball
 from .._result import Result
 
 __all__ = [
@@ -117,24 +121,6 @@ def pattern_codes(pattern, n: int | None = None) -> np.ndarray:
     return codes
 
 
-def ball_bounds(y, r: float, abs_radius: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Closed ball ``[lo, hi]`` around each value.
-
-    ``abs_radius=False``: ``y -/+ r*|y|`` (r a fraction); ``True``: ``y -/+ r``.
-
-    Examples
-    --------
-    >>> [b.tolist() for b in ball_bounds([100.0, -10.0], 0.2)]
-    [[80.0, -12.0], [120.0, -8.0]]
-    """
-    arr = np.asarray(y, dtype=float)
-    r_value = r  # not narrowed by np.isscalar below
-    if not np.isscalar(r) or not np.isfinite(r_value) or r_value < 0:
-        raise ValueError(f"r must be a non-negative number, got {r!r}")
-    d = np.full_like(arr, float(r_value)) if abs_radius else float(r_value) * np.abs(arr)
-    return arr - d, arr + d
-
-
 class _Grouped:
     """Records sorted by (pattern, value) with exact integer keys for within-group ranks."""
 
@@ -162,12 +148,19 @@ class _Grouped:
         side: Literal["left", "right"] = "left" if strict else "right"
         return np.searchsorted(self.sorted_keys, self.codes * self.u + rank_t, side=side)
 
+    def outside(self, closed: bool) -> np.ndarray:
+        """#{h in own group: value_h outside the ball (query 0 = lo, query 1 = hi)}."""
+        below = self.count_below(self.rank_q[0], strict=closed) - self.start
+        above = self.end - self.count_below(self.rank_q[1], strict=not closed)
+        return below + above
+
 
 # --------------------------------------------------------------------------- confidential
 
 
 def confidential_marginal_risk(
-    y, pattern, r: float, abs_radius: bool = False, align: Align = None
+    y, pattern, r: float, *, percentage: bool = True, abs_radius: bool = True,
+    closed: bool = True, align: Align = None
 ) -> pd.Series:
     """Marginal identification risk of each record in the confidential data, ``IR_i^c``.
 
@@ -180,8 +173,12 @@ def confidential_marginal_risk(
     pattern : array-like or DataFrame
         Known pattern of each record.
     r : float
-        Radius (fraction of ``|y_i|``, or absolute with ``abs_radius=True``).
-    abs_radius : bool
+        Radius of the ball ``B(y_i, r)``.
+    percentage, abs_radius, closed : bool
+        How the radius scales and whether the ball is closed (``idrisk._radius``); the
+        defaults are the papers' closed ball ``[y - r|y|, y + r|y|]``.
+    align : {None, "position", "index"}
+        Row correspondence of ``y`` and ``pattern`` (see :mod:`idrisk._align`).
 
     Returns
     -------
@@ -192,26 +189,29 @@ def confidential_marginal_risk(
     >>> confidential_marginal_risk([10.0, 11.0, 30.0], [1, 1, 1], 0.1).round(3).tolist()
     [0.333, 0.333, 0.667]
     """
+    ball = {"percentage": percentage, "abs_radius": abs_radius, "closed": closed}
     vals, index = _as_values(y)
     codes = pattern_codes(_aligned(y, pattern, align), len(vals))
     if len(vals) == 0:
         return pd.Series([], index=index, name="IR_c", dtype=float)
-    lo, hi = ball_bounds(vals, r, abs_radius)
+    lo, hi = ball_bounds(vals, r, **ball)
     g = _Grouped(codes, vals, lo, hi)
-    below = g.count_below(g.rank_q[0], strict=True) - g.start
-    above = g.end - g.count_below(g.rank_q[1], strict=False)
-    return pd.Series((below + above) / g.size, index=index, name="IR_c")
+    return pd.Series(g.outside(closed) / g.size, index=index, name="IR_c")
 
 
 def marginal_weights(
-    y, pattern, r: float, abs_radius: bool = False, align: Align = None
+    y, pattern, r: float, *, percentage: bool = True, abs_radius: bool = True,
+    closed: bool = True, align: Align = None
 ) -> pd.Series:
     """Marginal weights ``alpha_i^m = 1 - IR_i^c`` (before the c/g adjustment)."""
-    return (1.0 - confidential_marginal_risk(y, pattern, r, abs_radius, align)).rename("alpha_m")
+    risk = confidential_marginal_risk(y, pattern, r, percentage=percentage,
+                                      abs_radius=abs_radius, closed=closed, align=align)
+    return (1.0 - risk).rename("alpha_m")
 
 
 def pairwise_weights(
-    y, pattern, r: float, abs_radius: bool = False, align: Align = None
+    y, pattern, r: float, *, percentage: bool = True, abs_radius: bool = True,
+    closed: bool = True, align: Align = None
 ) -> pd.Series:
     """Pairwise weights ``alpha_i^pw = sum_{j in M_i, j != i} (1 - IR_ij^c) / (|M_i| - 1)``.
 
@@ -232,18 +232,19 @@ def pairwise_weights(
     codes = pattern_codes(_aligned(y, pattern, align), len(vals))
     if len(vals) == 0:
         return pd.Series([], index=index, name="alpha_pw", dtype=float)
-    lo, hi = ball_bounds(vals, r, abs_radius)
+    lo, hi = ball_bounds(vals, r, percentage=percentage, abs_radius=abs_radius, closed=closed)
     # e_h: number of balls in h's pattern excluding y_h = #{lo_j > y_h} + #{hi_j < y_h}
+    # (closed balls; >= and <= for open ones; an empty ball is (inf, inf), counted once)
     g_lo = _Grouped(codes, lo, vals)
     g_hi = _Grouped(codes, hi, vals)
-    n_lo_above = g_lo.end - g_lo.count_below(g_lo.rank_q[0], strict=False)
-    n_hi_below = g_hi.count_below(g_hi.rank_q[0], strict=True) - g_hi.start
+    n_lo_above = g_lo.end - g_lo.count_below(g_lo.rank_q[0], strict=not closed)
+    n_hi_below = g_hi.count_below(g_hi.rank_q[0], strict=closed) - g_hi.start
     e = (n_lo_above + n_hi_below).astype(np.float64)
     # S_i = sum over h outside B_i of (e_h - 1)
     g = _Grouped(codes, vals, lo, hi)
     cum = np.concatenate([[0.0], np.cumsum((e - 1.0)[g.order])])
-    pos_lo = g.count_below(g.rank_q[0], strict=True)
-    pos_hi = g.count_below(g.rank_q[1], strict=False)
+    pos_lo = g.count_below(g.rank_q[0], strict=closed)
+    pos_hi = g.count_below(g.rank_q[1], strict=not closed)
     s = (cum[pos_lo] - cum[g.start]) + (cum[g.end] - cum[pos_hi])
     m = g.size.astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -253,20 +254,24 @@ def pairwise_weights(
     return pd.Series(np.clip(alpha, 0.0, 1.0), index=index, name="alpha_pw")
 
 
-def pairwise_risk_matrix(y, r: float, abs_radius: bool = False) -> np.ndarray:
+def pairwise_risk_matrix(
+    y, r: float, *, percentage: bool = True, abs_radius: bool = True, closed: bool = True
+) -> np.ndarray:
     """``IR_ij^c`` for all pairs of ONE pattern (an ``|M| x |M|`` matrix, ``O(|M|^3)``).
 
     Entry (i, j) is the share of the pattern's records outside both balls; the
     diagonal holds ``IR_i^c``.
     """
     vals = np.asarray(y, dtype=float)
-    lo, hi = ball_bounds(vals, r, abs_radius)
-    out = ((vals[None, :] < lo[:, None]) | (vals[None, :] > hi[:, None])).astype(np.int64)
+    inside = in_ball(vals[None, :], vals[:, None], r, percentage=percentage,
+                     abs_radius=abs_radius, closed=closed)
+    out = (~inside).astype(np.int64)
     return (out @ out.T) / len(vals)
 
 
 def pairwise_weights_naive(
-    y, pattern, r: float, abs_radius: bool = False, align: Align = None
+    y, pattern, r: float, *, percentage: bool = True, abs_radius: bool = True,
+    closed: bool = True, align: Align = None
 ) -> pd.Series:
     """Reference implementation of ``alpha^pw`` straight from the definition.
 
@@ -280,7 +285,8 @@ def pairwise_weights_naive(
         m = len(idx)
         if m == 1:
             continue
-        mat = pairwise_risk_matrix(vals[idx], r, abs_radius)
+        mat = pairwise_risk_matrix(vals[idx], r, percentage=percentage,
+                                   abs_radius=abs_radius, closed=closed)
         off = mat.sum(axis=1) - np.diag(mat)
         alpha[idx] = (m - 1 - off) / (m - 1)
     return pd.Series(alpha, index=index, name="alpha_pw")
@@ -306,10 +312,13 @@ def risk_weights(
     y,
     pattern,
     r: float,
-    kind: str = "marginal",
+    *,
+    weighting: str = "marginal",
     c: float = 1.0,
     g: float = 0.0,
-    abs_radius: bool = False,
+    percentage: bool = True,
+    abs_radius: bool = True,
+    closed: bool = True,
     align: Align = None,
 ) -> pd.Series:
     """Record weights ``alpha`` for a risk-weighted pseudo posterior.
@@ -321,11 +330,15 @@ def risk_weights(
     pattern : array-like or DataFrame
         Known-pattern label of each record (or the known variables).
     r : float
-        Radius: a fraction of ``|y_i|`` (0.2 = 20%), or absolute with ``abs_radius=True``.
-    kind : {"marginal", "pairwise"}
+        Radius of the ball ``B(y_i, r)``: with the defaults a fraction of ``|y_i|``
+        (0.2 = 20%).
+    weighting : {"marginal", "pairwise"}
+        Which risk weighting.
     c, g : float
         Local adjustment ``min(c * alpha + g, 1)``; the papers try c = 1.5 and g = 0.1.
-    abs_radius : bool
+    percentage, abs_radius, closed : bool
+        The ball (``idrisk._radius``). Defaults: the papers' closed ball
+        ``[y - r|y|, y + r|y|]``; ``percentage=False`` for an absolute radius ``[y - r, y + r]``.
     align : {None, "position", "index"}
         Row correspondence of ``y`` and ``pattern`` when both are pandas objects with
         different indexes: None raises a ValueError naming ``pattern``; see
@@ -337,15 +350,16 @@ def risk_weights(
 
     Examples
     --------
-    >>> risk_weights([10.0, 11.0, 30.0], [1, 1, 1], r=0.1, kind="pairwise").round(3).tolist()
+    >>> risk_weights([10.0, 11.0, 30.0], [1, 1, 1], r=0.1, weighting="pairwise").round(3).tolist()
     [0.833, 0.833, 1.0]
     """
-    if kind == "marginal":
-        alpha = marginal_weights(y, pattern, r, abs_radius, align)
-    elif kind == "pairwise":
-        alpha = pairwise_weights(y, pattern, r, abs_radius, align)
+    ball = {"percentage": percentage, "abs_radius": abs_radius, "closed": closed}
+    if weighting == "marginal":
+        alpha = marginal_weights(y, pattern, r, **ball, align=align)
+    elif weighting == "pairwise":
+        alpha = pairwise_weights(y, pattern, r, **ball, align=align)
     else:
-        raise ValueError(f"kind must be 'marginal' or 'pairwise', got {kind!r}")
+        raise ValueError(f"weighting must be 'marginal' or 'pairwise', got {weighting!r}")
     return adjust_weights(alpha, c, g).rename("alpha")
 
 
@@ -363,13 +377,16 @@ class SyntheticRisk(Result):
     record_risk : pandas.Series
         ``IR_i``: the mean over the L datasets.
     r : float
-    abs_radius : bool
+    percentage, abs_radius, closed : bool
+        The ball (``idrisk._radius``).
     """
 
     per_dataset: pd.DataFrame
     record_risk: pd.Series
     r: float
+    percentage: bool
     abs_radius: bool
+    closed: bool
 
     def summary(self) -> pd.DataFrame:
         """Mean, quartiles, IQR, 90% quantile and maximum of the record risks."""
@@ -382,7 +399,8 @@ class SyntheticRisk(Result):
 
     def _header(self) -> str:
         return (f"SyntheticRisk(n={len(self.record_risk)}, L={self.per_dataset.shape[1]}, "
-                f"r={self.r}, abs_radius={self.abs_radius})")
+                f"r={self.r}, percentage={self.percentage}, abs_radius={self.abs_radius}, "
+                f"closed={self.closed})")
 
     def to_frame(self) -> pd.DataFrame:
         """One row per record and dataset: ``record``, ``dataset``, ``risk`` (``IR_i^(l)``)."""
@@ -395,7 +413,10 @@ def synthetic_marginal_risk(
     pattern,
     synthetic: Sequence | np.ndarray,
     r: float,
-    abs_radius: bool = False,
+    *,
+    percentage: bool = True,
+    abs_radius: bool = True,
+    closed: bool = True,
     align: Align = None,
 ) -> SyntheticRisk:
     """Synthetic-data marginal risk ``IR_i = mean_l IR_i^(l)``.
@@ -411,7 +432,7 @@ def synthetic_marginal_risk(
         Known pattern (not synthesized, so shared by confidential and synthetic data).
     synthetic : sequence of array-likes, or 2-d array (L x n)
         Synthetic values; element i of each is record i's synthetic value.
-    r, abs_radius : see :func:`risk_weights`
+    r, percentage, abs_radius, closed : see :func:`risk_weights`
     align : {None, "position", "index"}
         Row correspondence of ``y``, ``pattern`` and each synthetic Series when they are
         pandas objects with different indexes (None: raise naming the argument).
@@ -434,7 +455,8 @@ def synthetic_marginal_risk(
     syn = [np.asarray(s, dtype=float).reshape(-1) for s in synthetic]
     if not syn:
         raise ValueError("synthetic must hold at least one dataset")
-    lo, hi = ball_bounds(vals, r, abs_radius)
+    ball = {"percentage": percentage, "abs_radius": abs_radius, "closed": closed}
+    lo, hi = ball_bounds(vals, r, **ball)
     cols = {}
     for ell, ys in enumerate(syn, start=1):
         if len(ys) != len(vals):
@@ -442,17 +464,16 @@ def synthetic_marginal_risk(
         if not np.all(np.isfinite(ys)):
             raise ValueError(f"synthetic dataset {ell} contains non-finite values")
         g = _Grouped(codes, ys, lo, hi)
-        below = g.count_below(g.rank_q[0], strict=True) - g.start
-        above = g.end - g.count_below(g.rank_q[1], strict=False)
-        t = (ys >= lo) & (ys <= hi)
-        cols[ell] = (below + above) / g.size * t
+        t = in_ball(ys, vals, r, **ball)
+        cols[ell] = g.outside(closed) / g.size * t
     per = pd.DataFrame(cols, index=index)
-    return SyntheticRisk(per, per.mean(axis=1).rename("IR"), float(r), bool(abs_radius))
+    return SyntheticRisk(per, per.mean(axis=1).rename("IR"), float(r), bool(percentage),
+                         bool(abs_radius), bool(closed))
 
 
 def rpackage_record_risk(
-    origdata: pd.DataFrame,
-    syndata: list[pd.DataFrame],
+    confidential: pd.DataFrame,
+    synthetic: list[pd.DataFrame],
     known: list[str],
     syn: str,
     r: float,
@@ -464,5 +485,6 @@ def rpackage_record_risk(
     """
     from idrisk.risk import identification_risk
 
-    res = identification_risk(origdata, syndata, known=known, syn=[syn], r=r, percentage=True)
+    res = identification_risk(confidential, synthetic, known=known, syn=[syn], r=r,
+                              percentage=True)
     return res.record_risk.rename("IR_Tc")

@@ -26,9 +26,9 @@ def python_stats(seed: int, z: str = "gibbs",
                  data: pd.DataFrame | None = None) -> pd.DataFrame:
     """The R script's statistics for one idrisk run (same long format)."""
     X = load_data() if data is None else data
-    fit = DPMPM(K=K, a_alpha=0.25, b_alpha=0.25, n_iter=NRUN, burn=BURN, keep=M, z=z,
-                seed=seed, progress=False).fit(X, "L")
-    out = fit.synthesize(M)
+    fit = DPMPM(syn="L", K=K, a_alpha=0.25, b_alpha=0.25, n_iter=NRUN, burn=BURN, keep=M,
+                z=z, seed=seed, progress=False).fit(X)
+    out = fit.synthesize(M, seed=seed)
     post = fit.trace_.iloc[BURN:]
     rows = [("kstar_median", "", post["kstar"].median()),
             ("kstar_lo", "", post["kstar"].quantile(0.025)),

@@ -10,6 +10,7 @@ from scipy import stats
 
 from idrisk.categorical import DPAreal, areal_data
 from idrisk.categorical.dp_areal import _cpc_to_chol, _sigma_logp
+from idrisk.exceptions import NotFittedError
 
 
 def small_data() -> pd.DataFrame:
@@ -63,7 +64,8 @@ def test_large_counts_posterior_rates_follow_the_counts():
     d = pd.DataFrame({"a": np.repeat([0, 1], 3000),
                       "lab": np.r_[rng.choice(4, 3000, p=[.5, .3, .15, .05]),
                                    rng.choice(4, 3000, p=[.1, .2, .3, .4])]})
-    f = DPAreal(K=4, n_iter=600, burn=200, keep=4, seed=2, progress=False).fit(d, "lab", "a")
+    f = DPAreal(syn="lab", known="a", K=4, n_iter=600, burn=200, keep=4, seed=2,
+                progress=False).fit(d)
     np.testing.assert_allclose(np.exp(f.eta_mean_), f.areal_.counts, rtol=0.1)
     assert f.sampler_diagnostics_["eta_accept"] > 0.8
     p = f.probabilities()
@@ -81,12 +83,12 @@ def test_large_counts_posterior_rates_follow_the_counts():
 def test_errors_name_the_argument():
     d = small_data()
     with pytest.raises(ValueError, match="sampler"):
-        DPAreal(sampler="nuts").fit(d, "lab", ["a"])
+        DPAreal(syn="lab", known=["a"], sampler="nuts").fit(d)
     with pytest.raises(KeyError, match="zz"):
-        DPAreal(progress=False).fit(d, "zz", ["a"])
-    with pytest.raises(ValueError, match="also in kept"):
+        DPAreal(syn="zz", known=["a"], progress=False).fit(d)
+    with pytest.raises(ValueError, match="also in known"):
         areal_data(d, "lab", ["lab"])
-    with pytest.raises(RuntimeError, match="fit"):
+    with pytest.raises(NotFittedError, match="fit"):
         DPAreal().synthesize(1)
 
 
@@ -116,12 +118,11 @@ def test_gibbs_sampler_targets_the_stan_programs_posterior(backend):
     NUTS on stan/dp_areal_nc.stan (the corrected program, non-centred) and the Gibbs sampler
     within Monte-Carlo error. Seen on this machine: |z| <= 2.2, sd ratios 0.95-1.05."""
     d = small_data()
-    stan = DPAreal(K=3, sampler="stan", seed=5, progress=False, stan_program="dp_areal_nc",
-                   n_iter=1500, burn=500, keep=4, chains=4, adapt_delta=0.95,
-                   backend=backend).fit(
-        d, "lab", ["a", "b"])
-    gibbs = DPAreal(K=3, sampler="gibbs", seed=6, progress=False, n_iter=7000, burn=1000,
-                    keep=4).fit(d, "lab", ["a", "b"])
+    stan = DPAreal(syn="lab", known=["a", "b"], K=3, sampler="stan", seed=5, progress=False,
+                   stan_program="dp_areal_nc", n_iter=1500, burn=500, keep=4, chains=4,
+                   adapt_delta=0.95, backend=backend).fit(d)
+    gibbs = DPAreal(syn="lab", known=["a", "b"], K=3, sampler="gibbs", seed=6, progress=False,
+                    n_iter=7000, burn=1000, keep=4).fit(d)
     es = stan.eta_draws_.reshape(4, 1000, -1)
     eg = gibbs.eta_draws_[None]
     se = np.sqrt(es.reshape(-1, 20).var(0) / _ess(es) + eg[0].var(0) / _ess(eg))

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from idrisk.categorical import DPMPM, KStarWarning, _kernels, dpmpm_synthesize
+from idrisk.exceptions import NotFittedError
 
 
 def _data(n=600, seed=0) -> pd.DataFrame:
@@ -53,7 +54,7 @@ def test_z_step_kernels_agree_with_a_direct_categorical_draw():
     """The prefix-tree kernel equals the textbook draw: first k with cdf_k > u * total."""
     rng = np.random.default_rng(1)
     df = _data(200, 1)
-    model = DPMPM(K=6, seed=1, progress=False, n_iter=20, burn=10, keep=1).fit(df, "lab")
+    model = DPMPM(syn="lab", K=6, seed=1, progress=False, n_iter=20, burn=10, keep=1).fit(df)
     snap = model._snapshots[0]
     codes = np.column_stack([df[c].cat.codes for c in df])
     w = snap.pi[None, :] * np.prod([snap.theta[j][:, codes[:, j]].T for j in range(3)], axis=0)
@@ -82,7 +83,7 @@ def test_z_step_kernels_agree_with_a_direct_categorical_draw():
 
 def test_K_one_synthetic_label_frequencies_converge_to_the_marginal():
     df = _data(800, 2)
-    fit = DPMPM(K=1, seed=5, progress=False, n_iter=400, burn=100, keep=40).fit(df, "lab")
+    fit = DPMPM(syn="lab", K=1, seed=5, progress=False, n_iter=400, burn=100, keep=40).fit(df)
     assert (fit.trace_["kstar"] == 1).all()
     marg = df["lab"].value_counts(normalize=True).sort_index()
     for z in ("kept", "prior", "gibbs"):
@@ -96,7 +97,7 @@ def test_K_one_synthetic_label_frequencies_converge_to_the_marginal():
 
 def test_kept_mode_keeps_the_relation_with_kept_variables_prior_mode_does_not():
     df = _data(800, 3)
-    fit = DPMPM(K=20, seed=2, progress=False, n_iter=1500, burn=700, keep=5).fit(df, "lab")
+    fit = DPMPM(syn="lab", K=20, seed=2, progress=False, n_iter=1500, burn=700, keep=5).fit(df)
 
     def dev(out):  # sum of absolute deviations of the two-way table lab x a, m-averaged
         t0 = pd.crosstab(df["a"], df["lab"])
@@ -116,7 +117,7 @@ def test_gibbs_mode_pulls_towards_the_true_label():
                    rng.integers(0, 10, 800))
     df = pd.DataFrame({"a": pd.Categorical(rng.random(800) < 0.45 + 0.02 * c),
                        "lab": pd.Categorical(lab)})
-    fit = DPMPM(K=20, seed=2, progress=False, n_iter=1500, burn=700, keep=5).fit(df, "lab")
+    fit = DPMPM(syn="lab", K=20, seed=2, progress=False, n_iter=1500, burn=700, keep=5).fit(df)
     hits = {z: np.mean([(d["lab"] == df["lab"]).mean()
                         for d in fit.set_params(z=z).synthesize(5, seed=1)])
             for z in ("kept", "gibbs")}
@@ -125,13 +126,15 @@ def test_gibbs_mode_pulls_towards_the_true_label():
 
 
 def test_kept_iterations_are_well_separated_and_end_at_n_iter():
-    fit = DPMPM(K=5, seed=1, progress=False, n_iter=1000, burn=500, keep=5).fit(_data(100), "lab")
+    fit = DPMPM(syn="lab", K=5, seed=1, progress=False, n_iter=1000, burn=500,
+                keep=5).fit(_data(100))
     assert [s.iteration for s in fit._snapshots] == [600, 700, 800, 900, 1000]
 
 
 def test_kstar_warning_when_K_is_too_small():
     with pytest.warns(KStarWarning, match="K = 2"):
-        DPMPM(K=2, seed=1, progress=False, n_iter=100, burn=50, keep=2).fit(_data(300), "lab")
+        DPMPM(syn="lab", K=2, seed=1, progress=False, n_iter=100, burn=50,
+              keep=2).fit(_data(300))
 
 
 def test_synthetic_data_keep_dtypes_index_and_kept_columns():
@@ -154,17 +157,17 @@ def test_synthetic_data_keep_dtypes_index_and_kept_columns():
 def test_errors_name_the_argument():
     df = _data(50)
     with pytest.raises(ValueError, match="K must"):
-        DPMPM(K=0).fit(df, "lab")
+        DPMPM(syn="lab", K=0).fit(df)
     bad = df.astype(object)
     bad.loc[3, "b"] = None
     with pytest.raises(ValueError, match="'b'"):
-        DPMPM(progress=False, n_iter=10, burn=5, keep=1).fit(bad, "lab")
+        DPMPM(syn="lab", progress=False, n_iter=10, burn=5, keep=1).fit(bad)
     with pytest.raises(KeyError, match="nope"):
-        DPMPM(K=3, progress=False, seed=1, n_iter=10, burn=5, keep=1).fit(df, "nope")
-    fit = DPMPM(K=3, progress=False, seed=1, n_iter=10, burn=5, keep=1).fit(df, "lab")
+        DPMPM(syn="nope", K=3, progress=False, seed=1, n_iter=10, burn=5, keep=1).fit(df)
+    fit = DPMPM(syn="lab", K=3, progress=False, seed=1, n_iter=10, burn=5, keep=1).fit(df)
     with pytest.raises(ValueError, match="z must"):
         fit.set_params(z="posterior").synthesize(1)
     with pytest.raises(ValueError, match="m=2 exceeds"):
         fit.set_params(z="kept").synthesize(2)
-    with pytest.raises(RuntimeError, match="fit"):
+    with pytest.raises(NotFittedError, match="fit"):
         DPMPM().synthesize(1)

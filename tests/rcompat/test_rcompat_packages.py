@@ -322,7 +322,7 @@ def test_synthpop_syn_equals_idrisk_syn(scenario, seed):
     ce = _ce()
     vs = CE_SCENARIOS[scenario]
     theirs = synthpop_syn(ce, m=2, visit_sequence=vs, seed=seed, print_flag=False)
-    ours = syn(ce, m=2, visit_sequence=vs, seed=seed).frames
+    ours = syn(ce, m=2, syn=vs, seed=seed).frames
     assert theirs.m == len(ours) == 2 and theirs.settings["seed"] == seed
     for j, (a, b) in enumerate(zip(theirs.syn, ours, strict=True), start=1):
         assert list(a.columns) == list(b.columns)

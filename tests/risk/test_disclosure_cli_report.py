@@ -74,7 +74,7 @@ def report_small(tmp_path_factory):
     from idrisk import syn
 
     data = load_demo(n=400, seed=3)
-    s = syn(data, m=2, visit_sequence=["Marital", "Income"], seed=1, rng="numpy")
+    s = syn(data, m=2, syn=["Marital", "Income"], seed=1, rng="numpy")
     out = tmp_path_factory.mktemp("report")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

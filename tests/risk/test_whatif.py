@@ -75,7 +75,7 @@ def test_every_row_is_identification_risk_on_transformed_inputs(problem, data):
                    merge={merge_var: ["a", "b"]} if merge_var else None, options=options)
     extra = _options(call)
     known, syn = list(call["known"]), list(call["syn"])
-    base_r = base.radii
+    base_r = base.r
 
     def without(r, *drop):
         if r is None:
@@ -137,7 +137,7 @@ def test_removing_a_known_variable_never_lowers_c(problem):
         assume(False)
     for v in call["known"]:
         kept = [k for k in call["known"] if k != v]
-        r = None if full.radii is None else {c: x for c, x in full.radii.items() if c != v}
+        r = None if full.r is None else {c: x for c, x in full.r.items() if c != v}
         less = _risk(orig, syns, **{**call, "known": kept, "r": r or None})
         assert (less.c.to_numpy() >= full.c.to_numpy()).all(), v
 

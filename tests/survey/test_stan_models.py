@@ -170,8 +170,8 @@ def test_fbs_recovers_known_parameters(backend):
     df = pd.DataFrame({"cell": cell, "y": np.exp(ly), "w": np.exp(lw)})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fbs = FBS(alpha=np.ones(n), seed=5, refits=0, backend=backend, **FIT).fit(
-            df, "y", "w", ["cell"])
+        fbs = FBS(syn="y", weight="w", known=["cell"], alpha=np.ones(n), seed=5, refits=0,
+                  backend=backend, **FIT).fit(df)
     d = fbs.weighted_draws_  # additive coding: intercept (cell a) and the b - a contrast
     assert _within(d["beta"][:, 0, 0] + fbs.c_y_, 11.0)
     assert _within(d["beta"][:, 1, 0], 0.5)
@@ -197,9 +197,8 @@ def test_fbp_recovers_population_parameters_under_informative_sampling(backend):
     df = pd.DataFrame({"cell": cell[keep], "y": np.exp(ly[keep]), "w": 1 / pi[keep]})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fbp = FBP(alpha=np.ones(keep.sum()), seed=6, refits=0, coding="cells", backend=backend,
-                  **FIT).fit(
-            df, "y", "w", ["cell"])
+        fbp = FBP(syn="y", weight="w", known=["cell"], alpha=np.ones(keep.sum()), seed=6,
+                  refits=0, coding="cells", backend=backend, **FIT).fit(df)
     d = fbp.weighted_draws_
     for k, c in enumerate(["a", "b"]):  # cells are coded in sorted order
         post = d["beta"][:, k] + fbp.c_y_

@@ -146,7 +146,7 @@ def test_synthetic_tables_release_only_what_the_mechanism_protects():
               for _ in range(2)]
     for method in ("fbs", "fbp"):
         out = SurveySynthesis(frames, method=method, seed=1, delta_alpha=0.5, epsilon=2.0,
-                              y="salary", weight="w", design=("field", "gender"),
+                              syn="salary", weight="w", known=("field", "gender"),
                               strata="field")
         released = out.tables(by=["field", "gender"])
         assert "n" not in released.table and "n_not_private" not in released.table

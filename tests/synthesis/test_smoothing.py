@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from idrisk.synthesis import syn
+from idrisk.synthesis import CARTSynthesizer, syn
 from idrisk.synthesis.rng import RStream
 from idrisk.synthesis.smoothing import bw_sj, smooth_density
 
@@ -112,8 +112,9 @@ def test_syn_with_density_smoothing_against_r(tmp_path):
     path = tmp_path / "d.csv"
     d.to_csv(path, index=False)
     ref = _r(_R_SMOOTH % (path, 17)).reshape(2, 2, n)
-    res = syn(d, m=2, visit_sequence=["x", "y"], seed=17, smoothing="density")
-    assert res.settings["smoothing"] == {"x": "density", "y": "density"}
+    res = syn(d, m=2, syn=["x", "y"], seed=17, smoothing="density")
+    cart = CARTSynthesizer(syn=["x", "y"], smoothing="density").fit(d)
+    assert cart.smoothing_ == {"x": "density", "y": "density"}
     for i, out in enumerate(res.frames):
         np.testing.assert_array_equal(out["x"].to_numpy(), ref[i, 0])
         np.testing.assert_array_equal(out["y"].to_numpy(), ref[i, 1])
@@ -122,14 +123,16 @@ def test_syn_with_density_smoothing_against_r(tmp_path):
 def test_per_variable_smoothing_and_errors():
     d = pd.DataFrame({"x": np.arange(60.0) % 17, "y": np.arange(60.0) * 1.5,
                       "g": list("ab") * 30})
-    plain = syn(d, visit_sequence=["x", "y"], seed=1).frames[0]
-    only_y = syn(d, visit_sequence=["x", "y"], seed=1, smoothing={"y": "density"}).frames[0]
+    plain = syn(d, syn=["x", "y"], seed=1).frames[0]
+    only_y = syn(d, syn=["x", "y"], seed=1, smoothing={"y": "density"}).frames[0]
     pd.testing.assert_series_equal(plain["x"], only_y["x"])  # x not smoothed, same draws
     assert not plain["y"].equals(only_y["y"])
     with pytest.raises(ValueError, match="unknown column"):
-        syn(d, visit_sequence=["x"], smoothing={"zz": "density"})
+        syn(d, syn=["x"], smoothing={"zz": "density"})
     with pytest.raises(NotImplementedError, match="rmean"):
-        syn(d, visit_sequence=["x"], smoothing="rmean")
+        syn(d, syn=["x"], smoothing="rmean")
     # factors are never smoothed
-    g = syn(d, visit_sequence=["g", "x"], seed=2, smoothing="density")
-    assert g.settings["smoothing"] == {"x": "density"}
+    g = syn(d, syn=["g", "x"], seed=2, smoothing="density")
+    assert g.settings["smoothing"] == "density"  # the parameter; resolved: smoothing_
+    assert CARTSynthesizer(syn=["g", "x"], smoothing="density").fit(d).smoothing_ == {
+        "x": "density"}

@@ -11,7 +11,7 @@ import pytest
 from _shared import cedata_path, fixtures_dir
 
 from idrisk import SyntheticData
-from idrisk.synthesis import Synds, syn, syn_r
+from idrisk.synthesis import CARTSynthesizer, Synds, syn, syn_r
 
 SCENARIOS = {
     1: ["Income"],
@@ -27,7 +27,7 @@ def test_reproduces_synthpop_fixtures(ce, scenario):
     folder = fixtures_dir("synthpop") / f"scenario{scenario}"
     if not folder.is_dir():
         pytest.skip(f"fixtures not found at {folder}")
-    res = syn(ce, m=20, visit_sequence=SCENARIOS[scenario], seed=2021)
+    res = syn(ce, m=20, syn=SCENARIOS[scenario], seed=2021)
     assert len(res.frames) == 20
     for i, ours in enumerate(res.frames, start=1):
         ref = pd.read_csv(folder / f"syn_{i:02d}.csv")
@@ -41,18 +41,20 @@ def test_reproduces_synthpop_fixtures(ce, scenario):
 
 def test_m1_equals_first_replicate(ce):
     vs = SCENARIOS[4]
-    one = syn(ce, m=1, visit_sequence=vs, seed=77)
-    three = syn(ce, m=3, visit_sequence=vs, seed=77)
+    one = syn(ce, m=1, syn=vs, seed=77)
+    three = syn(ce, m=3, syn=vs, seed=77)
     pd.testing.assert_frame_equal(one.frames[0], three.frames[0])
     assert not three.frames[1].equals(three.frames[2])
 
 
 def test_structure_and_result_object(ce):
-    res = syn(ce, m=2, visit_sequence=SCENARIOS[4], seed=5)
+    res = syn(ce, m=2, syn=SCENARIOS[4], seed=5)
     assert isinstance(res, SyntheticData)
-    assert res.settings["method"] == {"Age": "", "Urban": "", "Tenure": "sample", "Educ": "",
+    cart = CARTSynthesizer(syn=SCENARIOS[4]).fit(ce)  # the resolved settings: fitted attributes
+    assert res.settings == cart.get_params() and cart.syn_ == SCENARIOS[4]
+    assert cart.methods_ == {"Age": "", "Urban": "", "Tenure": "sample", "Educ": "",
                           "Expenditure": "cart", "Marital": "", "Income": "cart"}
-    pm = res.settings["predictor_matrix"]
+    pm = cart.predictor_matrix_
     assert pm.loc["Income", ["Tenure", "Expenditure"]].tolist() == [1, 1]
     assert pm.loc["Expenditure"].sum() == 1 and pm.loc["Tenure"].sum() == 0
     assert pm[["Age", "Urban", "Marital", "Educ"]].to_numpy().sum() == 0
@@ -68,7 +70,7 @@ def test_structure_and_result_object(ce):
 
 
 def test_cart_donors_share_the_leaf(ce):
-    res = syn(ce, m=1, visit_sequence=SCENARIOS[3], seed=9)
+    res = syn(ce, m=1, syn=SCENARIOS[3], seed=9)
     tree = res.fitted["trees"]["Income"]
     s = res.frames[0]
     leaf_of_syn = tree.apply(s[["Expenditure"]]).to_numpy()
@@ -96,20 +98,20 @@ def test_syn_r_layout_and_seeds(ce):
 def test_proper_and_numpy_modes(ce):
     small = ce.iloc[:800]
     vs = SCENARIOS[4]
-    pr = syn(small, m=2, visit_sequence=vs, seed=3, proper=True)
-    assert pr.settings["proper"] and pr.frames[0]["Income"].isin(small["Income"]).all()
-    fast = syn(small, m=2, visit_sequence=vs, seed=3, rng="numpy")
-    exact = syn(small, m=2, visit_sequence=vs, seed=3)
+    pr = syn(small, m=2, syn=vs, seed=3, proper=True)
+    assert pr.settings["proper"] is True and pr.frames[0]["Income"].isin(small["Income"]).all()
+    fast = syn(small, m=2, syn=vs, seed=3, rng="numpy")
+    exact = syn(small, m=2, syn=vs, seed=3)
     assert fast.frames[0]["Income"].isin(small["Income"]).all()
     assert not fast.frames[0]["Income"].equals(exact.frames[0]["Income"])
-    again = syn(small, m=2, visit_sequence=vs, seed=3, rng="numpy")
+    again = syn(small, m=2, syn=vs, seed=3, rng="numpy")
     pd.testing.assert_frame_equal(fast.frames[1], again.frames[1])
 
 
 def test_numpy_mode_is_statistically_like_r_mode(ce):
     vs = SCENARIOS[2]
-    fast = syn(ce, m=1, visit_sequence=vs, seed=1, rng="numpy").frames[0]
-    exact = syn(ce, m=1, visit_sequence=vs, seed=1).frames[0]
+    fast = syn(ce, m=1, syn=vs, seed=1, rng="numpy").frames[0]
+    exact = syn(ce, m=1, syn=vs, seed=1).frames[0]
     # Income within Tenure level: bootstrapped; group medians close to the original's
     for df in (fast, exact):
         med = df.groupby("Tenure", observed=True)["Income"].median()
@@ -123,24 +125,26 @@ def test_factor_target_and_user_predictor_matrix(ce):
     pm = pd.DataFrame(0, index=small.columns, columns=small.columns)
     pm.loc["Tenure", ["Age", "Income"]] = 1
     pm.loc["Income", "Tenure"] = 1  # later variable: removed
-    res = syn(small, m=1, visit_sequence=["Income", "Tenure"], seed=4, predictor_matrix=pm)
-    assert res.settings["predictor_matrix"].loc["Income"].sum() == 0
-    assert res.settings["method"]["Tenure"] == "cart"
+    res = syn(small, m=1, syn=["Income", "Tenure"], seed=4, predictor_matrix=pm)
+    cart = CARTSynthesizer(syn=["Income", "Tenure"], predictor_matrix=pm).fit(small)
+    assert cart.predictor_matrix_.loc["Income"].sum() == 0
+    assert cart.methods_["Tenure"] == "cart"
+    assert res.settings["predictor_matrix"] is pm  # the parameter, unchanged
     out = res.frames[0]["Tenure"]
     assert list(out.cat.categories) == [1, 2, 4, 5, 6] and out.notna().all()
 
 
 def test_argument_errors(ce):
     with pytest.raises(ValueError, match="not a column"):
-        syn(ce, visit_sequence=["Nope"])
+        syn(ce, syn=["Nope"])
     with pytest.raises(ValueError, match="repeats"):
-        syn(ce, visit_sequence=["Income", "Income"])
+        syn(ce, syn=["Income", "Income"])
     with pytest.raises(ValueError, match="m must be"):
         syn(ce, m=0)
     with pytest.raises(NotImplementedError, match="spline"):
-        syn(ce, visit_sequence=["Income"], smoothing="spline")
+        syn(ce, syn=["Income"], smoothing="spline")
     with pytest.raises(ValueError, match="smoothing"):
-        syn(ce, visit_sequence=["Income"], smoothing="kernel")
+        syn(ce, syn=["Income"], smoothing="kernel")
     with pytest.raises(ValueError, match="seed must be"):
         syn_r(ce, seed="random")
 
@@ -197,7 +201,7 @@ def test_against_r_reference_of_the_spec(ce, vs, proper, nrows):
                            "TRUE" if proper else "FALSE", 31)
     r = subprocess.run(["Rscript", "-e", code], capture_output=True, text=True, check=True)
     ref = np.array(r.stdout.split(), dtype=float).reshape(2, nrows)
-    res = syn(ce.iloc[:nrows], m=2, visit_sequence=vs, seed=31, proper=proper)
+    res = syn(ce.iloc[:nrows], m=2, syn=vs, seed=31, proper=proper)
     for i in range(2):
         col = res.frames[i][vs[-1]]
         ours = col.astype(float).to_numpy()
@@ -253,13 +257,13 @@ def test_booleans_are_categorical_in_synthesis():
     x = rng.normal(size=300)
     df = pd.DataFrame({"x": x, "flag": x + rng.normal(scale=0.3, size=300) > 0})
     assert is_categorical(df["flag"])
-    res = syn(df, m=2, visit_sequence=["x", "flag"], seed=4)
-    assert res.settings["method"] == {"x": "sample", "flag": "cart"}
+    res = syn(df, m=2, syn=["x", "flag"], seed=4)
+    assert CARTSynthesizer(syn=["x", "flag"]).fit(df).methods_ == {"x": "sample", "flag": "cart"}
     assert res.fitted["trees"]["flag"].method == "class"
     for frame in res:
         assert frame["flag"].dtype == bool and frame["x"].dtype == float
     # the same draws as the column given as text labels (a factor by construction)
     text = syn(df.assign(flag=df["flag"].map({True: "TRUE", False: "FALSE"})), m=2,
-               visit_sequence=["x", "flag"], seed=4)
+               syn=["x", "flag"], seed=4)
     for a, b in zip(res, text, strict=True):
         np.testing.assert_array_equal(a["flag"].map({True: "TRUE", False: "FALSE"}), b["flag"])

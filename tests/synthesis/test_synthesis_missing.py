@@ -27,7 +27,7 @@ def _data(seed: int = 0, n: int = 400) -> pd.DataFrame:
 
 def test_missing_values_are_synthesised_and_restored():
     d = _data()
-    res = syn(d, m=3, visit_sequence=["f", "x", "y"], seed=11)
+    res = syn(d, m=3, syn=["f", "x", "y"], seed=11)
     for out in res.frames:
         assert list(out.columns) == list(d.columns)
         assert out.dtypes.equals(d.dtypes)
@@ -47,9 +47,9 @@ def test_missing_values_are_synthesised_and_restored():
 def test_complete_columns_unaffected_by_missing_elsewhere():
     d = _data()
     full = d.assign(x=d["x"].fillna(0.5))
-    a = syn(full, m=1, visit_sequence=["x"], seed=3).frames[0]
+    a = syn(full, m=1, syn=["x"], seed=3).frames[0]
     b = syn(full.assign(k=np.where(d.index % 7 == 0, np.nan, d["k"])), m=1,
-            visit_sequence=["x"], seed=3).frames[0]
+            syn=["x"], seed=3).frames[0]
     pd.testing.assert_series_equal(a["x"], b["x"])  # kept, unused column with NAs: no effect
 
 
@@ -108,7 +108,7 @@ def test_against_r_reference(tmp_path, seed):
                        text=True, check=True)
     ref = np.array([np.nan if t == "NA" else float(t) for t in r.stdout.split()])
     ref = ref.reshape(2, 3, len(d))
-    res = syn(d, m=2, visit_sequence=["f", "x", "y"], seed=seed)
+    res = syn(d, m=2, syn=["f", "x", "y"], seed=seed)
     for i, out in enumerate(res.frames):
         codes = out["f"].cat.codes.to_numpy().astype(float) + 1
         codes[codes == 0] = np.nan

@@ -13,26 +13,32 @@ from idrisk.weighted.diagnostics import bootstrap_ci, risk_summary, whack_a_mole
 
 # ----------------------------------------------------------------- brute force references
 # Written from the definitions only (published eqs 1-2 and 6-8); nothing here calls the code
-# under test. The ball B(y, r) is closed: |v - y| <= r * |y| (percentage radius) or
-# |v - y| <= r (absolute radius).
+# under test. The ball B(y, r) is by default closed: |v - y| <= r * |y| (the papers'
+# percentage radius); ``ball`` may ask for an absolute radius (percentage=False), R's r * y
+# (abs_radius=False) or an open ball (closed=False).
 
 
-def inside(v, centre, r, absr=False):
-    """Is v in the closed ball around ``centre``? Straight from the definition."""
-    radius = r if absr else r * abs(centre)
-    return centre - radius <= v <= centre + radius
+def inside(v, centre, r, percentage=True, abs_radius=True, closed=True):
+    """Is v in the ball around ``centre``? Straight from the definition."""
+    if not percentage:
+        radius = r
+    else:
+        radius = r * (abs(centre) if abs_radius else centre)
+    if closed:
+        return abs(v - centre) <= radius
+    return abs(v - centre) < radius
 
 
-def brute_marginal(y, p, r, absr=False):
+def brute_marginal(y, p, r, **ball):
     """IR_i^c: share of i's pattern whose value is outside B(y_i, r)."""
     out = []
     for i in range(len(y)):
         members = [h for h in range(len(y)) if p[h] == p[i]]
-        out.append(sum(not inside(y[h], y[i], r, absr) for h in members) / len(members))
+        out.append(sum(not inside(y[h], y[i], r, **ball) for h in members) / len(members))
     return np.array(out)
 
 
-def brute_pairwise(y, p, r, absr=False):
+def brute_pairwise(y, p, r, **ball):
     """Triple loop straight from eqs (6)-(8): O(|M|^3) per pattern."""
     alpha = np.ones(len(y))
     for i in range(len(y)):
@@ -46,20 +52,20 @@ def brute_pairwise(y, p, r, absr=False):
             cnt = sum(
                 1
                 for h in members
-                if not inside(y[h], y[i], r, absr) and not inside(y[h], y[j], r, absr)
+                if not inside(y[h], y[i], r, **ball) and not inside(y[h], y[j], r, **ball)
             )
             tot += 1 - cnt / len(members)
         alpha[i] = tot / (len(members) - 1)
     return alpha
 
 
-def brute_synthetic(y, p, ys, r):
+def brute_synthetic(y, p, ys, r, **ball):
     """IR_i^(l) = #{h in M_i: y*_h outside B(y_i, r)} / |M_i| * T_i (published eq. 1)."""
     out = []
     for i in range(len(y)):
         members = [h for h in range(len(y)) if p[h] == p[i]]
-        t = inside(ys[i], y[i], r)
-        out.append(sum(not inside(ys[h], y[i], r) for h in members) / len(members) * t)
+        t = inside(ys[i], y[i], r, **ball)
+        out.append(sum(not inside(ys[h], y[i], r, **ball) for h in members) / len(members) * t)
     return np.array(out)
 
 
@@ -73,9 +79,9 @@ def test_brute_references_on_a_hand_example():
     # alpha_pw(10): outside both with 11 {50}, with 12 {50}, with 50 {12} -> 3 x (1 - 1/4) / 3
     # alpha_pw(50): with 10 {12}, with 11 {}, with 12 {10} -> (3/4 + 1 + 3/4) / 3
     np.testing.assert_allclose(brute_pairwise(y, p, 0.1)[[0, 3]], [0.75, 5 / 6])
-    np.testing.assert_allclose(rw.risk_weights(y, p, 0.1, kind="marginal"),
+    np.testing.assert_allclose(rw.risk_weights(y, p, 0.1, weighting="marginal"),
                                [0.5, 0.75, 0.5, 0.25])
-    np.testing.assert_allclose(rw.risk_weights(y, p, 0.1, kind="pairwise"),
+    np.testing.assert_allclose(rw.risk_weights(y, p, 0.1, weighting="pairwise"),
                                brute_pairwise(y, p, 0.1))
 
 
@@ -90,28 +96,35 @@ values = st.lists(
     vals=values,
     data=st.data(),
     r=st.sampled_from([0.0, 0.05, 0.15, 0.3, 1.0, 2.5]),
-    absr=st.booleans(),
+    percentage=st.booleans(),
+    abs_radius=st.booleans(),
+    closed=st.booleans(),
 )
-def test_fast_pairwise_equals_naive_definition(vals, data, r, absr):
+def test_fast_pairwise_equals_naive_definition(vals, data, r, percentage, abs_radius, closed):
+    """Every ball of the vocabulary (absolute or percentage, r|y| or R's r*y, open or closed)."""
+    ball = {"percentage": percentage, "abs_radius": abs_radius, "closed": closed}
     y = np.array(vals)
     p = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(y), max_size=len(y))))
-    fast = rw.pairwise_weights(y, p, r, absr).to_numpy()
-    np.testing.assert_allclose(fast, brute_pairwise(y, p, r, absr), atol=1e-12)
-    np.testing.assert_allclose(fast, rw.pairwise_weights_naive(y, p, r, absr), atol=1e-12)
+    fast = rw.pairwise_weights(y, p, r, **ball).to_numpy()
+    np.testing.assert_allclose(fast, brute_pairwise(y, p, r, **ball), atol=1e-12)
+    np.testing.assert_allclose(fast, rw.pairwise_weights_naive(y, p, r, **ball), atol=1e-12)
     np.testing.assert_allclose(
-        rw.confidential_marginal_risk(y, p, r, absr).to_numpy(), brute_marginal(y, p, r, absr)
+        rw.confidential_marginal_risk(y, p, r, **ball).to_numpy(), brute_marginal(y, p, r, **ball)
     )
 
 
 @settings(max_examples=60, deadline=None)
-@given(vals=values, data=st.data(), r=st.sampled_from([0.05, 0.2, 0.5]))
-def test_synthetic_marginal_risk_equals_definition(vals, data, r):
+@given(vals=values, data=st.data(), r=st.sampled_from([0.05, 0.2, 0.5]),
+       percentage=st.booleans(), abs_radius=st.booleans(), closed=st.booleans())
+def test_synthetic_marginal_risk_equals_definition(vals, data, r, percentage, abs_radius,
+                                                   closed):
+    ball = {"percentage": percentage, "abs_radius": abs_radius, "closed": closed}
     y = np.array(vals)
     n = len(y)
     p = np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
     ys = [y * data.draw(st.floats(0.7, 1.3)) + np.arange(n) % 3 for _ in range(2)]
-    res = rw.synthetic_marginal_risk(y, p, ys, r)
-    expected = np.mean([brute_synthetic(y, p, s, r) for s in ys], axis=0)
+    res = rw.synthetic_marginal_risk(y, p, ys, r, **ball)
+    expected = np.mean([brute_synthetic(y, p, s, r, **ball) for s in ys], axis=0)
     np.testing.assert_allclose(res.record_risk.to_numpy(), expected)
     assert res.per_dataset.shape == (n, 2)
 
@@ -129,14 +142,14 @@ def test_betty_toy_example():
 def test_hand_computed_weights_and_adjustment():
     y = pd.Series([10.0, 11.0, 30.0, 5.0], index=list("abcd"))
     p = pd.Series(["x", "x", "x", "solo"], index=y.index)
-    marg = rw.risk_weights(y, p, 0.1, kind="marginal")
+    marg = rw.risk_weights(y, p, 0.1, weighting="marginal")
     assert marg.index.tolist() == list("abcd")
     np.testing.assert_allclose(marg, [2 / 3, 2 / 3, 1 / 3, 1.0])
-    pw = rw.risk_weights(y, p, 0.1, kind="pairwise")
+    pw = rw.risk_weights(y, p, 0.1, weighting="pairwise")
     np.testing.assert_allclose(pw, [5 / 6, 5 / 6, 1.0, 1.0])  # singleton: marginal rule
-    adj = rw.risk_weights(y, p, 0.1, kind="marginal", c=1.5, g=0.1)
+    adj = rw.risk_weights(y, p, 0.1, weighting="marginal", c=1.5, g=0.1)
     np.testing.assert_allclose(adj, np.minimum(1.5 * marg + 0.1, 1.0))
-    assert rw.risk_weights(y, p, 0.1, kind="pairwise", g=0.1).max() <= 1.0
+    assert rw.risk_weights(y, p, 0.1, weighting="pairwise", g=0.1).max() <= 1.0
 
 
 def test_pattern_from_dataframe_and_absolute_radius():
@@ -144,15 +157,15 @@ def test_pattern_from_dataframe_and_absolute_radius():
     codes = rw.pattern_codes(df)
     assert codes[0] == codes[1] and len(set(codes)) == 3
     y = [0.0, 1.0, 2.0, 3.0]
-    np.testing.assert_allclose(rw.confidential_marginal_risk(y, [0] * 4, 1.0, True),
+    np.testing.assert_allclose(rw.confidential_marginal_risk(y, [0] * 4, 1.0, percentage=False),
                                [0.5, 0.25, 0.25, 0.5])
     # percentage radius around 0 is the single point 0
     assert rw.confidential_marginal_risk(y, [0] * 4, 0.5).iloc[0] == 0.75
 
 
 def test_input_errors_name_the_argument():
-    with pytest.raises(ValueError, match="kind"):
-        rw.risk_weights([1.0], [0], 0.1, kind="joint")
+    with pytest.raises(ValueError, match="weighting"):
+        rw.risk_weights([1.0], [0], 0.1, weighting="joint")
     with pytest.raises(ValueError, match="pattern has 1 records but y has 2"):
         rw.risk_weights([1.0, 2.0], [0], 0.1)
     with pytest.raises(ValueError, match="y contains missing"):
@@ -170,7 +183,7 @@ def test_top_level_entry_point_if_exported():
 
     if not callable(getattr(idrisk, "risk_weights", None)):
         pytest.skip("idrisk.risk_weights not exported from idrisk/__init__.py yet")
-    out = idrisk.risk_weights(np.array([10.0, 11.0, 30.0]), ["a"] * 3, 0.1, kind="pairwise")
+    out = idrisk.risk_weights(np.array([10.0, 11.0, 30.0]), ["a"] * 3, 0.1, weighting="pairwise")
     np.testing.assert_allclose(out, [5 / 6, 5 / 6, 1.0])
 
 

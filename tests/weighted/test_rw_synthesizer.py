@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from _shared import require_stan_backend
 
+from idrisk.exceptions import NotFittedError
 from idrisk.stan.backend import StanFit
 from idrisk.weighted.synthesizer import RiskWeightedSynthesizer, design_matrix
 
@@ -21,15 +23,15 @@ def test_mixture_predictive_draws_component_from_full_conditional():
     n = 400
     y = np.exp(np.r_[np.full(n // 2, 9.0), np.full(n // 2, 12.0)])
     df = pd.DataFrame({"y": y})
-    syn = RiskWeightedSynthesizer("mixture", seed=3, progress=False)
-    syn.data_, syn.target_, syn.seed_ = df, "y", 3
+    syn = RiskWeightedSynthesizer(syn="y", model="mixture", seed=3, progress=False)
+    syn.data_, syn.syn_, syn.seed_ = df, "y", 3
     syn.X_, _ = design_matrix(df, [])
     syn.y_centre_, syn.y_scale_ = 0.0, 1.0
     mu0 = np.array([[[9.0, 12.0]]])  # (chains=1, draws=1, K=2)
     beta = np.zeros((1, 1, 0, 2))  # no predictors: (chains, draws, P=0, K)
     syn.fit_ = _fake_fit({"mu0": mu0, "beta": beta, "sigma": np.array([[[0.1, 0.1]]]),
                           "pi": np.array([[[0.5, 0.5]]])})
-    out = syn.synthesize(m=1)[0]["y"]
+    out = syn.synthesize(m=1, seed=3)[0]["y"]
     logs = np.log(out.to_numpy())
     assert np.all(np.abs(logs[: n // 2] - 9.0) < 0.6)
     assert np.all(np.abs(logs[n // 2 :] - 12.0) < 0.6)
@@ -38,20 +40,20 @@ def test_mixture_predictive_draws_component_from_full_conditional():
 def test_negbin_predictive_mean_and_dispersion():
     n = 20000
     df = pd.DataFrame({"y": np.zeros(n, dtype=np.int64)})
-    syn = RiskWeightedSynthesizer("negbin", seed=1, progress=False)
-    syn.data_, syn.target_, syn.seed_ = df, "y", 1
+    syn = RiskWeightedSynthesizer(syn="y", model="negbin", seed=1, progress=False)
+    syn.data_, syn.syn_, syn.seed_ = df, "y", 1
     syn.X_, _ = design_matrix(df, [])
     syn.fit_ = _fake_fit({"beta": np.full((1, 1, 1), np.log(100.0)),
                           "phi": np.full((1, 1), 5.0)})
-    ys = syn.synthesize(m=1)[0]["y"].to_numpy()
+    ys = syn.synthesize(m=1, seed=1)[0]["y"].to_numpy()
     assert ys.dtype == np.int64
     assert ys.mean() == pytest.approx(100, rel=0.03)
     assert ys.var() == pytest.approx(100 + 100**2 / 5, rel=0.08)
 
 
 def test_draw_indices_are_spread_and_errors():
-    syn = RiskWeightedSynthesizer("negbin", seed=1, progress=False)
-    with pytest.raises(RuntimeError, match="fit"):
+    syn = RiskWeightedSynthesizer(model="negbin", seed=1, progress=False)
+    with pytest.raises(NotFittedError, match="fit"):
         syn.synthesize(2)
     syn.fit_ = _fake_fit({"phi": np.ones((1, 100))})
     idx = syn.draw_indices(5)
@@ -60,40 +62,44 @@ def test_draw_indices_are_spread_and_errors():
         syn.draw_indices(101)
     df = pd.DataFrame({"y": [1.5, 2.0], "k": ["a", "b"]})
     with pytest.raises(ValueError, match="model"):
-        RiskWeightedSynthesizer("poisson").fit(df, "y")
+        RiskWeightedSynthesizer(syn="y", model="poisson").fit(df)
     with pytest.raises(ValueError, match="weighting"):
-        RiskWeightedSynthesizer("negbin", weighting="joint").fit(df, "y")
+        RiskWeightedSynthesizer(syn="y", model="negbin", weighting="joint").fit(df)
     with pytest.raises(ValueError, match="slopes must be one of"):
-        RiskWeightedSynthesizer("mixture", slopes="pooled").fit(df, "y")
+        RiskWeightedSynthesizer(syn="y", model="mixture", slopes="pooled").fit(df)
     with pytest.raises(ValueError, match="non-negative integer counts"):
-        RiskWeightedSynthesizer("negbin", backend="pystan").fit(df, "y")
+        RiskWeightedSynthesizer(syn="y", model="negbin", backend="pystan").fit(df)
     with pytest.raises(KeyError, match="known pattern columns"):
-        RiskWeightedSynthesizer("negbin", weighting="marginal", known=["zz"]).compute_weights(
-            df, "y")
+        RiskWeightedSynthesizer(syn="y", model="negbin", weighting="marginal",
+                                known=["zz"]).compute_weights(df)
+    with pytest.raises(ValueError, match="syn must name the column"):
+        RiskWeightedSynthesizer(model="negbin").fit(df)
     with pytest.raises(ValueError, match="<= 0"):
-        RiskWeightedSynthesizer("mixture", backend="pystan").fit(df.assign(y=[0.0, 1.0]), "y")
+        RiskWeightedSynthesizer(syn="y", model="mixture", backend="pystan").fit(
+            df.assign(y=[0.0, 1.0]))
 
 
 def test_given_weights_align_on_index_or_raise():
     df = pd.DataFrame({"y": [1.0, 2.0, 3.0], "k": ["a", "b", "a"]}, index=[10, 11, 12])
     w = pd.Series([0.2, 0.5, 0.9], index=[12, 11, 10])
-    syn = RiskWeightedSynthesizer("negbin", backend="pystan")
-    with pytest.raises(ValueError, match="weights: its index differs from data's"):
-        syn.fit(df, "y", weights=w)
-    with pytest.raises(ValueError, match="weights has 2 values but data has 3"):
-        syn.fit(df, "y", weights=w.iloc[:2])
+    syn = RiskWeightedSynthesizer(syn="y", model="negbin", backend="pystan", alpha=w)
+    with pytest.raises(ValueError, match="alpha: its index differs from data's"):
+        syn.fit(df)
+    with pytest.raises(ValueError, match="alpha has 2 values but data has 3"):
+        syn.set_params(alpha=w.iloc[:2]).fit(df)
     with pytest.raises(ValueError, match="unknown keys"):
-        RiskWeightedSynthesizer("mixture", priors={"a_gamma": 1.0}).fit(df, "y")
+        RiskWeightedSynthesizer(syn="y", model="mixture", priors={"a_gamma": 1.0}).fit(df)
 
 
 def test_weights_follow_weighting_choice():
     df = pd.DataFrame({"y": [10.0, 11.0, 30.0, 5.0], "k": ["x", "x", "x", "s"]})
-    none = RiskWeightedSynthesizer(weighting="none", r=0.1, known=["k"]).compute_weights(df, "y")
+    none = RiskWeightedSynthesizer(syn="y", weighting="none", r=0.1,
+                                   known=["k"]).compute_weights(df)
     assert none.eq(1).all()
-    pw = RiskWeightedSynthesizer(weighting="pairwise", r=0.1, known=["k"], c=1.5)
-    np.testing.assert_allclose(pw.compute_weights(df, "y"), [1.0, 1.0, 1.0, 1.0])
-    mg = RiskWeightedSynthesizer(weighting="marginal", r=0.1, known=["k"], g=0.1)
-    np.testing.assert_allclose(mg.compute_weights(df, "y"), [2 / 3 + 0.1, 2 / 3 + 0.1,
+    pw = RiskWeightedSynthesizer(syn="y", weighting="pairwise", r=0.1, known=["k"], c=1.5)
+    np.testing.assert_allclose(pw.compute_weights(df), [1.0, 1.0, 1.0, 1.0])
+    mg = RiskWeightedSynthesizer(syn="y", weighting="marginal", r=0.1, known=["k"], g=0.1)
+    np.testing.assert_allclose(mg.compute_weights(df), [2 / 3 + 0.1, 2 / 3 + 0.1,
                                                               1 / 3 + 0.1, 1.0])
 
 
@@ -123,15 +129,6 @@ def _nb_data(n: int = 1000, seed: int = 2021) -> pd.DataFrame:
     return pd.DataFrame({"y": rng.negative_binomial(phi, phi / (phi + 100.0)).astype(np.int64)})
 
 
-def _require(backend: str) -> None:
-    if backend == "pystan":
-        pytest.importorskip("stan", reason="PyStan 3 not installed")
-    else:
-        from idrisk.stan.backend import cmdstan_path
-
-        pytest.importorskip("cmdstanpy", reason="cmdstanpy not installed")
-        if cmdstan_path() is None:
-            pytest.skip("CmdStan not installed (set CMDSTAN or install to ~/.cmdstan)")
 
 
 BACKENDS = ["pystan", "cmdstanpy"]  # the cmdstanpy variants run where CmdStan is installed
@@ -140,7 +137,7 @@ BACKENDS = ["pystan", "cmdstanpy"]  # the cmdstanpy variants run where CmdStan i
 @pytest.fixture(scope="module", params=BACKENDS)
 def nb_runs(request):
     backend = request.param
-    _require(backend)
+    require_stan_backend(backend)
     from idrisk.weighted.diagnostics import ecdf_table
     from idrisk.weighted.weights import confidential_marginal_risk, synthetic_marginal_risk
 
@@ -149,14 +146,14 @@ def nb_runs(request):
     r = 0.30
     sets = {}
     for seed in SEEDS:
-        s = RiskWeightedSynthesizer("negbin", weighting="none", seed=seed, backend=backend,
-                                    **MCMC).fit(df, "y")
-        sets[f"S{seed}"] = [d["y"].to_numpy() for d in s.synthesize(L)]
-    m = RiskWeightedSynthesizer("negbin", weighting="marginal", r=r, seed=SEEDS[0],
-                                backend=backend, **MCMC)
-    m.fit(df, "y")
+        s = RiskWeightedSynthesizer(syn="y", model="negbin", weighting="none", seed=seed,
+                                    backend=backend, **MCMC).fit(df)
+        sets[f"S{seed}"] = [d["y"].to_numpy() for d in s.synthesize(L, seed=seed)]
+    m = RiskWeightedSynthesizer(syn="y", model="negbin", weighting="marginal", r=r,
+                                seed=SEEDS[0], backend=backend, **MCMC)
+    m.fit(df)
     assert m.fit_.n_divergent == 0 and m.fit_.diagnostics["rhat"].max() < 1.05
-    sets["M"] = [d["y"].to_numpy() for d in m.synthesize(L)]
+    sets["M"] = [d["y"].to_numpy() for d in m.synthesize(L, seed=SEEDS[0])]
     risk = {k: synthetic_marginal_risk(df["y"], pattern, v, r).record_risk
             for k, v in sets.items()}
     return {"df": df, "sets": sets, "risk": risk, "alpha": m.alpha_,
@@ -213,7 +210,7 @@ def test_pooled_ci_from_many_datasets_is_longer_than_from_one(nb_runs):
 @pytest.mark.parametrize("slopes", ["component", "shared"])
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_mixture_synthesizer_converges_and_recovers_the_regression(backend, slopes):
-    _require(backend)
+    require_stan_backend(backend)
     # K = 3 for a two-cluster truth: one component is nearly empty or shares a cluster. Two
     # kinds of divergence were found there (issue 24), on CmdStan 2.35 and PyStan:
     # * where a nearly empty component collapsed onto one record (sigma_k -> 0; the mixture
@@ -231,11 +228,12 @@ def test_mixture_synthesizer_converges_and_recovers_the_regression(backend, slop
     x = rng.choice(["a", "b"], n)
     logy = np.where(rng.random(n) < 0.6, 10.0, 11.5) + 0.5 * (x == "b") + rng.normal(0, 0.3, n)
     df = pd.DataFrame({"y": np.exp(logy), "x": x, "k": rng.choice(["p", "q"], n)})
-    syn = RiskWeightedSynthesizer("mixture", weighting="pairwise", r=0.2, known=["k", "x"],
-                                  K=3, chains=4, warmup=1000, draws=1000, seed=2,
+    syn = RiskWeightedSynthesizer(syn="y", predictors=["x"], model="mixture",
+                                  weighting="pairwise", r=0.2, known=["k", "x"], K=3,
+                                  chains=4, warmup=1000, draws=1000, seed=2,
                                   progress=False, backend=backend, slopes=slopes,
                                   adapt_delta=0.99)
-    sets = syn.fit(df, "y", predictors=["x"]).synthesize(m=3)
+    sets = syn.fit(df).synthesize(m=3, seed=2)
     fit = syn.fit_
     # convergence on label-invariant quantities (issue 11 item 6)
     assert fit.n_divergent == 0
