@@ -25,7 +25,10 @@ import numpy as np
 
 from .._numba import jit as _jit
 
-__all__ = ["count_candidates", "count_grid", "grid_table", "merge_positions", "sort_by_key"]
+__all__ = [
+    "count_candidates", "count_grid", "grid_table", "merge_positions", "risk_summaries",
+    "sort_by_key",
+]
 
 
 @_jit
@@ -230,3 +233,42 @@ def merge_positions(sorted_values, starts, keys, bounds, advance_on_equal, out):
             while p < stop and sorted_values[p] < v:
                 p += 1
         out[j] = p
+
+
+@_jit
+def risk_summaries(c, own, t, k, f, out_int, exp_risk):
+    """Per dataset j (column): T, K, F of every record (R's rules: T = 1 when c = 0, K = c·T
+    = 1, F = c·(1 − T) = 1) and ``out_int[j] = (s, sum K, sum F, records with c = 0)``;
+    ``exp_risk[j]`` = Σ_i T_i / c_i added in record order with a double accumulator (the
+    order and the operations of the R package, so the sum is R's to the last digit)."""
+    n, m = c.shape
+    for j in range(m):
+        s = 0
+        ks = 0
+        fs = 0
+        zeros = 0
+        total = 0.0
+        for i in range(n):
+            ci = c[i, j]
+            hit = own[i, j] and ci > 0
+            t[i, j] = hit or ci == 0
+            unique = ci == 1
+            k[i, j] = unique and hit
+            f[i, j] = unique and not hit
+            if unique:
+                s += 1
+                if hit:
+                    ks += 1
+                else:
+                    fs += 1
+            if ci == 0:
+                zeros += 1
+            elif hit:
+                total += 1.0 / np.float64(ci)
+            else:
+                total += 0.0
+        out_int[j, 0] = s
+        out_int[j, 1] = ks
+        out_int[j, 2] = fs
+        out_int[j, 3] = zeros
+        exp_risk[j] = total

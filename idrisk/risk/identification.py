@@ -6,31 +6,19 @@ O(n log n) per synthetic dataset instead of R's O(n^2).
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from .._interface import spell
-from .._progress import progress_bar
-from ._prepare import PreparedInputs, RiskInputWarning, input_checks, prepare_inputs
-from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
+from ._prepare import PreparedInputs, RiskInputWarning
 from .options import Radius, RiskOptions
 from .result import IdentificationRiskResult, span_text
 
 __all__ = ["identification_risk", "risk_from_options"]
-
-
-def _n_workers(n_jobs: int | None, m: int) -> int:
-    if n_jobs is None:
-        n_jobs = os.cpu_count() or 1
-    if not isinstance(n_jobs, int) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be a positive integer or None, got {n_jobs!r}")
-    return max(1, min(n_jobs, m - 1))
 
 
 def identification_risk(
@@ -202,56 +190,11 @@ def risk_from_options(
     >>> risk_from_options(orig, [orig], RiskOptions(known="Sex", syn="Income", r=0.1)).s.tolist()
     [2]
     """
-    prep = prepare_inputs(confidential, synthetic, options)
-    rule = MatchRule(
-        closed=options.closed, na_matches=options.na_matches, ellipsoid=options.ellipsoid
-    )
-    if prep.radii is None:
-        x = d = np.empty((prep.n, 0))
-    else:
-        x = prep.cont_orig
-        d = half_widths(
-            x,
-            prep.radius_vector,
-            percentage=options.percentage,
-            abs_radius=options.abs_radius,
-            euclidean_dist=options.euclidean_dist,
-            known=prep.cont_known,
-        )
+    from .prepared import prepare
 
-    checks = input_checks(prep, d if prep.radii is not None else None, options.closed)
-    encoder = KeyEncoder(prep.cat_orig)
-    cache = CountCache()
-    c = np.empty((prep.n, prep.m), dtype=np.int64, order="F")
-    own = np.empty((prep.n, prep.m), dtype=bool, order="F")
-
-    def count(j: int) -> None:
-        skey = encoder.transform(prep.cat_syn[j])
-        y = prep.cont_syn[j] if prep.radii is not None else np.empty((prep.n, 0))
-        c[:, j], own[:, j] = count_matches(encoder.keys, skey, x, d, y, rule, encoder.n_keys, cache)
-        prep.release(j)
-
-    if progress is None:
-        progress = prep.n * prep.m >= 5_000_000
-    workers = _n_workers(n_jobs, prep.m)
-    with progress_bar(total=prep.m, desc="identification risk", unit="dataset",
-                      show=progress) as bar:
-        count(0)  # the first dataset fills the shared cache (plan, target orders)
-        bar.update()
-        if workers == 1:
-            for j in range(1, prep.m):
-                count(j)
-                bar.update()
-        else:  # numpy releases the GIL in its sorts and searches
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                for _ in pool.map(count, range(1, prep.m)):
-                    bar.update()
-
-    result = IdentificationRiskResult.from_counts(
-        c, own, index=prep.index, checks=checks, **result_about(prep)
-    )
-    warn_about_checks(result, checks, prep.names, stacklevel=stacklevel, orig_name=prep.orig_name)
-    return result
+    prepared = prepare(confidential, synthetic, options, reusable=False)
+    return prepared.count(options=options, progress=progress, n_jobs=n_jobs,
+                          stacklevel=stacklevel + 1)  # fmt: skip
 
 
 def result_about(prep: PreparedInputs) -> dict[str, Any]:
