@@ -21,6 +21,8 @@ import pandas as pd
 from idrisk._progress import progress_bar
 from idrisk.risk import identification_risk
 from idrisk.risk._prepare import RiskInputWarning
+from idrisk.risk.options import RiskOptions
+from idrisk.risk.prepared import prepare
 from idrisk.utility import propensity_utility
 
 __all__ = [
@@ -154,15 +156,18 @@ def radius_sweep(
     total = len(scen) * len(radii)
     show = (total > 4) if progress is None else progress
     with progress_bar(total=total, desc="radius sweep", show=show) as bar:
+        n_jobs = risk_options.pop("n_jobs", None)
         for name, sc in scen.items():
+            prepared = None  # the inputs are read and encoded once per scenario
             for r in radii:
+                if prepared is None:
+                    options = RiskOptions(known=list(known), syn=sc.syn, r=_radius_arg(r),
+                                          **risk_options)  # fmt: skip
+                    prepared = prepare(confidential, sc.synthetic, options)
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
-                    res = identification_risk(
-                        confidential, sc.synthetic, known=list(known), syn=sc.syn,
-                        r=_radius_arg(r), progress=False,
-                        **risk_options,
-                    )
+                    res = prepared.count(r=_radius_arg(r), progress=False, n_jobs=n_jobs,
+                                         warn=False)  # fmt: skip
                 df = pd.DataFrame(
                     {
                         "scenario": name,

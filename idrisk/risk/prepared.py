@@ -49,6 +49,10 @@ __all__ = ["Prepared", "prepare"]
 #: pool's start-up costs more than it saves)
 THREAD_MIN_RECORDS = 50_000
 
+#: up to this many records per dataset, a reusable Prepared keeps each dataset's sorted
+#: synthetic side (sort order, ranks, prefix table) for the next radius
+STORE_MAX_RECORDS = 100_000
+
 _SAME: Any = object()  # "the prepared options' value"
 
 #: options that :meth:`Prepared.count` may change (the rest define the prepared inputs)
@@ -75,13 +79,16 @@ class _Mode:
         self.encoder = KeyEncoder(prep.cat_orig)
         self._skeys: list[np.ndarray | None] = [None] * prep.m
         self._keep = keep
+        # per dataset, the radius-independent synthetic side of the counting (small inputs)
+        self.stores: list[dict | None] = [
+            {} if keep and prep.n <= STORE_MAX_RECORDS else None for _ in range(prep.m)
+        ]
 
     def skey(self, j: int) -> np.ndarray:
         key = self._skeys[j]
         if key is None:
             key = self.encoder.transform(self.prep.cat_syn[j])
-            if self._keep:
-                key.flags.writeable = False
+            if self._keep:  # (left writeable: a read-only array is another numba signature)
                 self._skeys[j] = key
         return key
 
@@ -147,16 +154,10 @@ class Prepared:
         """The encoded arrays for ``r`` None (``exact``) or a radius, built once."""
         found = self._modes.get(exact)
         if found is None:
-            if self._used and not self._reusable:
-                raise RuntimeError("this Prepared was built for one count (reusable=False)")
             self._checked.type_checks(exact)
             found = self._modes[exact] = _Mode(
                 encode_inputs(self._checked, exact), keep=self._reusable
             )
-            if self._reusable:
-                for a in (found.prep.cat_orig, found.prep.cont_orig, *found.prep.cat_syn,
-                          *found.prep.cont_syn):  # fmt: skip
-                    a.flags.writeable = False
         return found
 
     def inputs(self, options: RiskOptions, stacklevel: int = 3) -> tuple[_Mode, PreparedInputs]:
@@ -177,6 +178,8 @@ class Prepared:
         """``(c, own, checks, inputs)``: the raw n x m match counts (int32, column-major), the
         own-row indicators (bool, before R's c = 0 rule), the input checks and the encoded
         inputs with their radii (for :func:`result_about`)."""
+        if self._used and not self._reusable:
+            raise RuntimeError("this Prepared was built for one count (reusable=False)")
         mode, prep = self.inputs(options, stacklevel=stacklevel + 1)
         rule = MatchRule(
             closed=options.closed, na_matches=options.na_matches, ellipsoid=options.ellipsoid
@@ -205,7 +208,8 @@ class Prepared:
         def count(j: int) -> None:
             y = prep.cont_syn[j] if prep.radii is not None else empty
             c[:, j], own[:, j] = count_matches(
-                encoder.keys, mode.skey(j), x, d, y, rule, encoder.n_keys, cache
+                encoder.keys, mode.skey(j), x, d, y, rule, encoder.n_keys, cache,
+                store=mode.stores[j],
             )
             if release:
                 mode.prep.release(j)  # the consumed arrays themselves

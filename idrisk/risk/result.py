@@ -409,35 +409,24 @@ class IdentificationRiskResult(Result):
         parts.append(f"c = 0 (T = 1, risk 0): {span('c_zero')}")
         return f"records of {self.n} with " + "; ".join(parts)
 
-    def __repr__(self) -> str:
+    # ------------------------------------------------------------------ display (base hooks)
+    def _header(self) -> str:
         opts = self._settings_text()
-        head = f"IdentificationRiskResult(n={self.n}, m={self.m}{', ' if opts else ''}{opts})"
-        table, _ = self._table()
-        body = table.to_string(
-            float_format=lambda v: f"{v:.6g}", formatters=None
-        )
-        checks = self.checks_text()
-        return f"{head}\n{body}" + (f"\n{checks}" if checks else "")
+        return f"IdentificationRiskResult(n={self.n}, m={self.m}{', ' if opts else ''}{opts})"
 
-    def _repr_html_(self) -> str:
-        """The per-dataset table and the checks, for notebooks."""
-        import html
+    def _display(self) -> pd.DataFrame:
+        return self._table()[0]
 
-        table, _ = self._table()
-        body = table.to_html(float_format=lambda v: f"{v:.6g}", border=0, na_rep="NaN")
+    def _notes(self) -> list[str]:
         checks = self.checks_text()
+        return [checks] if checks else []
+
+    def _html_notes(self) -> list[str]:
         unit = (
             "exp_risk: expected number of records identified (Σ T/c), out of n = "
             f"{self.n}; true_rate = Σ K / n; false_rate = Σ F / s"
         )
-        return (
-            "<div class='idrisk-result'>"
-            f"<p><b>IdentificationRiskResult</b> n = {self.n}, m = {self.m}; "
-            f"{html.escape(self._settings_text())}</p>{body}"
-            f"<p><small>{html.escape(unit)}</small></p>"
-            + (f"<p>{html.escape(checks)}</p>" if checks else "")
-            + "</div>"
-        )
+        return [unit, *self._notes()]
 
 
 _CHECKS = ("na_confidential", "na_synthetic", "never_match", "c_zero")
