@@ -26,8 +26,8 @@ import numpy as np
 from .._numba import jit as _jit
 
 __all__ = [
-    "count_candidates", "count_grid", "grid_table", "merge_positions", "risk_summaries",
-    "sort_by_key",
+    "count_candidates", "count_grid", "encode_keys", "grid_table", "merge_positions", "own_rows",
+    "risk_summaries", "sort_by_key",
 ]
 
 
@@ -272,3 +272,31 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
         out_int[j, 2] = fs
         out_int[j, 3] = zeros
         exp_risk[j] = total
+
+
+@_jit
+def own_rows(lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
+    """``out[i]``: does target i match its own synthetic row i on every continuous variable
+    (the check of :func:`count_candidates` for the pairs (i, i))."""
+    for i in range(lo.shape[0]):
+        out[i] = _row_matches(i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid)
+
+
+@_jit
+def encode_keys(codes, sizes, lut, offsets, out):
+    """Group keys of code rows through the stages of a fitted key encoder (lookup tables
+    ``lut[offsets[v]:]`` per stage v); -1 for a missing code, a code past the stage's size or a
+    combination no confidential record has."""
+    n, p = codes.shape
+    for i in range(n):
+        key = 0
+        for v in range(p):
+            col = codes[i, v]
+            size = sizes[v]
+            if col < 0 or col + 1 >= size:
+                key = -1
+                break
+            key = lut[offsets[v] + key * size + col + 1]
+            if key < 0:
+                break
+        out[i] = key

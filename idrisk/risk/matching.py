@@ -91,6 +91,13 @@ class KeyEncoder:
         self.n_keys = int(self.keys.max()) + 1 if n and p else 1
         if p == 0:
             self.keys = np.zeros(n, dtype=np.int64)
+        # every stage has a lookup table: one compiled pass per synthetic dataset
+        self._flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        if p and all(lut is not None for lut in self._luts):
+            luts = [lut for lut in self._luts if lut is not None]
+            offsets = np.cumsum([0] + [len(lut) for lut in luts[:-1]]).astype(np.int64)
+            sizes = np.array([size for size, _ in self._stages], dtype=np.int64)
+            self._flat = (sizes, np.concatenate(luts), offsets)
 
     @staticmethod
     def _compress(raw: np.ndarray) -> tuple[pd.Index, np.ndarray]:
@@ -99,6 +106,11 @@ class KeyEncoder:
 
     def transform(self, codes: np.ndarray) -> np.ndarray:
         n, p = codes.shape
+        if self._flat is not None and p == len(self._stages):
+            out = np.empty(n, dtype=np.int64)
+            sizes, lut, offsets = self._flat
+            _kernels.encode_keys(np.ascontiguousarray(codes), sizes, lut, offsets, out)
+            return out
         key = np.zeros(n, dtype=np.int64)
         bad = np.zeros(n, dtype=bool)
         for v, (size, uniques) in enumerate(self._stages):
@@ -352,13 +364,10 @@ def _float64(*arrays: np.ndarray) -> list[np.ndarray]:
 def _own_rows_match(lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
     """Does target row i match synthetic row i on every continuous variable (the candidate
     check of :func:`idrisk.risk._kernels.count_candidates` for the pairs (i, i))?"""
-    n = len(lo)
-    rows = np.arange(n, dtype=np.int64)
-    out = np.zeros(n, dtype=np.int64)
+    out = np.empty(len(lo), dtype=bool)
     lo, hi, x, d, y = _float64(lo, hi, x, d, y)
-    _kernels.count_candidates(rows[:, None], rows[:, None] + 1, rows, lo, hi, x, d, y,
-                              rule.closed, rule.na_matches, rule.ellipsoid, out)
-    return out.astype(bool)
+    _kernels.own_rows(lo, hi, x, d, y, rule.closed, rule.na_matches, rule.ellipsoid, out)
+    return out
 
 
 _GRID_BLOCK = 16  # positions between two rows of the compiled grid's prefix table
