@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import os
 import time
-import warnings
 
 import numpy as np
 import pytest
 from _data import CE1_CALL, ce_scenario1, machine_load, make_age_income, run_measured
+from bench_risk import quiet
 
 from idrisk import RiskOptions, identification_risk
 from idrisk.analysis import radius_sweep
@@ -32,12 +32,6 @@ from idrisk.risk.prepared import prepare
 
 RADII = [0.01 * k for k in range(1, 11)]
 _seconds: dict[str, float] = {}
-
-
-def quiet(func, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return func(*args, **kwargs)
 
 
 @pytest.fixture(scope="module")
