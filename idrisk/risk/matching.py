@@ -108,8 +108,8 @@ class KeyEncoder:
         n, p = codes.shape
         if self._flat is not None and p == len(self._stages):
             out = np.empty(n, dtype=np.int64)
-            sizes, lut, offsets = self._flat
-            _kernels.encode_keys(np.ascontiguousarray(codes), sizes, lut, offsets, out)
+            sizes, table, offsets = self._flat
+            _kernels.encode_keys(np.ascontiguousarray(codes), sizes, table, offsets, out)
             return out
         key = np.zeros(n, dtype=np.int64)
         bad = np.zeros(n, dtype=bool)
@@ -670,6 +670,11 @@ class _SubTargets:
         self.cache = CountCache()
 
 
+def _nan_in_live_rows(skey: np.ndarray, y: np.ndarray) -> bool:
+    """Is any value of a synthetic row with a live key NA (no copy when y has no NA at all)?"""
+    return bool(np.isnan(y).any()) and bool(np.isnan(y[skey >= 0]).any())
+
+
 def _count_box(
     tkey,
     skey,
@@ -701,7 +706,7 @@ def _count_box(
         na_a, na_b = nans.ranges(tkey)
         return ((b - a) + (na_b - na_a)).astype(np.int64)
     cache = cache or CountCache()
-    if p == 2 and not np.isnan(y[skey >= 0]).any():
+    if p == 2 and not _nan_in_live_rows(skey, y):
         if cache.grid_axis is None:
             cache.grid_axis = _grid_axis(skey, y)
         u = cache.grid_axis
