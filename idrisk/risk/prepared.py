@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from .._progress import progress_bar
-from ._checks import input_checks
+from ._checks import input_checks, result_about, warn_about_checks
 from ._prepare import CheckedInputs, PreparedInputs, check_inputs, encode_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import Radius, RiskOptions
@@ -248,8 +248,6 @@ class Prepared:
         prepared options' radius) or for ``options`` (same known/syn/types/alignment as the
         prepared ones). ``warn``: the :class:`~idrisk.exceptions.RiskInputWarning` of the
         result's checks (a sweep may want them once, not per radius)."""
-        from .identification import result_about, warn_about_checks
-
         options = self.resolve(r, options)
         c, own, checks, prep = self.counts(
             options, progress=progress, n_jobs=n_jobs, stacklevel=stacklevel + 1
