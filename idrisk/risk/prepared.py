@@ -18,7 +18,9 @@ What is kept (per mode: ``r`` None, everything matched exactly, or a radius):
 * the group key of every confidential record and of every synthetic record.
 
 What each :meth:`Prepared.count` does: the radius hand-out and its warnings, the half-widths,
-the input checks, the counting and the result. A different ``known``/``syn``/``categorical``/
+the input checks, the counting and the result. The warnings about column types
+(``ContinuousCodesWarning``, ``ExactMatchWarning``, numbers stored as text) come with the first
+count of a mode only. A different ``known``/``syn``/``categorical``/
 ``continuous``/``align`` needs a new :func:`prepare` (``count`` refuses such options).
 
 The inputs must not be changed in place while a :class:`Prepared` is in use: it reads them
