@@ -27,7 +27,8 @@ class Result:
 
     Subclasses are ``@dataclass(frozen=True, repr=False)`` and implement :meth:`summary` and
     :meth:`to_frame`; they may override :meth:`_header` (the first line of the ``repr``) and
-    :meth:`_notes` (lines printed under the table).
+    :meth:`_notes` (lines printed under the table), :meth:`_display` (the table, default the
+    summary) and :meth:`_html_notes` (the notebook's lines, default the same notes).
     """
 
     def summary(self) -> pd.DataFrame:
@@ -54,17 +55,25 @@ class Result:
         """Lines shown under the summary table (units, checks)."""
         return []
 
+    def _display(self) -> pd.DataFrame:
+        """The table the ``repr`` shows (default: :meth:`summary`)."""
+        return self.summary()
+
+    def _html_notes(self) -> list[str]:
+        """Lines shown under the table in notebooks (default: :meth:`_notes`)."""
+        return self._notes()
+
     def __repr__(self) -> str:
-        table = self.summary()
+        table = self._display()
         body = table.to_string(float_format=lambda v: f"{v:.6g}")
         notes = self._notes()
         return "\n".join([self._header(), body, *notes])
 
     def _repr_html_(self) -> str:
-        table = self.summary().to_html(
+        table = self._display().to_html(
             float_format=lambda v: f"{v:.6g}", border=0, na_rep="NaN"
         )
-        notes = "".join(f"<p><small>{html.escape(n)}</small></p>" for n in self._notes())
+        notes = "".join(f"<p><small>{html.escape(n)}</small></p>" for n in self._html_notes())
         return (
             f"<div class='idrisk-result'><p><b>{html.escape(self._header())}</b></p>"
             f"{table}{notes}</div>"

@@ -24,14 +24,21 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from ._errors import ColumnTypeError
 from ._interface import spell
 
 __all__ = [
+    "CODES_MAX_DISTINCT",
+    "NUMERIC_TEXT_SHARE",
+    "as_float",
     "as_names",
+    "column_levels",
     "column_kinds",
     "is_categorical",
+    "is_factor",
     "label",
     "level_labels",
+    "numeric_text_columns",
     "r_label",
     "require_columns",
 ]
@@ -233,3 +240,124 @@ def level_labels(series: pd.Series, to_label: Callable[[object], str] = label) -
     else:
         values = sorted(pd.unique(series.dropna()), key=to_label)
     return [to_label(v) for v in values]
+
+
+# --------------------------------------------------------------------------- dtype readers
+# (of the identification risk's inputs; moved here from idrisk.risk._prepare)
+
+#: an integer-valued numeric column with at most this many distinct values looks like codes
+CODES_MAX_DISTINCT = 20
+#: an object/string column is "numbers stored as text" when this share of its values parse
+NUMERIC_TEXT_SHARE = 0.95
+
+
+def _labeller(rules: str) -> Callable[[object], str]:
+    """How values become factor labels: Python's (:func:`idrisk._schema.label`) or R's
+    ``as.character`` (:func:`idrisk._schema.r_label`)."""
+    return r_label if rules == "r" else label
+
+
+def is_factor(series: pd.Series, rules: str = "python") -> bool:
+    """A factor for the matching: the package's rule (:func:`idrisk._schema.is_categorical`);
+    under R's rules a logical column is a number (``data.matrix`` makes it 0/1)."""
+    if rules == "r" and pd.api.types.is_bool_dtype(series.dtype):
+        return False
+    return is_categorical(series)
+
+
+def column_levels(series: pd.Series, rules: str = "python") -> list[str]:
+    """Levels of a factor-like column as labels (declared categories first, as R keeps them)."""
+    return level_labels(series, _labeller(rules))
+
+
+def _offending(values: pd.Series, parsed: pd.Series, k: int = 5) -> list:
+    bad = pd.unique(values[values.notna() & parsed.isna()])
+    return [str(v) for v in bad[:k]] + (["…"] if len(bad) > k else [])
+
+
+def _parse_numbers(series: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """``(values as objects, parsed floats)`` of a text/categorical column (NaN where no number)."""
+    values = series.astype(object).where(series.notna())
+    parsed = pd.to_numeric(values.map(_strip), errors="coerce")
+    return values, parsed
+
+
+def _strip(v: object) -> object:
+    return v.strip() if isinstance(v, str) else v
+
+
+def as_float(series: pd.Series, column: str, where: str, parse: bool = False) -> np.ndarray:
+    """A continuous column as float64 (NaN for NA), or a TypeError naming it.
+
+    ``parse``: the column was declared continuous, so text/categories holding numbers are
+    converted (anything that is not a number is an error naming the values).
+    """
+    if is_categorical(series) and not pd.api.types.is_bool_dtype(series.dtype):
+        if parse:
+            values, parsed = _parse_numbers(series)
+            bad = _offending(values, parsed)
+            if bad:
+                raise ColumnTypeError(
+                    f"column {column!r} is declared continuous but holds values that are not "
+                    f"numbers in {where}: {bad}; fix or blank them (NA) first"
+                )
+            return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
+        values, parsed = _parse_numbers(series)
+        bad = _offending(values, parsed)
+        raise ColumnTypeError(
+            f"column {column!r} is continuous (numeric in the confidential data) but holds "
+            f"text or categories in {where} (dtype {series.dtype}"
+            + (f"; values that are not numbers: {bad}" if bad else "")
+            + f"); convert it to numbers, or declare it {spell('categorical', [column])}"
+        )
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":  # no NA mask
+        return series.to_numpy(dtype=np.float64, copy=False)
+    return series.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def numeric_text_columns(
+    frame: pd.DataFrame, columns: Sequence[str], numeric_elsewhere: Sequence[str] = ()
+) -> dict[str, list[str]]:
+    """Object/string columns among ``columns`` whose values are mostly numbers.
+
+    Returns column -> the values that do not parse (e.g. ``{"Income": ["n/a"]}``): such a column
+    is a factor under R's dtype rule although it is meant to be continuous (one stray text value
+    turns a whole CSV column into text). A column that holds numbers in the synthetic data
+    (``numeric_elsewhere``) needs only half of its values to parse.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"Income": ["10", "n/a"] + ["12.5"] * 40, "Sex": ["F", "M"] * 21})
+    >>> numeric_text_columns(df, ["Income", "Sex"])
+    {'Income': ['n/a']}
+    """
+    out: dict[str, list[str]] = {}
+    for c in columns:
+        series = frame[c]
+        dtype = series.dtype
+        if isinstance(dtype, pd.CategoricalDtype) or not is_categorical(series):
+            continue
+        if pd.api.types.is_bool_dtype(dtype):
+            continue
+        counts = series.value_counts(dropna=True)  # parse each distinct value once
+        if counts.empty:
+            continue
+        labels = pd.Series(counts.index.astype(object), dtype=object)
+        parsed = pd.to_numeric(labels.map(_strip), errors="coerce")
+        ok = parsed.notna().to_numpy()
+        share = 0.5 if c in numeric_elsewhere else NUMERIC_TEXT_SHARE
+        if counts.to_numpy()[ok].sum() >= share * counts.sum():
+            out[c] = _offending(labels, parsed)
+    return out
+
+
+def _codes_like(series: pd.Series) -> int | None:
+    """Number of distinct values when ``series`` holds few whole numbers (codes), else None."""
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return int(series.nunique(dropna=True)) or None
+    x = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    x = x[~np.isnan(x)]
+    if x.size == 0 or not np.all(np.isfinite(x)) or not np.all(x == np.round(x)):
+        return None
+    k = int(np.unique(x).size)
+    return k if k <= CODES_MAX_DISTINCT and 2 * k <= x.size else None

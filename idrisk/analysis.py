@@ -25,6 +25,7 @@ from idrisk._synthetic import Synthesizer
 from idrisk.risk import identification_risk
 from idrisk.risk._prepare import RiskInputWarning
 from idrisk.risk.options import RiskOptions, matching_rules
+from idrisk.risk.prepared import prepare
 from idrisk.utility import propensity_utility
 
 __all__ = [
@@ -179,13 +180,15 @@ def radius_sweep(
     show = (total > 4) if progress is None else progress
     with progress_bar(total=total, desc="radius sweep", show=show) as bar:
         for name, sc in scen.items():
+            prepared = None  # the inputs are read and encoded once per scenario
             for r in radii:
+                if prepared is None:
+                    options = RiskOptions(known=list(known), syn=sc.syn, r=_radius_arg(r),
+                                          **rules)  # fmt: skip
+                    prepared = prepare(confidential, sc.synthetic, options)
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
-                    res = identification_risk(
-                        confidential, sc.synthetic, known=list(known), syn=sc.syn,
-                        r=_radius_arg(r), progress=False, **rules,
-                    )
+                    res = prepared.count(r=_radius_arg(r), progress=False, warn=False)
                 df = pd.DataFrame(
                     {
                         "scenario": name,

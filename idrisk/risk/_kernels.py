@@ -25,7 +25,10 @@ import numpy as np
 
 from .._numba import jit as _jit
 
-__all__ = ["count_candidates", "count_grid", "grid_table", "merge_positions", "sort_by_key"]
+__all__ = [
+    "count_candidates", "count_grid", "encode_keys", "grid_table", "merge_positions", "own_rows",
+    "risk_summaries", "sort_by_key",
+]
 
 
 @_jit
@@ -230,3 +233,70 @@ def merge_positions(sorted_values, starts, keys, bounds, advance_on_equal, out):
             while p < stop and sorted_values[p] < v:
                 p += 1
         out[j] = p
+
+
+@_jit
+def risk_summaries(c, own, t, k, f, out_int, exp_risk):
+    """Per dataset j (column): T, K, F of every record (R's rules: T = 1 when c = 0, K = c·T
+    = 1, F = c·(1 − T) = 1) and ``out_int[j] = (s, sum K, sum F, records with c = 0)``;
+    ``exp_risk[j]`` = Σ_i T_i / c_i added in record order with a double accumulator (the
+    order and the operations of the R package, so the sum is R's to the last digit)."""
+    n, m = c.shape
+    for j in range(m):
+        s = 0
+        ks = 0
+        fs = 0
+        zeros = 0
+        total = 0.0
+        for i in range(n):
+            ci = c[i, j]
+            hit = own[i, j] and ci > 0
+            t[i, j] = hit or ci == 0
+            unique = ci == 1
+            k[i, j] = unique and hit
+            f[i, j] = unique and not hit
+            if unique:
+                s += 1
+                if hit:
+                    ks += 1
+                else:
+                    fs += 1
+            if ci == 0:
+                zeros += 1
+            elif hit:
+                total += 1.0 / np.float64(ci)
+            else:
+                total += 0.0
+        out_int[j, 0] = s
+        out_int[j, 1] = ks
+        out_int[j, 2] = fs
+        out_int[j, 3] = zeros
+        exp_risk[j] = total
+
+
+@_jit
+def own_rows(lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
+    """``out[i]``: does target i match its own synthetic row i on every continuous variable
+    (the check of :func:`count_candidates` for the pairs (i, i))."""
+    for i in range(lo.shape[0]):
+        out[i] = _row_matches(i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid)
+
+
+@_jit
+def encode_keys(codes, sizes, lut, offsets, out):
+    """Group keys of code rows through the stages of a fitted key encoder (lookup tables
+    ``lut[offsets[v]:]`` per stage v); -1 for a missing code, a code past the stage's size or a
+    combination no confidential record has."""
+    n, p = codes.shape
+    for i in range(n):
+        key = 0
+        for v in range(p):
+            col = codes[i, v]
+            size = sizes[v]
+            if col < 0 or col + 1 >= size:
+                key = -1
+                break
+            key = lut[offsets[v] + key * size + col + 1]
+            if key < 0:
+                break
+        out[i] = key

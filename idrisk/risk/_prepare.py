@@ -9,19 +9,36 @@ vector is handed out) lives here; the counting engine in
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from .._errors import ColumnTypeError
 from .._interface import spell
-from .._schema import is_categorical, label, level_labels, r_label, require_columns
+from .._schema import (
+    _codes_like,
+    _labeller,
+    as_float,
+    column_levels,
+    is_factor,
+    numeric_text_columns,
+    require_columns,
+)
+from ..exceptions import (
+    ContinuousCodesWarning,
+    ExactMatchWarning,
+    ExtraRadiiWarning,
+    RadiusWarning,
+    RiskInputWarning,
+    RParityWarning,
+)
+from ._checks import check_counts, checks_from_counts, input_checks, merge_check_counts
 from .options import RiskOptions
 
 __all__ = [
+    "CheckedInputs",
     "ContinuousCodesWarning",
     "ExactMatchWarning",
     "ExtraRadiiWarning",
@@ -30,71 +47,26 @@ __all__ = [
     "RadiusWarning",
     "RiskInputWarning",
     "as_float",
+    "check_counts",
+    "check_inputs",
+    "checks_from_counts",
     "column_levels",
+    "encode_inputs",
     "exact_codes",
+    "input_checks",
     "is_factor",
     "level_codes",
+    "merge_check_counts",
     "numeric_text_columns",
     "prepare_inputs",
 ]
 
-#: an integer-valued numeric column with at most this many distinct values looks like codes
-CODES_MAX_DISTINCT = 20
 #: dtype of the categorical level codes handed to the counting engine (memory: 1M x 20 x 2
 #: columns are 160 MB as int32)
 CODE_DTYPE = np.int32
-#: an object/string column is "numbers stored as text" when this share of its values parse
-NUMERIC_TEXT_SHARE = 0.95
-
-
-class RadiusWarning(UserWarning):
-    """A suspicious radius: more entries than continuous variables (R prints a warning), or a
-    percentage radius above 1 (``r = 10`` means +-1000%)."""
-
-
-class ExtraRadiiWarning(RadiusWarning):
-    """More radii than continuous known/syn columns: the extra entries are ignored (R prints
-    two ``Warning`` lines here)."""
-
-
-class ContinuousCodesWarning(UserWarning):
-    """Integer codes (few distinct whole numbers) are matched within a radius as continuous."""
-
-
-class RiskInputWarning(UserWarning):
-    """Something in the data changes the risk silently under R's rules (NA matching anything,
-    values <= 0 that never match under a percentage radius, many records with c = 0)."""
-
-
-class ExactMatchWarning(RiskInputWarning):
-    """``r`` is None, so numeric known/syn columns are matched by equality (R's rule)."""
-
-
-class RParityWarning(UserWarning):
-    """:mod:`idrisk.r` reproduces a rule of R's that differs from idrisk's own reading (synthetic
-    columns by position, the first n synthetic rows, a column listed twice)."""
 
 
 # --------------------------------------------------------------------------- dtypes
-
-
-def _labeller(rules: str) -> Callable[[object], str]:
-    """How values become factor labels: Python's (:func:`idrisk._schema.label`) or R's
-    ``as.character`` (:func:`idrisk._schema.r_label`)."""
-    return r_label if rules == "r" else label
-
-
-def is_factor(series: pd.Series, rules: str = "python") -> bool:
-    """A factor for the matching: the package's rule (:func:`idrisk._schema.is_categorical`);
-    under R's rules a logical column is a number (``data.matrix`` makes it 0/1)."""
-    if rules == "r" and pd.api.types.is_bool_dtype(series.dtype):
-        return False
-    return is_categorical(series)
-
-
-def column_levels(series: pd.Series, rules: str = "python") -> list[str]:
-    """Levels of a factor-like column as labels (declared categories first, as R keeps them)."""
-    return level_labels(series, _labeller(rules))
 
 
 def level_codes(
@@ -142,99 +114,6 @@ def exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:
     return out
 
 
-def _offending(values: pd.Series, parsed: pd.Series, k: int = 5) -> list:
-    bad = pd.unique(values[values.notna() & parsed.isna()])
-    return [str(v) for v in bad[:k]] + (["…"] if len(bad) > k else [])
-
-
-def _parse_numbers(series: pd.Series) -> tuple[pd.Series, pd.Series]:
-    """``(values as objects, parsed floats)`` of a text/categorical column (NaN where no number)."""
-    values = series.astype(object).where(series.notna())
-    parsed = pd.to_numeric(values.map(_strip), errors="coerce")
-    return values, parsed
-
-
-def _strip(v: object) -> object:
-    return v.strip() if isinstance(v, str) else v
-
-
-def as_float(series: pd.Series, column: str, where: str, parse: bool = False) -> np.ndarray:
-    """A continuous column as float64 (NaN for NA), or a TypeError naming it.
-
-    ``parse``: the column was declared continuous, so text/categories holding numbers are
-    converted (anything that is not a number is an error naming the values).
-    """
-    if is_categorical(series) and not pd.api.types.is_bool_dtype(series.dtype):
-        if parse:
-            values, parsed = _parse_numbers(series)
-            bad = _offending(values, parsed)
-            if bad:
-                raise ColumnTypeError(
-                    f"column {column!r} is declared continuous but holds values that are not "
-                    f"numbers in {where}: {bad}; fix or blank them (NA) first"
-                )
-            return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
-        values, parsed = _parse_numbers(series)
-        bad = _offending(values, parsed)
-        raise ColumnTypeError(
-            f"column {column!r} is continuous (numeric in the confidential data) but holds "
-            f"text or categories in {where} (dtype {series.dtype}"
-            + (f"; values that are not numbers: {bad}" if bad else "")
-            + f"); convert it to numbers, or declare it {spell('categorical', [column])}"
-        )
-    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":  # no NA mask
-        return series.to_numpy(dtype=np.float64, copy=False)
-    return series.to_numpy(dtype=np.float64, na_value=np.nan)
-
-
-def numeric_text_columns(
-    frame: pd.DataFrame, columns: Sequence[str], numeric_elsewhere: Sequence[str] = ()
-) -> dict[str, list[str]]:
-    """Object/string columns among ``columns`` whose values are mostly numbers.
-
-    Returns column -> the values that do not parse (e.g. ``{"Income": ["n/a"]}``): such a column
-    is a factor under R's dtype rule although it is meant to be continuous (one stray text value
-    turns a whole CSV column into text). A column that holds numbers in the synthetic data
-    (``numeric_elsewhere``) needs only half of its values to parse.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"Income": ["10", "n/a"] + ["12.5"] * 40, "Sex": ["F", "M"] * 21})
-    >>> numeric_text_columns(df, ["Income", "Sex"])
-    {'Income': ['n/a']}
-    """
-    out: dict[str, list[str]] = {}
-    for c in columns:
-        series = frame[c]
-        dtype = series.dtype
-        if isinstance(dtype, pd.CategoricalDtype) or not is_categorical(series):
-            continue
-        if pd.api.types.is_bool_dtype(dtype):
-            continue
-        counts = series.value_counts(dropna=True)  # parse each distinct value once
-        if counts.empty:
-            continue
-        labels = pd.Series(counts.index.astype(object), dtype=object)
-        parsed = pd.to_numeric(labels.map(_strip), errors="coerce")
-        ok = parsed.notna().to_numpy()
-        share = 0.5 if c in numeric_elsewhere else NUMERIC_TEXT_SHARE
-        if counts.to_numpy()[ok].sum() >= share * counts.sum():
-            out[c] = _offending(labels, parsed)
-    return out
-
-
-def _codes_like(series: pd.Series) -> int | None:
-    """Number of distinct values when ``series`` holds few whole numbers (codes), else None."""
-    if pd.api.types.is_bool_dtype(series.dtype):
-        return int(series.nunique(dropna=True)) or None
-    x = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    x = x[~np.isnan(x)]
-    if x.size == 0 or not np.all(np.isfinite(x)) or not np.all(x == np.round(x)):
-        return None
-    k = int(np.unique(x).size)
-    return k if k <= CODES_MAX_DISTINCT and 2 * k <= x.size else None
-
-
 # --------------------------------------------------------------------------- radius
 
 
@@ -242,6 +121,7 @@ def _radius_vector(
     r: None | float | Sequence[float] | Mapping[str, float],
     continuous: list[str],
     percentage: bool = True,
+    stacklevel: int = 4,
 ) -> dict[str, float] | None:
     """Hand the radius entries out to the continuous columns, as R does (data-frame order)."""
     if r is None:
@@ -277,7 +157,7 @@ def _radius_vector(
                     f"r has {values.size} entries but only {len(continuous)} continuous known/syn "
                     f"columns {continuous}: using the first {len(continuous)} radii",
                     ExtraRadiiWarning,
-                    stacklevel=4,
+                    stacklevel=stacklevel,
                 )
             radii = {c: float(v) for c, v in zip(continuous, values)}
     for column, value in radii.items():
@@ -293,7 +173,7 @@ def _radius_vector(
             f"a percentage radius; did you mean {value / 100:.2f}? (for an absolute radius "
             f"pass {spell('percentage', False)})",
             RadiusWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
     return radii
 
@@ -424,28 +304,72 @@ def _positional(
     return out
 
 
-def prepare_inputs(
+@dataclass
+class CheckedInputs:
+    """The inputs validated once, before any radius is read: the synthetic frames (aligned,
+    read as R does under R's rules), how messages name them, and the type rule of every
+    known/syn column (``factor``: True for a factor under the package's rule or declared
+    ``categorical``; a numeric column is a factor only when ``r`` is None).
+
+    ``exact``/``radius``: the arrays of :func:`encode_inputs` for a call with ``r`` None / a
+    radius, built by the first such call (:class:`idrisk.risk.prepared.Prepared` keeps them).
+    """
+
+    confidential: pd.DataFrame
+    frames: list[pd.DataFrame]
+    names: list[str]
+    orig_name: str
+    options: RiskOptions
+    ordered: list[str]
+    factor: dict[str, bool]
+    declared_cat: list[str]
+    declared_cont: list[str]
+    value_checks: bool = True
+    encoded: dict[bool, PreparedInputs] = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return len(self.confidential)
+
+    def type_checks(self, exact: bool) -> None:
+        """The checks of a mode that do not depend on the radius' value (once per mode): with
+        ``r`` None the numbers matched exactly warn; with a radius, numbers stored as text
+        are an error and integer codes warn."""
+        if not self.value_checks:
+            return
+        if exact:
+            if self.options.rules == "python":
+                _warn_exact_numbers(
+                    self.confidential, [c for c in self.ordered if not self.factor[c]],
+                    self.orig_name,
+                )  # fmt: skip
+            return
+        rules = self.options.rules
+        numeric_in_syn = [c for c in self.ordered if not is_factor(self.frames[0][c], rules)]
+        _check_types(
+            self.confidential, self.ordered, self.declared_cat, self.declared_cont,
+            [c for c in self.ordered if not self.factor[c]], self.orig_name, numeric_in_syn,
+        )  # fmt: skip
+
+    def radii(self, options: RiskOptions, stacklevel: int = 3) -> dict[str, float] | None:
+        """The radius of every continuous column (None when ``options.r`` is None)."""
+        if options.r is None:
+            return None
+        return _radius_vector(
+            options.radius, [c for c in self.ordered if not self.factor[c]],
+            options.percentage, stacklevel=stacklevel + 1,
+        )  # fmt: skip
+
+
+def check_inputs(
     confidential: pd.DataFrame,
     synthetic: pd.DataFrame | Sequence[pd.DataFrame],
     options: RiskOptions,
     *,
     value_checks: bool = True,
-) -> PreparedInputs:
-    """Validate the inputs and encode them as the R package sees them.
-
-    * factor columns of the confidential data (:func:`is_factor`) become factors whose levels
-      are the union of the levels in the confidential data and in the *first* synthetic
-      dataset; labels found in neither are NA; values are compared by label;
-    * with ``r`` None every known/syn variable is matched exactly (numbers too);
-    * otherwise the remaining known/syn columns are continuous and receive the radius entries in
-      data-frame order; ``categorical``/``continuous`` override the rule for the columns they
-      name;
-    * ``align``: row correspondence of indexed frames (:mod:`idrisk._align`);
-    * under ``rules="r"`` (:mod:`idrisk.r`) the synthetic columns are read by position and only
-      the first n rows of a longer synthetic dataset are read, as R does;
-    * ``value_checks`` (off for the Dask engine's two-row probes): numbers stored as text are an
-      error, integer codes matched within a radius a :class:`ContinuousCodesWarning`.
-    """
+) -> CheckedInputs:
+    """The radius-independent validation of :func:`prepare_inputs` (columns present, row
+    counts, alignment, R's positional reading) and the type rule of each known/syn column."""
     from .._align import check_frame_alignment
 
     rules = options.rules
@@ -475,7 +399,7 @@ def prepare_inputs(
                     f"{where} has {len(frame)} rows but {orig_name} has {n}: R reads only the "
                     f"first {n} rows of each synthetic dataset; idrisk.r does the same",
                     RParityWarning,
-                    stacklevel=3,
+                    stacklevel=4,
                 )
                 frame = frames[j - 1] = frame.iloc[:n]
         require_columns(frame, known_l, "known", where)
@@ -492,27 +416,59 @@ def prepare_inputs(
             check_frame_alignment(confidential, f, where, options.align, reference_name=orig_name)
             for f, where in zip(frames, names)
         ]
-
     # column order of the data frame decides the radius hand-out
     ordered = [c for c in confidential.columns if c in set(used)]
     factor = {c: is_factor(confidential[c], rules) for c in ordered}
     factor.update({c: True for c in declared_cat})
     factor.update({c: False for c in declared_cont})
-    if options.r is None:
-        radii = None
-        if value_checks and rules == "python":
-            _warn_exact_numbers(confidential, [c for c in ordered if not factor[c]], orig_name)
-        factor = {c: True for c in ordered}
-    else:
-        if value_checks:
-            numeric_in_syn = [c for c in ordered if not is_factor(frames[0][c], rules)]
-            _check_types(
-                confidential, ordered, declared_cat, declared_cont,
-                [c for c in ordered if not factor[c]], orig_name, numeric_in_syn,
-            )  # fmt: skip
-        radii = _radius_vector(
-            options.radius, [c for c in ordered if not factor[c]], options.percentage
-        )
+    return CheckedInputs(
+        confidential=confidential, frames=frames, names=names, orig_name=orig_name,
+        options=options, ordered=ordered, factor=factor, declared_cat=declared_cat,
+        declared_cont=declared_cont, value_checks=value_checks,
+    )  # fmt: skip
+
+
+def prepare_inputs(
+    confidential: pd.DataFrame,
+    synthetic: pd.DataFrame | Sequence[pd.DataFrame],
+    options: RiskOptions,
+    *,
+    value_checks: bool = True,
+) -> PreparedInputs:
+    """Validate the inputs and encode them as the R package sees them.
+
+    * factor columns of the confidential data (:func:`is_factor`) become factors whose levels
+      are the union of the levels in the confidential data and in the *first* synthetic
+      dataset; labels found in neither are NA; values are compared by label;
+    * with ``r`` None every known/syn variable is matched exactly (numbers too);
+    * otherwise the remaining known/syn columns are continuous and receive the radius entries in
+      data-frame order; ``categorical``/``continuous`` override the rule for the columns they
+      name;
+    * ``align``: row correspondence of indexed frames (:mod:`idrisk._align`);
+    * under ``rules="r"`` (:mod:`idrisk.r`) the synthetic columns are read by position and only
+      the first n rows of a longer synthetic dataset are read, as R does;
+    * ``value_checks`` (off for the Dask engine's two-row probes): numbers stored as text are an
+      error, integer codes matched within a radius a :class:`ContinuousCodesWarning`.
+
+    (:func:`check_inputs`, then the checks and the radius of the mode, then
+    :func:`encode_inputs`.)
+    """
+    checked = check_inputs(confidential, synthetic, options, value_checks=value_checks)
+    exact = options.r is None
+    checked.type_checks(exact)
+    radii = checked.radii(options, stacklevel=4)
+    return replace(encode_inputs(checked, exact), options=options, radii=radii)
+
+
+def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
+    """The arrays of the counting engine for a call with ``r`` None (``exact``) or a radius
+    (``radii`` left None: the caller sets them)."""
+    options, frames, names = checked.options, checked.frames, checked.names
+    confidential, orig_name, rules = checked.confidential, checked.orig_name, options.rules
+    n = checked.n
+    known_l, syn_l = list(options.known), list(options.syn)
+    factor = {c: True for c in checked.ordered} if exact else checked.factor
+    declared_cat = checked.declared_cat
     # the engine's columns: known then syn, in the order given (R's order of the squares)
     categorical_l = [c for c in known_l + syn_l if factor[c]]
     continuous_l = [c for c in known_l + syn_l if not factor[c]]
@@ -533,18 +489,19 @@ def prepare_inputs(
                 a[:, v] = a[:, done[c]]
             continue
         done[c] = v
-        if is_factor(confidential[c], rules) or c in declared_cat:
-            lv = column_levels(confidential[c], rules)
+        column = confidential[c]
+        if is_factor(column, rules) or c in declared_cat:
+            lv = column_levels(column, rules)
             seen = set(lv)
             lv = lv + [x for x in column_levels(frames[0][c], rules) if x not in seen]
             levels[c] = lv
             index = pd.Index(lv)
             memo: dict = {}
-            cat_orig[:, v] = level_codes(confidential[c], index, memo, rules)
+            cat_orig[:, v] = level_codes(column, index, memo, rules)
             for j, frame in enumerate(frames):
                 cat_syn[j][:, v] = level_codes(frame[c], index, memo, rules)
         else:  # numeric column matched exactly (r is None)
-            values = [as_float(confidential[c], c, orig_name)] + [
+            values = [as_float(column, c, orig_name)] + [
                 as_float(f[c], c, where) for f, where in zip(frames, names)
             ]
             codes = exact_codes(values)
@@ -556,7 +513,8 @@ def prepare_inputs(
                 cat_syn[j][:, v] = codes[j + 1]
             del codes, values
 
-    parse = set(declared_cont)
+    parse = set(checked.declared_cont)
+    value_checks = checked.value_checks
 
     def stack_float(frame: pd.DataFrame, where: str) -> np.ndarray:
         out = np.empty((n, len(continuous_l)), dtype=np.float64)
@@ -579,7 +537,7 @@ def prepare_inputs(
         cont_orig=stack_float(confidential, orig_name),
         cont_syn=[stack_float(f, where) for f, where in zip(frames, names)],
         cont_known=cont_known,
-        radii=radii,
+        radii=None,
         levels=levels,
         names=names,
         orig_name=orig_name,
@@ -650,88 +608,3 @@ def _check_types(
         )
 
 
-def check_counts(
-    x: np.ndarray, cols: Sequence[str], d: np.ndarray | None = None, closed: bool = False
-) -> dict[str, Any]:
-    """Counts behind ``result.checks`` for one block of records (blocks add up: the Dask engine
-    sums them over partitions with :func:`merge_check_counts`).
-
-    ``na``: records with NA in a continuous column (``na_by``: per column); with the
-    half-widths ``d``, ``never``: records whose radius interval is empty (a value <= 0 under a
-    percentage radius, a zero radius with open intervals), ``never_by`` per column and
-    ``never_values``: column -> {label: records} of the values concerned.
-    """
-    na = np.isnan(x)
-    out: dict[str, Any] = {"na": 0, "na_by": {}, "never": 0, "never_by": {}, "never_values": {}}
-    if na.any():  # the usual case has no NA: nothing more to count
-        out["na"] = int(na.any(axis=1).sum())
-        for c, k in zip(cols, na.sum(axis=0)):
-            if k:
-                out["na_by"][c] = max(out["na_by"].get(c, 0), int(k))
-    if d is not None and d.size:
-        with np.errstate(invalid="ignore"):
-            empty = ~na & ((d < 0) | ((d == 0) & (not closed)) | (np.isnan(d) & np.isnan(x)))
-        out["never"] = int(empty.any(axis=1).sum())
-        for v in np.flatnonzero(empty.any(axis=0)):
-            c = cols[int(v)]
-            if c in out["never_by"]:  # a column listed twice (R's rules)
-                continue
-            out["never_by"][c] = int(empty[:, v].sum())
-            found, counts = np.unique(x[empty[:, v], v], return_counts=True)
-            out["never_values"][c] = {label(f): int(k) for f, k in zip(found, counts)}
-    return out
-
-
-def merge_check_counts(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The sum of :func:`check_counts` of several blocks of records."""
-    out: dict[str, Any] = {"na": 0, "na_by": {}, "never": 0, "never_by": {}, "never_values": {}}
-    for part in parts:
-        out["na"] += part["na"]
-        out["never"] += part["never"]
-        for key in ("na_by", "never_by"):
-            for c, k in part[key].items():
-                out[key][c] = out[key].get(c, 0) + k
-        for c, values in part["never_values"].items():
-            merged = out["never_values"].setdefault(c, {})
-            for v, k in values.items():
-                merged[v] = merged.get(v, 0) + k
-    return out
-
-
-def checks_from_counts(
-    confidential: dict[str, Any], synthetic: Sequence[dict[str, Any]]
-) -> dict[str, Any]:
-    """The ``checks`` mapping of a result from the counts of the confidential data (with its
-    half-widths) and of each synthetic dataset."""
-    by_col: dict[str, int] = {}
-    for counts in synthetic:
-        for c, k in counts["na_by"].items():
-            by_col[c] = max(by_col.get(c, 0), k)
-    top = {
-        c: [v for v, _ in sorted(values.items(), key=lambda vk: -vk[1])[:3]]
-        for c, values in confidential["never_values"].items()
-    }
-    return {
-        "na_confidential": confidential["na"],
-        "na_synthetic": np.array([s["na"] for s in synthetic], dtype=np.int64),
-        "never_match": confidential["never"],
-        "na_confidential_by_column": confidential["na_by"],
-        "na_synthetic_by_column": by_col,
-        "never_match_by_column": confidential["never_by"],
-        "never_match_values": top,
-    }
-
-
-def input_checks(prep: PreparedInputs, d: np.ndarray | None, closed: bool) -> dict[str, Any]:
-    """Counts of records whose risk R's rules change silently (see ``result.checks``):
-    ``na_confidential``/``na_synthetic`` (records with NA in a continuous known/syn variable),
-    ``never_match`` (records whose radius interval is empty) and the same per column, for
-    messages."""
-    cols = prep.continuous if prep.radii is not None else []
-    if not cols:
-        empty = np.empty((prep.n, 0))
-        return checks_from_counts(check_counts(empty, []), [check_counts(empty, [])] * prep.m)
-    return checks_from_counts(
-        check_counts(prep.cont_orig, cols, d, closed),
-        [check_counts(y, cols) for y in prep.cont_syn],
-    )

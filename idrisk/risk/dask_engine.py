@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .._progress import progress_bar
+from ._checks import result_about, warn_about_checks
 from ._prepare import (
     as_float,
     check_counts,
@@ -46,7 +47,6 @@ from ._prepare import (
     prepare_inputs,
     synthetic_name,
 )
-from .identification import result_about, warn_about_checks
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import RiskOptions
 from .result import IdentificationRiskResult

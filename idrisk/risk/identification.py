@@ -6,31 +6,16 @@ O(n log n) per synthetic dataset instead of R's O(n^2).
 
 from __future__ import annotations
 
-import os
-import warnings
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal
+from typing import Literal
 
-import numpy as np
 import pandas as pd
 
-from .._interface import spell
-from .._progress import progress_bar
-from ._prepare import PreparedInputs, RiskInputWarning, input_checks, prepare_inputs
-from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import Radius, RiskOptions
-from .result import IdentificationRiskResult, span_text
+from .prepared import prepare
+from .result import IdentificationRiskResult
 
 __all__ = ["identification_risk", "risk_from_options"]
-
-
-def _n_workers(n_jobs: int | None, m: int) -> int:
-    if n_jobs is None:
-        n_jobs = os.cpu_count() or 1
-    if not isinstance(n_jobs, int) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be a positive integer or None, got {n_jobs!r}")
-    return max(1, min(n_jobs, m - 1))
 
 
 def identification_risk(
@@ -202,157 +187,6 @@ def risk_from_options(
     >>> risk_from_options(orig, [orig], RiskOptions(known="Sex", syn="Income", r=0.1)).s.tolist()
     [2]
     """
-    prep = prepare_inputs(confidential, synthetic, options)
-    rule = MatchRule(
-        closed=options.closed, na_matches=options.na_matches, ellipsoid=options.ellipsoid
-    )
-    if prep.radii is None:
-        x = d = np.empty((prep.n, 0))
-    else:
-        x = prep.cont_orig
-        d = half_widths(
-            x,
-            prep.radius_vector,
-            percentage=options.percentage,
-            abs_radius=options.abs_radius,
-            euclidean_dist=options.euclidean_dist,
-            known=prep.cont_known,
-        )
-
-    checks = input_checks(prep, d if prep.radii is not None else None, options.closed)
-    encoder = KeyEncoder(prep.cat_orig)
-    cache = CountCache()
-    c = np.empty((prep.n, prep.m), dtype=np.int64, order="F")
-    own = np.empty((prep.n, prep.m), dtype=bool, order="F")
-
-    def count(j: int) -> None:
-        skey = encoder.transform(prep.cat_syn[j])
-        y = prep.cont_syn[j] if prep.radii is not None else np.empty((prep.n, 0))
-        c[:, j], own[:, j] = count_matches(encoder.keys, skey, x, d, y, rule, encoder.n_keys, cache)
-        prep.release(j)
-
-    if progress is None:
-        progress = prep.n * prep.m >= 5_000_000
-    workers = _n_workers(n_jobs, prep.m)
-    with progress_bar(total=prep.m, desc="identification risk", unit="dataset",
-                      show=progress) as bar:
-        count(0)  # the first dataset fills the shared cache (plan, target orders)
-        bar.update()
-        if workers == 1:
-            for j in range(1, prep.m):
-                count(j)
-                bar.update()
-        else:  # numpy releases the GIL in its sorts and searches
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                for _ in pool.map(count, range(1, prep.m)):
-                    bar.update()
-
-    result = IdentificationRiskResult.from_counts(
-        c, own, index=prep.index, checks=checks, **result_about(prep)
-    )
-    warn_about_checks(result, checks, prep.names, stacklevel=stacklevel, orig_name=prep.orig_name)
-    return result
-
-
-def result_about(prep: PreparedInputs) -> dict[str, Any]:
-    """What a result records about its call (options, radius per column, column types)."""
-    return {
-        "options": prep.options,
-        "r": prep.radii,
-        "categorical": tuple(dict.fromkeys(prep.categorical)),
-        "continuous": tuple(dict.fromkeys(prep.continuous)),
-    }
-
-
-def warn_about_checks(
-    result: IdentificationRiskResult,
-    checks: dict,
-    names: Sequence[str],
-    *,
-    stacklevel: int = 2,
-    threshold: float = 0.01,
-    orig_name: str = "the confidential data",
-) -> None:
-    """:class:`RiskInputWarning` for every count above ``threshold`` (a share of n); the
-    counts over the synthetic datasets are summarised as min–max over all of them."""
-    n = result.n
-    limit = threshold * n
-    options = result.options or RiskOptions(known=("?",))
-    na_rule = options.na_matches
-    na_effect = (
-        "under R's rule NA matches anything, which raises the risk; pass "
-        f"{spell('na_matches', False)} (NA never matches) or drop/impute them"
-        if na_rule
-        else "they are never matched"
-    )
-
-    def share(k: int) -> str:
-        return f"{k} of {n} records ({100 * k / n:.1f}%)"
-
-    def by_col(d: dict) -> str:
-        return ", ".join(f"{c}: {k}" for c, k in d.items())
-
-    def datasets(mask: np.ndarray) -> str:
-        many = [names[int(j)] for j in np.flatnonzero(mask)]
-        if len(many) == len(names) and len(names) > 1:
-            return f"all {len(names)} synthetic datasets"
-        return ", ".join(many[:3]) + (f" and {len(many) - 3} more" if len(many) > 3 else "")
-
-    messages = []
-    if checks["na_confidential"] > limit:
-        messages.append(
-            f"{orig_name}: {share(checks['na_confidential'])} have NA in a continuous known/syn "
-            f"variable ({by_col(checks['na_confidential_by_column'])}); {na_effect}"
-        )
-    na_syn = np.asarray(checks["na_synthetic"])
-    if (na_syn > limit).any():
-        messages.append(
-            f"{datasets(na_syn > limit)}: {span_text(na_syn)} of {n} records per dataset have "
-            f"NA in a continuous known/syn variable ({by_col(checks['na_synthetic_by_column'])}); "
-            f"{na_effect}"
-        )
-    never = int(checks["never_match"])
-    if never > limit:
-        zero_radius = [c for c, v in (result.r or {}).items() if v == 0]
-        codes = checks.get("never_match_values", {})
-        if zero_radius and not options.closed:
-            why = (
-                f"the radius of {zero_radius} is 0 and R's intervals are open, so nothing "
-                f"matches; give a positive radius or pass {spell('closed', True)}"
-            )
-        elif options.percentage:
-            shown = "; ".join(f"{c}: {', '.join(map(str, v))}" for c, v in codes.items())
-            why = (
-                "a value <= 0 under a percentage radius has an empty interval (R's rule)"
-                + (f" (most frequent: {shown})" if shown else "")
-                + ". Values like -8 or -9 are often missing-value codes: declare them "
-                f"missing when loading the data ({spell('na_values', ['-8'])}); if they are "
-                f"real values, pass {spell('abs_radius', True)} (radius from |x|) or "
-                f"{spell('percentage', False)} (an absolute radius)"
-            )
-        else:
-            why = f"give a positive radius or pass {spell('closed', True)}"
-        but_na = (
-            " (only a missing synthetic value, which matches anything under R's rule, can "
-            "match them)"
-            if na_rule and na_syn.any()
-            else ", so they get c = 0, T = 1 and risk 0"
-        )
-        messages.append(
-            f"{orig_name}: {share(never)} can never be matched{but_na}: their radius interval "
-            f"is empty ({by_col(checks['never_match_by_column'])}); {why}"
-        )
-    assert result.checks is not None
-    c_zero = result.checks["c_zero"].to_numpy()
-    unexplained = c_zero - never
-    if (unexplained > limit).any():
-        messages.append(
-            f"{datasets(unexplained > limit)}: {span_text(c_zero)} of {n} records per dataset have "
-            "no matching synthetic record (c = 0"
-            + (f"; {never} of them never matchable" if never else "")
-            + "), so they get T = 1 and risk 0 (R's convention) and add nothing to the expected "
-            "risk; check the radius, the categorical levels of the synthetic data and "
-            "missing-value codes"
-        )
-    for message in messages:
-        warnings.warn(message, RiskInputWarning, stacklevel=stacklevel)
+    prepared = prepare(confidential, synthetic, options, reusable=False)
+    return prepared.count(options=options, progress=progress, n_jobs=n_jobs,
+                          stacklevel=stacklevel + 1)  # fmt: skip

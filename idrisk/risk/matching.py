@@ -92,6 +92,13 @@ class KeyEncoder:
         self.n_keys = int(self.keys.max()) + 1 if n and p else 1
         if p == 0:
             self.keys = np.zeros(n, dtype=np.int64)
+        # every stage has a lookup table: one compiled pass per synthetic dataset
+        self._flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        if p and all(lut is not None for lut in self._luts):
+            luts = [lut for lut in self._luts if lut is not None]
+            offsets = np.cumsum([0] + [len(lut) for lut in luts[:-1]]).astype(np.int64)
+            sizes = np.array([size for size, _ in self._stages], dtype=np.int64)
+            self._flat = (sizes, np.concatenate(luts), offsets)
 
     @staticmethod
     def _compress(raw: np.ndarray) -> tuple[pd.Index, np.ndarray]:
@@ -100,6 +107,11 @@ class KeyEncoder:
 
     def transform(self, codes: np.ndarray) -> np.ndarray:
         n, p = codes.shape
+        if self._flat is not None and p == len(self._stages):
+            out = np.empty(n, dtype=np.int64)
+            sizes, table, offsets = self._flat
+            _kernels.encode_keys(np.ascontiguousarray(codes), sizes, table, offsets, out)
+            return out
         key = np.zeros(n, dtype=np.int64)
         bad = np.zeros(n, dtype=bool)
         for v, (size, uniques) in enumerate(self._stages):
@@ -351,13 +363,10 @@ def _float64(*arrays: np.ndarray) -> list[np.ndarray]:
 def _own_rows_match(lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
     """Does target row i match synthetic row i on every continuous variable (the candidate
     check of :func:`idrisk.risk._kernels.count_candidates` for the pairs (i, i))?"""
-    n = len(lo)
-    rows = np.arange(n, dtype=np.int64)
-    out = np.zeros(n, dtype=np.int64)
+    out = np.empty(len(lo), dtype=bool)
     lo, hi, x, d, y = _float64(lo, hi, x, d, y)
-    _kernels.count_candidates(rows[:, None], rows[:, None] + 1, rows, lo, hi, x, d, y,
-                              rule.closed, rule.na_matches, rule.ellipsoid, out)
-    return out.astype(bool)
+    _kernels.own_rows(lo, hi, x, d, y, rule.closed, rule.na_matches, rule.ellipsoid, out)
+    return out
 
 
 _GRID_BLOCK = 16  # positions between two rows of the compiled grid's prefix table
@@ -448,7 +457,7 @@ class _RankCache:
 
 def _count_grid(
     tkey, skey, lo, hi, y, rule, u, n_keys, orders=None, w_orders=None, ranks=None,
-    targets=None,
+    targets=None, store=None,
 ):  # fmt: skip
     """Two continuous variables, compiled: windows on u by merging, w by a prefix-count table.
 
@@ -462,9 +471,13 @@ def _count_grid(
     n_keys = int(max(n_keys, skey.max(initial=-1) + 1, tkey.max(initial=-1) + 1))
     if targets is None:
         targets = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
-    yu = np.ascontiguousarray(y[:, u])
-    rows, starts = _kernels.sort_by_key(np.argsort(yu), skey, n_keys)
-    sorted_u = yu[rows]
+    side = store.get(("grid", u)) if store is not None else None
+    if side is None:
+        yu = np.ascontiguousarray(y[:, u])
+        rows, starts = _kernels.sort_by_key(np.argsort(yu), skey, n_keys)
+        sorted_u = yu[rows]
+    else:  # the synthetic side of an earlier count of the same dataset (another radius)
+        rows, starts, sorted_u = side[:3]
     # window [a, b) of positions on u, every array in the targets' (key, lo_u) order
     a = np.empty(n, dtype=np.int64)
     b = np.empty(n, dtype=np.int64)
@@ -492,18 +505,26 @@ def _count_grid(
     n_values, rank_of_row, c, d = ranks.get(
         np.ascontiguousarray(y[:, w]), lo[:, w], hi[:, w], rule, targets.first, w_orders
     )
-    rank = rank_of_row[rows]
-    bucket_of_rank, bucket_start = _grid_buckets(rank, n_values)
-    k = len(bucket_start) - 1
-    if n_values <= _GRID_BUCKETS:  # one bucket per value: no bucket is ever cut
-        bucket = rank
-        by_bucket = offsets = np.zeros(1, dtype=np.int64)
+    if side is None:
+        rank = rank_of_row[rows]
+        bucket_of_rank, bucket_start = _grid_buckets(rank, n_values)
+        k = len(bucket_start) - 1
+        if n_values <= _GRID_BUCKETS:  # one bucket per value: no bucket is ever cut
+            bucket = rank
+            by_bucket = offsets = np.zeros(1, dtype=np.int64)
+        else:
+            bucket = bucket_of_rank[rank]
+            by_bucket = np.argsort(bucket, kind="stable").astype(np.int64)
+            offsets = np.zeros(k + 1, dtype=np.int64)
+            np.cumsum(np.bincount(bucket, minlength=k), out=offsets[1:])
+        table = _kernels.grid_table(bucket, max(k, 1), _GRID_BLOCK)
+        if store is not None:
+            store[("grid", u)] = (
+                rows, starts, sorted_u, rank, bucket_of_rank, bucket_start, bucket, by_bucket,
+                offsets, table,
+            )  # fmt: skip
     else:
-        bucket = bucket_of_rank[rank]
-        by_bucket = np.argsort(bucket, kind="stable").astype(np.int64)
-        offsets = np.zeros(k + 1, dtype=np.int64)
-        np.cumsum(np.bincount(bucket, minlength=k), out=offsets[1:])
-    table = _kernels.grid_table(bucket, max(k, 1), _GRID_BLOCK)
+        rank, bucket_of_rank, bucket_start, bucket, by_bucket, offsets, table = side[3:]
     found = np.zeros(n, dtype=np.int64)
     _kernels.count_grid(
         a, b, c, d, rank, bucket, bucket_of_rank, bucket_start, table, _GRID_BLOCK,
@@ -594,6 +615,14 @@ class CountCache:
         self._value_orders: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.ranks: dict[int, _RankCache] = {}  # by bucketed variable
         self.grid_targets: dict[int, _GridTargets] = {}  # by searched variable
+        self._bounds: tuple | None = None
+
+    def bounds(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`interval_bounds` of the targets, computed once (the same x and d arrays)."""
+        entry = self._bounds  # (x, d, lo, hi): replaced as a whole (threads)
+        if entry is None or entry[0] is not x or entry[1] is not d:
+            entry = self._bounds = (x, d, *interval_bounds(x, d))
+        return entry[2], entry[3]
 
     def value_orders(self, lo, hi, v) -> tuple[np.ndarray, np.ndarray] | None:
         """Argsorts of the targets' lower and upper bounds on variable v, computed once."""
@@ -640,6 +669,11 @@ class _SubTargets:
         self.cache = CountCache()
 
 
+def _nan_in_live_rows(skey: np.ndarray, y: np.ndarray) -> bool:
+    """Is any value of a synthetic row with a live key NA (no copy when y has no NA at all)?"""
+    return bool(np.isnan(y).any()) and bool(np.isnan(y[skey >= 0]).any())
+
+
 def _count_box(
     tkey,
     skey,
@@ -650,6 +684,7 @@ def _count_box(
     n_keys: int,
     cache: CountCache | None = None,
     owner: np.ndarray | None = None,
+    store: dict | None = None,
 ) -> np.ndarray:
     """c_i for per-variable interval matching (every mode but the ellipsoid).
 
@@ -670,7 +705,7 @@ def _count_box(
         na_a, na_b = nans.ranges(tkey)
         return ((b - a) + (na_b - na_a)).astype(np.int64)
     cache = cache or CountCache()
-    if p == 2 and not np.isnan(y[skey >= 0]).any():
+    if p == 2 and not _nan_in_live_rows(skey, y):
         if cache.grid_axis is None:
             cache.grid_axis = _grid_axis(skey, y)
         u = cache.grid_axis
@@ -685,6 +720,7 @@ def _count_box(
             w_orders=cache.value_orders(lo, hi, 1 - u),
             ranks=cache.ranks.setdefault(1 - u, _RankCache()),
             targets=targets,
+            store=store,
         )  # fmt: skip
     if cache.plan is None:
         cache.plan = _plan(tkey, skey, lo, hi, y, rule, cache)
@@ -718,6 +754,7 @@ def count_matches(
     rule: MatchRule = MatchRule(),
     n_keys: int | None = None,
     cache: CountCache | None = None,
+    store: dict | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Match counts c (int64) and own-row indicator T (bool, before R's c = 0 rule).
 
@@ -732,18 +769,22 @@ def count_matches(
         ``(n, p)`` synthetic values of the same variables.
     cache
         Pass one :class:`CountCache` for all datasets of the same targets to reuse work.
+    store
+        A dict kept for *this synthetic dataset* across counts with other radii (the
+        radius-independent synthetic side of the compiled grid: sort order, ranks, prefix
+        table). Used by :class:`idrisk.risk.prepared.Prepared` for small inputs.
     """
     n, p = x.shape
     tkey = np.asarray(tkey, dtype=np.int64)
     skey = np.asarray(skey, dtype=np.int64)
     if n_keys is None:
         n_keys = int(max(tkey.max(initial=-1), skey.max(initial=-1))) + 1
-    lo, hi = interval_bounds(x, d)
+    lo, hi = cache.bounds(x, d) if cache is not None else interval_bounds(x, d)
     own = (tkey >= 0) & (skey == tkey)
     if p:
         own &= _own_rows_match(lo, hi, x, d, y, rule)
     if not rule.ellipsoid or p == 0:
-        return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache), own
+        return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache, store=store), own
     # ellipsoid: box candidates on the most selective variable, then the joint test
     dims = [_SortedDim(skey, y[:, v]) for v in range(p)]
     totals = []

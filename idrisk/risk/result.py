@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -59,12 +59,21 @@ def sequential_sum(values: np.ndarray, axis: int = 0) -> np.ndarray:
     return np.take(np.cumsum(values, axis=axis), -1, axis=axis)
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class IdentificationRiskResult(Result):
     """Record-level and file-level identification risk for m synthetic datasets.
 
     Matrices are DataFrames with one row per confidential record (the index of ``origdata``) and
     one column per synthetic dataset (1..m); vectors are Series indexed by dataset.
+
+    The record-level matrices are stored compactly (``c`` as int32, ``T``, ``K``, ``F`` as
+    bool, read-only; ``risk`` = T / c derived when asked) and the R-shaped DataFrames below
+    are built on first access (:meth:`array` gives the compact arrays without a frame).
 
     Attributes
     ----------
@@ -104,11 +113,6 @@ class IdentificationRiskResult(Result):
     :func:`idrisk.r.IdentificationRisk`.
     """
 
-    c: pd.DataFrame
-    T: pd.DataFrame
-    K: pd.DataFrame
-    F: pd.DataFrame
-    risk: pd.DataFrame
     s: pd.Series
     exp_risk: pd.Series
     true_rate: pd.Series
@@ -118,6 +122,13 @@ class IdentificationRiskResult(Result):
     categorical: tuple[str, ...] = ()
     continuous: tuple[str, ...] = ()
     checks: pd.DataFrame | None = None
+    # the compact record-level arrays (n x m, column-major, read-only)
+    _c: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int32), repr=False)
+    _T: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), bool), repr=False)
+    _K: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), bool), repr=False)
+    _F: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), bool), repr=False)
+    _risk: np.ndarray | None = field(default=None, repr=False)  # None: T / c
+    _index: pd.Index | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -137,42 +148,26 @@ class IdentificationRiskResult(Result):
         (n x m).
 
         ``checks``: ``na_confidential``, ``na_synthetic`` (length m) and ``never_match`` counts
-        (:func:`idrisk.risk._prepare.input_checks`); ``c_zero`` is counted here. ``options``,
+        (:func:`idrisk.risk._checks.input_checks`); ``c_zero`` is counted here. ``options``,
         ``r``, ``categorical``, ``continuous``: what the result records about its call.
         """
-        c = np.asfortranarray(counts, dtype=np.int64)
-        own = np.asarray(own)
+        from ._kernels import risk_summaries
+
+        c = np.asarray(counts)
         n, m = c.shape
-        # a block of datasets (columns) at a time: no n x m temporaries beyond the five results,
-        # which are column-major so that each column is contiguous and pandas wraps them uncopied
-        t = np.empty((n, m), dtype=np.int64, order="F")
-        k = np.empty((n, m), dtype=np.int64, order="F")
-        f = np.empty((n, m), dtype=np.int64, order="F")
-        risk = np.empty((n, m), dtype=np.float64, order="F")
-        s = np.empty(m, dtype=np.int64)
-        exp_risk = np.empty(m, dtype=np.float64)
-        true_rate = np.empty(m, dtype=np.float64)
-        false_rate = np.empty(m, dtype=np.float64)
-        c_zero = np.empty(m, dtype=np.int64)
-        block = max(1, _BLOCK_CELLS // max(n, 1))  # datasets per step
-        for j0 in range(0, m, block):
-            js = slice(j0, min(j0 + block, m))
-            # the block's columns as contiguous 1-d views (elementwise work is fastest there)
-            cj, tj, kj, fj, rj = (a[:, js].ravel(order="F") for a in (c, t, k, f, risk))
-            zero = cj == 0
-            hit = np.asarray(own[:, js]).ravel(order="F") & ~zero  # T where c > 0
-            np.logical_or(hit, zero, out=tj, casting="unsafe")  # T = 1 when c = 0 (R)
-            unique = cj == 1
-            np.logical_and(unique, hit, out=kj, casting="unsafe")  # c * T == 1
-            np.logical_and(unique, ~hit, out=fj, casting="unsafe")  # c * (1 - T) == 1
-            np.divide(hit, np.maximum(cj, 1), out=rj)  # T / c, and 0 when c = 0
-            for j in range(js.start, js.stop):
-                exp_risk[j] = sequential_sum(risk[:, j])
-            s[js] = unique.reshape(-1, js.stop - js.start, order="F").sum(axis=0)
-            c_zero[js] = zero.reshape(-1, js.stop - js.start, order="F").sum(axis=0)
-            true_rate[js] = k[:, js].sum(axis=0) / n if n else np.nan
-            with np.errstate(divide="ignore", invalid="ignore"):
-                false_rate[js] = f[:, js].sum(axis=0) / s[js]
+        dtype = np.int32 if n < np.iinfo(np.int32).max else np.int64
+        c = np.asfortranarray(c, dtype=dtype)
+        own = np.asfortranarray(own, dtype=bool)
+        t = np.empty((n, m), dtype=bool, order="F")
+        k = np.empty((n, m), dtype=bool, order="F")
+        f = np.empty((n, m), dtype=bool, order="F")
+        sums = np.zeros((m, 4), dtype=np.int64)
+        exp_risk = np.zeros(m, dtype=np.float64)
+        risk_summaries(c, own, t, k, f, sums, exp_risk)
+        s, k_sum, f_sum, c_zero = (sums[:, v] for v in range(4))
+        true_rate = k_sum / n if n else np.full(m, np.nan)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            false_rate = f_sum / s
         check_values: dict[str, Any] = {key: np.nan for key in _CHECKS}
         if checks is not None:
             check_values.update({key: checks[key] for key in _CHECKS if key in checks})
@@ -185,34 +180,99 @@ class IdentificationRiskResult(Result):
         if checks is not None:
             table = table.astype(np.int64)
         return cls._wrap(
-            c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, checks=table,
+            c, t, k, f, None, s, exp_risk, true_rate, false_rate, index, checks=table,
             options=options, r=r, categorical=categorical, continuous=continuous,
         )
 
     @classmethod
     def _wrap(cls, c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, **about):
-        n, m = np.shape(c)
-        index = pd.RangeIndex(n) if index is None else index
+        m = np.shape(c)[1]
         columns = pd.RangeIndex(1, m + 1, name="dataset")
-
-        def frame(a):  # no copy (pandas 3 copies arrays by default): 1M x 20 is 160 MB each
-            return pd.DataFrame(np.asarray(a), index=index, columns=columns, copy=False)
 
         def series(a, name):
             return pd.Series(np.asarray(a), index=columns, name=name)
 
         return cls(
-            c=frame(c),
-            T=frame(t),
-            K=frame(k),
-            F=frame(f),
-            risk=frame(risk),
             s=series(s, "s"),
             exp_risk=series(exp_risk, "exp_risk"),
             true_rate=series(true_rate, "true_rate"),
             false_rate=series(false_rate, "false_rate"),
+            _c=_read_only(c),
+            _T=_read_only(t),
+            _K=_read_only(k),
+            _F=_read_only(f),
+            _risk=None if risk is None else _read_only(risk),
+            _index=index,
             **about,
         )
+
+    # ------------------------------------------------------------------ record-level arrays
+    def array(self, name: str) -> np.ndarray:
+        """A record-level matrix as a read-only n x m array without building its frame:
+        ``"c"`` (int32), ``"T"``, ``"K"``, ``"F"`` (bool, or int64 for results read from R)
+        and ``"risk"`` (float64, T / c computed now unless R's values were read).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from idrisk import identification_risk
+        >>> orig = pd.DataFrame({"Sex": ["F", "F", "M"], "Income": [10.0, 10.5, 30.0]})
+        >>> res = identification_risk(orig, [orig], "Sex", "Income", r=0.1)
+        >>> res.array("c").dtype, res.array("T").dtype, res.array("risk")[:, 0].tolist()
+        (dtype('int32'), dtype('bool'), [0.5, 0.5, 1.0])
+        """
+        if name == "risk":
+            if self._risk is not None:
+                return self._risk
+            c = self._c
+            hit = np.asarray(self._T) & (c > 0)
+            out = np.empty(c.shape, dtype=np.float64, order="F")
+            np.divide(hit, np.maximum(c, 1), out=out)  # T / c, and 0 when c = 0
+            return _read_only(out)
+        arrays = {"c": self._c, "T": self._T, "K": self._K, "F": self._F}
+        if name not in arrays:
+            raise ValueError(f"name must be one of {[*arrays, 'risk']}, got {name!r}")
+        return arrays[name]
+
+    def _frame(self, name: str) -> pd.DataFrame:
+        cached = self.__dict__.get("_frames", {}).get(name)
+        if cached is not None:
+            return cached
+        a = self.array(name)
+        if name != "risk" and a.dtype != np.int64:  # R-shaped: 0/1 and counts as integers
+            a = _read_only(a.astype(np.int64, order="F"))
+        n, m = a.shape
+        index = pd.RangeIndex(n) if self._index is None else self._index
+        columns = pd.RangeIndex(1, m + 1, name="dataset")
+        # no copy (pandas 3 copies arrays by default): 1M x 20 is 160 MB each
+        frame = pd.DataFrame(a, index=index, columns=columns, copy=False)
+        self.__dict__.setdefault("_frames", {})[name] = frame
+        return frame
+
+    @property
+    def c(self) -> pd.DataFrame:
+        """Number of synthetic records matching target i (n x m, built on first access)."""
+        return self._frame("c")
+
+    @property
+    def T(self) -> pd.DataFrame:  # noqa: N802 (R's name)
+        """1 if record i's own synthetic row is among the matches (1 when c = 0)."""
+        return self._frame("T")
+
+    @property
+    def K(self) -> pd.DataFrame:  # noqa: N802 (R's name)
+        """True unique match (c·T = 1)."""
+        return self._frame("K")
+
+    @property
+    def F(self) -> pd.DataFrame:  # noqa: N802 (R's name)
+        """False unique match (c·(1 − T) = 1)."""
+        return self._frame("F")
+
+    @property
+    def risk(self) -> pd.DataFrame:
+        """IR_i = T_i / c_i (0 when c_i = 0)."""
+        return self._frame("risk")
 
     @classmethod
     def from_r_dict(
@@ -236,10 +296,11 @@ class IdentificationRiskResult(Result):
             return np.atleast_1d(np.asarray(d[key], dtype=np.float64))
 
         c, t, k, f = (matrix(x) for x in ("c_vector", "T_vector", "K_vector", "F_vector"))
-        c, t, k, f = (a.astype(np.int64) for a in (c, t, k, f))
+        c = np.asfortranarray(c.astype(np.int64))
+        t, k, f = (np.asfortranarray(a.astype(np.int64)) for a in (t, k, f))
         return cls._wrap(
             c, t, k, f,
-            matrix("Risk_vector"),
+            np.asfortranarray(matrix("Risk_vector")),
             vector("s_vector").astype(np.int64),
             vector("exp.risk_vector"),
             vector("true.rate_vector"),
@@ -255,11 +316,11 @@ class IdentificationRiskResult(Result):
     # ------------------------------------------------------------------ summaries
     @property
     def n(self) -> int:
-        return self.c.shape[0]
+        return self._c.shape[0]
 
     @property
     def m(self) -> int:
-        return self.c.shape[1]
+        return self._c.shape[1]
 
     @property
     def record_risk(self) -> pd.Series:
@@ -366,35 +427,24 @@ class IdentificationRiskResult(Result):
         parts.append(f"c = 0 (T = 1, risk 0): {span('c_zero')}")
         return f"records of {self.n} with " + "; ".join(parts)
 
-    def __repr__(self) -> str:
+    # ------------------------------------------------------------------ display (base hooks)
+    def _header(self) -> str:
         opts = self._settings_text()
-        head = f"IdentificationRiskResult(n={self.n}, m={self.m}{', ' if opts else ''}{opts})"
-        table, _ = self._table()
-        body = table.to_string(
-            float_format=lambda v: f"{v:.6g}", formatters=None
-        )
-        checks = self.checks_text()
-        return f"{head}\n{body}" + (f"\n{checks}" if checks else "")
+        return f"IdentificationRiskResult(n={self.n}, m={self.m}{', ' if opts else ''}{opts})"
 
-    def _repr_html_(self) -> str:
-        """The per-dataset table and the checks, for notebooks."""
-        import html
+    def _display(self) -> pd.DataFrame:
+        return self._table()[0]
 
-        table, _ = self._table()
-        body = table.to_html(float_format=lambda v: f"{v:.6g}", border=0, na_rep="NaN")
+    def _notes(self) -> list[str]:
         checks = self.checks_text()
+        return [checks] if checks else []
+
+    def _html_notes(self) -> list[str]:
         unit = (
             "exp_risk: expected number of records identified (Σ T/c), out of n = "
             f"{self.n}; true_rate = Σ K / n; false_rate = Σ F / s"
         )
-        return (
-            "<div class='idrisk-result'>"
-            f"<p><b>IdentificationRiskResult</b> n = {self.n}, m = {self.m}; "
-            f"{html.escape(self._settings_text())}</p>{body}"
-            f"<p><small>{html.escape(unit)}</small></p>"
-            + (f"<p>{html.escape(checks)}</p>" if checks else "")
-            + "</div>"
-        )
+        return [unit, *self._notes()]
 
 
 _CHECKS = ("na_confidential", "na_synthetic", "never_match", "c_zero")

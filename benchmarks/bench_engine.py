@@ -1,0 +1,124 @@
+"""The engine at the machine's limit (issue 30): each figure beside its lower bound.
+
+Run:  python -m pytest benchmarks/bench_engine.py --benchmark-enable \
+          --benchmark-json benchmarks/results/engine.json
+
+* CE scenario 1 (n = 5,571, m = 20, r = 0.1), warm: ``identification_risk`` (one call: read,
+  encode, count, result), ``Prepared.count`` (the inputs prepared once,
+  :mod:`idrisk.risk.prepared`) and a radius sweep over 10 radii (``radius_sweep``, which
+  prepares once per scenario). Lower bound: ``np.sort`` of the 20 synthetic Income columns.
+  Targets: one call <= 8 ms; the sweep <= 3x one call.
+* 1,000,000 x 20, Age known (continuous) + Urban, Marital, Income synthesized, r = 0.1: the
+  call beside ``np.sort`` of the 20 synthetic Income columns in the same process (target
+  <= 4.5x), peak RSS of a fresh process (target <= 1.5 GB, data included); Age and Income
+  both synthesized (target <= 3 s).
+
+Every result records the machine load (``uptime``) in ``extra_info``: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+from _data import CE1_CALL, ce_scenario1, machine_load, make_age_income, run_measured
+from bench_risk import quiet
+
+from idrisk import RiskOptions, identification_risk
+from idrisk.analysis import radius_sweep
+from idrisk.risk.prepared import prepare
+
+RADII = [0.01 * k for k in range(1, 11)]
+_seconds: dict[str, float] = {}
+
+
+@pytest.fixture(scope="module")
+def ce1():
+    return ce_scenario1(m=20)
+
+
+def _record(benchmark, name, **extra):
+    _seconds[name] = benchmark.stats.stats.min
+    benchmark.extra_info.update(load=machine_load(), **extra)
+    for other, t in _seconds.items():
+        if other != name:
+            benchmark.extra_info[f"ratio_to_{other}"] = benchmark.stats.stats.min / t
+
+
+def test_ce1_sort_lower_bound(benchmark, ce1):
+    _, syns = ce1
+    cols = [s["Income"].to_numpy() for s in syns]
+    benchmark.pedantic(lambda: [np.sort(c) for c in cols], rounds=50, iterations=1,
+                       warmup_rounds=2)
+    _record(benchmark, "sort")
+
+
+def test_ce1_call(benchmark, ce1):
+    orig, syns = ce1
+    benchmark.pedantic(quiet, args=(identification_risk, orig, syns), kwargs=CE1_CALL,
+                       rounds=30, iterations=1, warmup_rounds=3)
+    _record(benchmark, "call", target_s=0.008, previous_s=0.0367)
+
+
+def test_ce1_prepared_count(benchmark, ce1):
+    orig, syns = ce1
+    prepared = prepare(orig, syns, RiskOptions(**CE1_CALL))
+    benchmark.pedantic(quiet, args=(prepared.count,), rounds=30, iterations=1, warmup_rounds=3)
+    _record(benchmark, "prepared_count")
+
+
+def test_ce1_sweep_10_radii(benchmark, ce1):
+    orig, syns = ce1
+    call = dict(CE1_CALL)
+    known, syn = call.pop("known"), call.pop("syn")
+    benchmark.pedantic(quiet, args=(radius_sweep, orig, syns, known, syn, RADII),
+                       kwargs={"progress": False}, rounds=10, iterations=1, warmup_rounds=1)
+    _record(benchmark, "sweep10", target_ratio_to_call=3)
+
+
+_CHILD = """
+import sys, time, warnings
+sys.path[:0] = {paths!r}
+warnings.simplefilter("ignore")
+import numpy as np
+from _data import make_age_income
+from idrisk import identification_risk
+orig, syns, call = make_age_income({n}, 20, {both})
+cols = [s["Income"].to_numpy() for s in syns]
+start = time.perf_counter()
+for c in cols:
+    np.sort(c)
+sort_s = time.perf_counter() - start
+start = time.perf_counter()
+res = identification_risk(orig, syns, **call)
+result = dict(seconds=time.perf_counter() - start, sort_seconds=sort_s,
+              mean_exp_risk=float(res.exp_risk.mean()))
+"""
+
+
+@pytest.mark.parametrize("both", [False, True], ids=["age_known", "age_and_income_syn"])
+def test_million_m20(benchmark, both):
+    here = os.path.dirname(os.path.abspath(__file__))
+    paths = [here, os.path.join(os.path.dirname(here), "tests")]
+    orig, syns, call = make_age_income(1_000_000, 20, both)
+    cols = [s["Income"].to_numpy() for s in syns]
+    start = time.perf_counter()
+    for c in cols:
+        np.sort(c)
+    sort_s = time.perf_counter() - start
+    result = benchmark.pedantic(quiet, args=(identification_risk, orig, syns), kwargs=call,
+                                rounds=2, iterations=1)
+    mean_risk = float(result.exp_risk.mean())
+    del result, orig, syns, cols
+    child = run_measured(_CHILD.format(paths=paths, n=1_000_000, both=both))
+    assert child["mean_exp_risk"] == mean_risk
+    benchmark.extra_info.update(
+        load=machine_load(), sort_20_income_s=sort_s,
+        ratio_to_sort=benchmark.stats.stats.min / sort_s,
+        target_ratio_to_sort=None if both else 4.5, target_s=3.0 if both else None,
+        target_peak_rss_mb=1536, peak_rss_mb=child["peak_rss_mb"],
+        fresh_process_seconds=child["seconds"], fresh_sort_seconds=child["sort_seconds"],
+        previous_s=8.71 if both else 8.30, previous_peak_rss_mb=2700 if both else 2540,
+    )  # fmt: skip

@@ -1,0 +1,219 @@
+"""Counts of the records whose risk R's rules change silently (``result.checks``).
+
+Shared by the single-machine engine (:func:`input_checks` over prepared arrays) and the Dask
+engine (:func:`check_counts` per partition, summed by :func:`merge_check_counts`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._interface import spell
+from .._schema import label
+from ..exceptions import RiskInputWarning
+from .options import RiskOptions
+from .result import IdentificationRiskResult, span_text
+
+__all__ = [
+    "check_counts",
+    "checks_from_counts",
+    "input_checks",
+    "merge_check_counts",
+    "result_about",
+    "warn_about_checks",
+]
+
+
+def check_counts(
+    x: np.ndarray, cols: Sequence[str], d: np.ndarray | None = None, closed: bool = False
+) -> dict[str, Any]:
+    """Counts behind ``result.checks`` for one block of records (blocks add up: the Dask engine
+    sums them over partitions with :func:`merge_check_counts`).
+
+    ``na``: records with NA in a continuous column (``na_by``: per column); with the
+    half-widths ``d``, ``never``: records whose radius interval is empty (a value <= 0 under a
+    percentage radius, a zero radius with open intervals), ``never_by`` per column and
+    ``never_values``: column -> {label: records} of the values concerned.
+    """
+    na = np.isnan(x)
+    out: dict[str, Any] = {"na": 0, "na_by": {}, "never": 0, "never_by": {}, "never_values": {}}
+    if na.any():  # the usual case has no NA: nothing more to count
+        out["na"] = int(na.any(axis=1).sum())
+        for c, k in zip(cols, na.sum(axis=0)):
+            if k:
+                out["na_by"][c] = max(out["na_by"].get(c, 0), int(k))
+    if d is not None and d.size:
+        with np.errstate(invalid="ignore"):
+            empty = ~na & ((d < 0) | ((d == 0) & (not closed)) | (np.isnan(d) & np.isnan(x)))
+        out["never"] = int(empty.any(axis=1).sum())
+        for v in np.flatnonzero(empty.any(axis=0)):
+            c = cols[int(v)]
+            if c in out["never_by"]:  # a column listed twice (R's rules)
+                continue
+            out["never_by"][c] = int(empty[:, v].sum())
+            found, counts = np.unique(x[empty[:, v], v], return_counts=True)
+            out["never_values"][c] = {label(f): int(k) for f, k in zip(found, counts)}
+    return out
+
+
+def merge_check_counts(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The sum of :func:`check_counts` of several blocks of records."""
+    out: dict[str, Any] = {"na": 0, "na_by": {}, "never": 0, "never_by": {}, "never_values": {}}
+    for part in parts:
+        out["na"] += part["na"]
+        out["never"] += part["never"]
+        for key in ("na_by", "never_by"):
+            for c, k in part[key].items():
+                out[key][c] = out[key].get(c, 0) + k
+        for c, values in part["never_values"].items():
+            merged = out["never_values"].setdefault(c, {})
+            for v, k in values.items():
+                merged[v] = merged.get(v, 0) + k
+    return out
+
+
+def checks_from_counts(
+    confidential: dict[str, Any], synthetic: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """The ``checks`` mapping of a result from the counts of the confidential data (with its
+    half-widths) and of each synthetic dataset."""
+    by_col: dict[str, int] = {}
+    for counts in synthetic:
+        for c, k in counts["na_by"].items():
+            by_col[c] = max(by_col.get(c, 0), k)
+    top = {
+        c: [v for v, _ in sorted(values.items(), key=lambda vk: -vk[1])[:3]]
+        for c, values in confidential["never_values"].items()
+    }
+    return {
+        "na_confidential": confidential["na"],
+        "na_synthetic": np.array([s["na"] for s in synthetic], dtype=np.int64),
+        "never_match": confidential["never"],
+        "na_confidential_by_column": confidential["na_by"],
+        "na_synthetic_by_column": by_col,
+        "never_match_by_column": confidential["never_by"],
+        "never_match_values": top,
+    }
+
+
+def input_checks(prep: Any, d: np.ndarray | None, closed: bool) -> dict[str, Any]:
+    """Counts of records whose risk R's rules change silently (see ``result.checks``):
+    ``na_confidential``/``na_synthetic`` (records with NA in a continuous known/syn variable),
+    ``never_match`` (records whose radius interval is empty) and the same per column, for
+    messages."""
+    cols = prep.continuous if prep.radii is not None else []
+    if not cols:
+        empty = np.empty((prep.n, 0))
+        return checks_from_counts(check_counts(empty, []), [check_counts(empty, [])] * prep.m)
+    return checks_from_counts(
+        check_counts(prep.cont_orig, cols, d, closed),
+        [check_counts(y, cols) for y in prep.cont_syn],
+    )
+
+
+def result_about(prep: Any) -> dict[str, Any]:
+    """What a result records about its call (options, radii, column types)."""
+    return {
+        "options": prep.options,
+        "r": prep.radii,
+        "categorical": tuple(dict.fromkeys(prep.categorical)),
+        "continuous": tuple(dict.fromkeys(prep.continuous)),
+    }
+
+
+def warn_about_checks(
+    result: IdentificationRiskResult,
+    checks: dict,
+    names: Sequence[str],
+    *,
+    stacklevel: int = 2,
+    threshold: float = 0.01,
+    orig_name: str = "the confidential data",
+) -> None:
+    """:class:`RiskInputWarning` for every count above ``threshold`` (a share of n); the
+    counts over the synthetic datasets are summarised as min–max over all of them."""
+    n = result.n
+    limit = threshold * n
+    options = result.options or RiskOptions(known=("?",))
+    na_rule = options.na_matches
+    na_effect = (
+        "under R's rule NA matches anything, which raises the risk; pass "
+        f"{spell('na_matches', False)} (NA never matches) or drop/impute them"
+        if na_rule
+        else "they are never matched"
+    )
+
+    def share(k: int) -> str:
+        return f"{k} of {n} records ({100 * k / n:.1f}%)"
+
+    def by_col(d: dict) -> str:
+        return ", ".join(f"{c}: {k}" for c, k in d.items())
+
+    def datasets(mask: np.ndarray) -> str:
+        many = [names[int(j)] for j in np.flatnonzero(mask)]
+        if len(many) == len(names) and len(names) > 1:
+            return f"all {len(names)} synthetic datasets"
+        return ", ".join(many[:3]) + (f" and {len(many) - 3} more" if len(many) > 3 else "")
+
+    messages = []
+    if checks["na_confidential"] > limit:
+        messages.append(
+            f"{orig_name}: {share(checks['na_confidential'])} have NA in a continuous known/syn "
+            f"variable ({by_col(checks['na_confidential_by_column'])}); {na_effect}"
+        )
+    na_syn = np.asarray(checks["na_synthetic"])
+    if (na_syn > limit).any():
+        messages.append(
+            f"{datasets(na_syn > limit)}: {span_text(na_syn)} of {n} records per dataset have "
+            f"NA in a continuous known/syn variable ({by_col(checks['na_synthetic_by_column'])}); "
+            f"{na_effect}"
+        )
+    never = int(checks["never_match"])
+    if never > limit:
+        zero_radius = [c for c, v in (result.r or {}).items() if v == 0]
+        codes = checks.get("never_match_values", {})
+        if zero_radius and not options.closed:
+            why = (
+                f"the radius of {zero_radius} is 0 and R's intervals are open, so nothing "
+                f"matches; give a positive radius or pass {spell('closed', True)}"
+            )
+        elif options.percentage:
+            shown = "; ".join(f"{c}: {', '.join(map(str, v))}" for c, v in codes.items())
+            why = (
+                "a value <= 0 under a percentage radius has an empty interval (R's rule)"
+                + (f" (most frequent: {shown})" if shown else "")
+                + ". Values like -8 or -9 are often missing-value codes: declare them "
+                f"missing when loading the data ({spell('na_values', ['-8'])}); if they are "
+                f"real values, pass {spell('abs_radius', True)} (radius from |x|) or "
+                f"{spell('percentage', False)} (an absolute radius)"
+            )
+        else:
+            why = f"give a positive radius or pass {spell('closed', True)}"
+        but_na = (
+            " (only a missing synthetic value, which matches anything under R's rule, can "
+            "match them)"
+            if na_rule and na_syn.any()
+            else ", so they get c = 0, T = 1 and risk 0"
+        )
+        messages.append(
+            f"{orig_name}: {share(never)} can never be matched{but_na}: their radius interval "
+            f"is empty ({by_col(checks['never_match_by_column'])}); {why}"
+        )
+    assert result.checks is not None
+    c_zero = result.checks["c_zero"].to_numpy()
+    unexplained = c_zero - never
+    if (unexplained > limit).any():
+        messages.append(
+            f"{datasets(unexplained > limit)}: {span_text(c_zero)} of {n} records per dataset have "
+            "no matching synthetic record (c = 0"
+            + (f"; {never} of them never matchable" if never else "")
+            + "), so they get T = 1 and risk 0 (R's convention) and add nothing to the expected "
+            "risk; check the radius, the categorical levels of the synthetic data and "
+            "missing-value codes"
+        )
+    for message in messages:
+        warnings.warn(message, RiskInputWarning, stacklevel=stacklevel)

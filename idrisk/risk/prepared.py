@@ -1,0 +1,289 @@
+"""Prepare once, count many: the inputs of an identification-risk call, encoded once.
+
+Internal API (used by :func:`idrisk.identification_risk`, ``radius_sweep``, the report,
+``m_experiment`` and the what-if / precision tools)::
+
+    from idrisk.risk.prepared import prepare
+
+    prepared = prepare(confidential, synthetic, options)   # options: a RiskOptions
+    result = prepared.count()                              # = identification_risk(...)
+    result = prepared.count(r=0.2)                         # another radius, nothing re-read
+    result = prepared.count(options=options.replace(closed=True, r=0.05))
+
+What is kept (per mode: ``r`` None, everything matched exactly, or a radius):
+
+* the validation of the frames (columns, row counts, alignment, R's positional reading);
+* the level codes of the categorical known/syn variables (``int32``) and the continuous
+  values as float64 arrays;
+* the group key of every confidential record and of every synthetic record.
+
+What each :meth:`Prepared.count` does: the radius hand-out and its warnings, the half-widths,
+the input checks, the counting and the result. The warnings about column types
+(``ContinuousCodesWarning``, ``ExactMatchWarning``, numbers stored as text) come with the first
+count of a mode only. A different ``known``/``syn``/``categorical``/
+``continuous``/``align`` needs a new :func:`prepare` (``count`` refuses such options).
+
+The inputs must not be changed in place while a :class:`Prepared` is in use: it reads them
+once (it keeps references to the frames, and the encoded arrays).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._progress import progress_bar
+from ._checks import input_checks, result_about, warn_about_checks
+from ._prepare import CheckedInputs, PreparedInputs, check_inputs, encode_inputs
+from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
+from .options import Radius, RiskOptions
+from .result import IdentificationRiskResult
+
+__all__ = ["Prepared", "prepare"]
+
+#: below this many records in the datasets after the first (n x (m - 1)), datasets are counted
+#: one after the other: a thread pool's start-up (~0.2 ms) costs more than it saves. (CE
+#: scenario 1, 5,571 x 19 = 106k: the same CPU time on 2 threads as on one, measured.)
+THREAD_MIN_CELLS = 20_000
+
+#: up to this many records per dataset, a reusable Prepared keeps each dataset's sorted
+#: synthetic side (sort order, ranks, prefix table) for the next radius
+STORE_MAX_RECORDS = 100_000
+
+_SAME: Any = object()  # "the prepared options' value"
+
+#: options that :meth:`Prepared.count` may change (the rest define the prepared inputs)
+COUNT_OPTIONS = frozenset(
+    {"r", "percentage", "euclidean_dist", "closed", "abs_radius", "ellipsoid", "na_matches"}
+)
+
+
+def _n_workers(n_jobs: int | None, m: int, n: int) -> int:
+    if n_jobs is None:
+        if n * (m - 1) < THREAD_MIN_CELLS:
+            return 1
+        n_jobs = os.cpu_count() or 1
+    if not isinstance(n_jobs, int) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive integer or None, got {n_jobs!r}")
+    return max(1, min(n_jobs, m - 1))
+
+
+class _Mode:
+    """The encoded arrays of one mode (exact or radius) and their group keys."""
+
+    def __init__(self, prep: PreparedInputs, keep: bool):
+        self.prep = prep
+        self.encoder = KeyEncoder(prep.cat_orig)
+        self._skeys: list[np.ndarray | None] = [None] * prep.m
+        self._keep = keep
+        # per dataset, the radius-independent synthetic side of the counting (small inputs)
+        self.stores: list[dict | None] = [
+            {} if keep and prep.n <= STORE_MAX_RECORDS else None for _ in range(prep.m)
+        ]
+
+    def skey(self, j: int) -> np.ndarray:
+        key = self._skeys[j]
+        if key is None:
+            key = self.encoder.transform(self.prep.cat_syn[j])
+            if self._keep:  # (left writeable: a read-only array is another numba signature)
+                self._skeys[j] = key
+        return key
+
+
+class Prepared:
+    """The inputs of :func:`idrisk.identification_risk`, validated and encoded once (see the
+    module docstring). Build it with :func:`prepare`.
+
+    Attributes
+    ----------
+    options
+        The :class:`~idrisk.RiskOptions` given to :func:`prepare` (the default of
+        :meth:`count`).
+    n, m
+        Records and synthetic datasets.
+    names
+        How messages name each synthetic dataset.
+    """
+
+    def __init__(self, checked: CheckedInputs, *, reusable: bool = True):
+        self._checked = checked
+        self._modes: dict[bool, _Mode] = {}
+        self._reusable = reusable
+        self._used = False
+        self.options = checked.options
+
+    @property
+    def n(self) -> int:
+        return self._checked.n
+
+    @property
+    def m(self) -> int:
+        return len(self._checked.frames)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._checked.names)
+
+    @property
+    def index(self) -> pd.Index:
+        return self._checked.confidential.index
+
+    def resolve(self, r: Radius = _SAME, options: RiskOptions | None = None) -> RiskOptions:
+        """The options of a :meth:`count`: ``options`` (default: the prepared ones) with ``r``
+        replaced when given; a change of anything but the matching options is an error."""
+        if options is None:
+            options = self.options
+        else:
+            changed = [
+                name for name in ("known", "syn", "categorical", "continuous", "align", "rules")
+                if getattr(options, name) != getattr(self.options, name)
+            ]
+            if changed:
+                raise ValueError(
+                    f"options change {changed} of the prepared inputs: call prepare() again "
+                    f"(count() may change only {sorted(COUNT_OPTIONS)})"
+                )
+        if r is not _SAME:
+            options = options.replace(r=r)
+        return options
+
+    def mode(self, exact: bool) -> _Mode:
+        """The encoded arrays for ``r`` None (``exact``) or a radius, built once."""
+        found = self._modes.get(exact)
+        if found is None:
+            self._checked.type_checks(exact)
+            found = self._modes[exact] = _Mode(
+                encode_inputs(self._checked, exact), keep=self._reusable
+            )
+        return found
+
+    def inputs(self, options: RiskOptions, stacklevel: int = 3) -> tuple[_Mode, PreparedInputs]:
+        """The mode of ``options`` and its arrays with the radii of ``options``."""
+        exact = options.r is None
+        mode = self.mode(exact)
+        radii = self._checked.radii(options, stacklevel=stacklevel + 1)
+        return mode, replace(mode.prep, options=options, radii=radii)
+
+    def counts(
+        self,
+        options: RiskOptions,
+        *,
+        progress: bool | None = None,
+        n_jobs: int | None = None,
+        stacklevel: int = 3,
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, Any], PreparedInputs]:
+        """``(c, own, checks, inputs)``: the raw n x m match counts (int32, column-major), the
+        own-row indicators (bool, before R's c = 0 rule), the input checks and the encoded
+        inputs with their radii (for :func:`result_about`)."""
+        if self._used and not self._reusable:
+            raise RuntimeError("this Prepared was built for one count (reusable=False)")
+        mode, prep = self.inputs(options, stacklevel=stacklevel + 1)
+        rule = MatchRule(
+            closed=options.closed, na_matches=options.na_matches, ellipsoid=options.ellipsoid
+        )
+        if prep.radii is None:
+            x = d = np.empty((prep.n, 0))
+        else:
+            x = prep.cont_orig
+            d = half_widths(
+                x,
+                prep.radius_vector,
+                percentage=options.percentage,
+                abs_radius=options.abs_radius,
+                euclidean_dist=options.euclidean_dist,
+                known=prep.cont_known,
+            )
+        checks = input_checks(prep, d if prep.radii is not None else None, options.closed)
+        encoder = mode.encoder
+        cache = CountCache()
+        n, m = prep.n, prep.m
+        c = np.empty((n, m), dtype=np.int32 if n < 2**31 - 1 else np.int64, order="F")
+        own = np.empty((n, m), dtype=bool, order="F")
+        empty = np.empty((n, 0))
+        release = not self._reusable
+
+        def count(j: int) -> None:
+            y = prep.cont_syn[j] if prep.radii is not None else empty
+            c[:, j], own[:, j] = count_matches(
+                encoder.keys, mode.skey(j), x, d, y, rule, encoder.n_keys, cache,
+                store=mode.stores[j],
+            )
+            if release:
+                mode.prep.release(j)  # the consumed arrays themselves
+                prep.release(j)
+
+        self._used = True
+        if progress is None:
+            progress = n * m >= 5_000_000
+        workers = _n_workers(n_jobs, m, n)
+        with progress_bar(total=m, desc="identification risk", unit="dataset",
+                          show=progress) as bar:  # fmt: skip
+            count(0)  # the first dataset fills the shared cache (plan, target orders)
+            bar.update()
+            if workers == 1:
+                for j in range(1, m):
+                    count(j)
+                    bar.update()
+            else:  # numpy and the kernels release the GIL
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    for _ in pool.map(count, range(1, m)):
+                        bar.update()
+        return c, own, checks, prep
+
+    def count(
+        self,
+        r: Radius = _SAME,
+        *,
+        options: RiskOptions | None = None,
+        progress: bool | None = None,
+        n_jobs: int | None = None,
+        warn: bool = True,
+        stacklevel: int = 2,
+    ) -> IdentificationRiskResult:
+        """The :class:`~idrisk.risk.IdentificationRiskResult` for radius ``r`` (default: the
+        prepared options' radius) or for ``options`` (same known/syn/types/alignment as the
+        prepared ones). ``warn``: the :class:`~idrisk.exceptions.RiskInputWarning` of the
+        result's checks (a sweep may want them once, not per radius)."""
+        options = self.resolve(r, options)
+        c, own, checks, prep = self.counts(
+            options, progress=progress, n_jobs=n_jobs, stacklevel=stacklevel + 1
+        )
+        result = IdentificationRiskResult.from_counts(
+            c, own, index=prep.index, checks=checks, **result_about(prep)
+        )
+        if warn:
+            warn_about_checks(
+                result, checks, prep.names, stacklevel=stacklevel + 1, orig_name=prep.orig_name
+            )
+        return result
+
+
+def prepare(
+    confidential: pd.DataFrame,
+    synthetic: pd.DataFrame | Sequence[pd.DataFrame],
+    options: RiskOptions,
+    *,
+    reusable: bool = True,
+) -> Prepared:
+    """Validate and encode the inputs of an identification-risk call once (see the module
+    docstring). ``synthetic``: a frame, a list of frames or a
+    :class:`~idrisk.SyntheticData`. ``reusable=False`` (one count, as
+    :func:`~idrisk.identification_risk` does) releases each dataset's arrays once counted.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from idrisk import RiskOptions
+    >>> orig = pd.DataFrame({"Sex": ["F", "F", "M"], "Income": [10.0, 10.5, 30.0]})
+    >>> prepared = prepare(orig, [orig], RiskOptions(known="Sex", syn="Income", r=0.1))
+    >>> [prepared.count(r=r).c[1].tolist() for r in (0.01, 0.1)]
+    [[1, 1, 1], [2, 2, 1]]
+    """
+    checked = check_inputs(confidential, synthetic, options)
+    return Prepared(checked, reusable=reusable)

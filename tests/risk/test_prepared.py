@@ -1,0 +1,112 @@
+"""Prepare once, count many (:mod:`idrisk.risk.prepared`) and the compact, read-only result.
+
+Every count of a :class:`Prepared` must equal a fresh ``identification_risk`` call with the same
+options, digit for digit, whatever was counted before it (other radii, the exact mode, other
+rules), and the record-level arrays of a result cannot be changed.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from idrisk import RiskOptions, identification_risk
+from idrisk.risk.prepared import prepare
+
+R_KEYS = ("c_vector", "T_vector", "K_vector", "F_vector", "Risk_vector", "s_vector",
+          "exp.risk_vector", "true.rate_vector", "false.rate_vector")
+
+
+def _data(n=400, m=4, seed=3):
+    rng = np.random.default_rng(seed)
+    orig = pd.DataFrame({
+        "Age": rng.integers(18, 80, n).astype(float),
+        "Sex": pd.Categorical(rng.choice(["F", "M"], n)),
+        "Income": np.round(rng.lognormal(10, 1, n), 0),
+        "Exp": np.round(rng.lognormal(8, 1, n), 0),
+    })
+    orig.loc[orig.index[:5], "Income"] = -3.0  # never matched under a percentage radius
+    syns = []
+    for _ in range(m):
+        income = orig.Income.to_numpy()[rng.permutation(n)] * rng.lognormal(0, 0.05, n)
+        s = orig.assign(Income=income, Exp=orig.Exp.to_numpy()[rng.permutation(n)])
+        s.loc[s.index[rng.integers(0, n, 3)], "Exp"] = np.nan
+        syns.append(s)
+    return orig, syns
+
+
+def _same(a, b):
+    ra, rb = a.to_r_dict(), b.to_r_dict()
+    for key in R_KEYS:
+        np.testing.assert_array_equal(ra[key], rb[key], err_msg=key)
+    pd.testing.assert_frame_equal(a.checks, b.checks)
+
+
+CALLS = [
+    dict(r=0.1),
+    dict(r=0.02),
+    dict(r=None),
+    dict(r=0.3, closed=True),
+    dict(r=0.05, na_matches=False),
+    dict(r={"Age": 0.1, "Income": 0.2, "Exp": 0.01}, euclidean_dist=True),  # (Exp if in syn)
+    dict(r=0.1, ellipsoid=True),
+    dict(r=0.1),  # the first call again, after all the others
+]
+
+
+@pytest.mark.parametrize("syn", [["Income"], ["Income", "Exp"]])
+def test_every_count_equals_a_fresh_call(syn):
+    orig, syns = _data()
+    base = RiskOptions(known=["Age", "Sex"], syn=syn, r=0.1)
+    prepared = prepare(orig, syns, base)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for call in CALLS:
+            if isinstance(call["r"], dict):
+                call = {**call, "r": {k: v for k, v in call["r"].items() if k in ["Age", *syn]}}
+            options = base.replace(**call)
+            fresh = identification_risk(orig, syns, ["Age", "Sex"], syn, **call)
+            _same(prepared.count(options=options), fresh)
+            if set(call) == {"r"}:
+                _same(prepared.count(r=call["r"]), fresh)
+
+
+def test_count_refuses_other_columns():
+    orig, syns = _data()
+    prepared = prepare(orig, syns, RiskOptions(known=["Age", "Sex"], syn=["Income"], r=0.1))
+    with pytest.raises(ValueError, match="prepare"):
+        prepared.count(options=RiskOptions(known=["Age"], syn=["Income"], r=0.1))
+
+
+def test_one_shot_prepared_is_not_reused():
+    orig, syns = _data(m=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        prepared = prepare(orig, syns, RiskOptions(known=["Sex"], syn=["Income"], r=0.1),
+                           reusable=False)
+        prepared.count()
+        with pytest.raises(RuntimeError):
+            prepared.count(r=None)
+
+
+def test_result_is_compact_and_read_only():
+    orig, syns = _data(m=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = identification_risk(orig, syns, ["Age", "Sex"], ["Income"], r=0.1)
+    assert res.array("c").dtype == np.int32
+    assert {res.array(k).dtype for k in "TKF"} == {np.dtype(bool)}
+    for name in ("c", "T", "K", "F", "risk"):
+        assert not res.array(name).flags.writeable
+        frame = getattr(res, name)
+        with pytest.raises(ValueError, match="read-only"):
+            frame.iloc[0, 0] = 7
+        with pytest.raises(ValueError, match="read-only"):
+            frame.to_numpy()[0, 0] = 7
+    # the R-shaped frames keep R's integer 0/1 and counts
+    assert res.T.dtypes.tolist() == [np.dtype(np.int64)] * 3
+    np.testing.assert_array_equal(res.risk.to_numpy(),
+                                  np.where(res.c > 0, res.T / np.maximum(res.c, 1), 0.0))
