@@ -65,6 +65,7 @@ def report(
     disclosure_known: Sequence[str] | None = None,
     disclosure_syn: Sequence[str] | None = None,
     disclosure_ngroups: int = 5,
+    what_if: bool = True,
 ) -> RiskReport:
     """Compute risk and utility of synthetic data and write an HTML and a Markdown report.
 
@@ -83,7 +84,7 @@ def report(
 continuous, align, options
         The matching rules, as :func:`compute_report`.
     radii, utility, maxorder, top, show_confidential_values, title, sources, intro, \
-progress, n_jobs, disclosure_known, disclosure_syn, disclosure_ngroups
+progress, n_jobs, disclosure_known, disclosure_syn, disclosure_ngroups, what_if
         As :func:`compute_report`.
 
     Returns
@@ -114,6 +115,6 @@ progress, n_jobs, disclosure_known, disclosure_syn, disclosure_ngroups
         maxorder=maxorder, top=top, show_confidential_values=show_confidential_values,
         title=title, sources=sources, intro=intro, progress=progress, n_jobs=n_jobs,
         disclosure_known=disclosure_known, disclosure_syn=disclosure_syn,
-        disclosure_ngroups=disclosure_ngroups,
+        disclosure_ngroups=disclosure_ngroups, what_if=what_if,
     )
     return write_report(rep, out_dir, overwrite=overwrite, progress=progress)

@@ -164,20 +164,24 @@ def test_one_categorical_rule_in_the_package():
 #: the options of a risk call; a function with several of them repeats the signature
 OPTION_NAMES = {"percentage", "euclidean_dist", "closed", "abs_radius", "ellipsoid",
                 "na_matches", "categorical", "continuous", "align"}
+#: the description of one ball (issue 28.2), shared by design with the risk weights
+BALL_NAMES = {"percentage", "closed", "abs_radius"}
 
 
 def test_one_risk_signature_in_the_package():
     """Only ``identification_risk`` and the public functions that pass the options on (issue
     28: explicit keywords or ``options=``; ``tests/test_glossary.py`` holds their names and
     defaults to :class:`RiskOptions`') spell out the options; every engine and layer takes a
-    :class:`RiskOptions`."""
+    :class:`RiskOptions`. The ball's own description (``percentage``, ``closed``,
+    ``abs_radius``) is shared with the risk weights and the risk-weighted synthesizer, so only
+    the other matching options count as a copy."""
     public = {"identification_risk", "report", "compute_report", "radius_sweep",
               "risk_utility", "m_experiment"}
     offenders = []
     for path in sorted(PKG.rglob("*.py")):
         for fn in _functions(ast.parse(path.read_text())):
             args = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
-            if len(args & OPTION_NAMES) >= 4 and fn.name not in public:
+            if len(args & (OPTION_NAMES - BALL_NAMES)) >= 3 and fn.name not in public:
                 offenders.append(f"{path.relative_to(PKG.parent)}:{fn.lineno} {fn.name}")
     assert not offenders, "copies of identification_risk's signature:\n" + "\n".join(offenders)
     fields = set(RiskOptions.__dataclass_fields__) - {"rules"}
