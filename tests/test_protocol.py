@@ -20,8 +20,9 @@ import pandas as pd
 import pytest
 
 from idrisk import SyntheticData
-from idrisk._synthetic import NotFittedError, Synthesizer
+from idrisk._synthetic import Synthesizer
 from idrisk.categorical import DPMPM, DPAreal
+from idrisk.exceptions import NotFittedError
 from idrisk.survey import FBP, FBS
 from idrisk.synthesis import CARTSynthesizer
 from idrisk.weighted import RiskWeightedSynthesizer

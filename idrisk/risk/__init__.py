@@ -18,12 +18,13 @@ other way round.
 """
 
 from .._lazy import lazy_attributes
-from ._prepare import (
+from ..exceptions import (
     ContinuousCodesWarning,
     ExactMatchWarning,
     RadiusWarning,
     RiskInputWarning,
     RParityWarning,
+    SynthpopQuirkWarning,
 )
 from .identification import identification_risk
 from .options import RiskOptions
@@ -34,7 +35,6 @@ _LAZY = {
     # synthpop's disclosure measures
     "DisclosureResult": ".disclosure_measures",
     "DisclosureSummary": ".disclosure_measures",
-    "SynthpopQuirkWarning": ".disclosure_measures",
     "disclosure": ".disclosure_measures",
     "disclosure_summary": ".disclosure_measures",
     # categorical labels (Hu & Savitsky): attribute risk and the inherent Min/Max bounds
@@ -53,6 +53,7 @@ __all__ = [
     "RadiusWarning",
     "RiskInputWarning",
     "RiskOptions",
+    "SynthpopQuirkWarning",
     "identification_risk",
     *_LAZY,
 ]

@@ -16,9 +16,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import ColumnTypeError
 from .._interface import spell
 from .._schema import is_categorical, label, level_labels, r_label, require_columns
+from .._synthetic import synthetic_frames, synthetic_name
+from ..exceptions import (
+    ColumnTypeError,
+    ContinuousCodesWarning,
+    ExactMatchWarning,
+    ExtraRadiiWarning,
+    RadiusWarning,
+    RiskInputWarning,
+    RParityWarning,
+)
 from .options import RiskOptions
 
 __all__ = [
@@ -45,34 +54,6 @@ CODES_MAX_DISTINCT = 20
 CODE_DTYPE = np.int32
 #: an object/string column is "numbers stored as text" when this share of its values parse
 NUMERIC_TEXT_SHARE = 0.95
-
-
-class RadiusWarning(UserWarning):
-    """A suspicious radius: more entries than continuous variables (R prints a warning), or a
-    percentage radius above 1 (``r = 10`` means +-1000%)."""
-
-
-class ExtraRadiiWarning(RadiusWarning):
-    """More radii than continuous known/syn columns: the extra entries are ignored (R prints
-    two ``Warning`` lines here)."""
-
-
-class ContinuousCodesWarning(UserWarning):
-    """Integer codes (few distinct whole numbers) are matched within a radius as continuous."""
-
-
-class RiskInputWarning(UserWarning):
-    """Something in the data changes the risk silently under R's rules (NA matching anything,
-    values <= 0 that never match under a percentage radius, many records with c = 0)."""
-
-
-class ExactMatchWarning(RiskInputWarning):
-    """``r`` is None, so numeric known/syn columns are matched by equality (R's rule)."""
-
-
-class RParityWarning(UserWarning):
-    """:mod:`idrisk.r` reproduces a rule of R's that differs from idrisk's own reading (synthetic
-    columns by position, the first n synthetic rows, a column listed twice)."""
 
 
 # --------------------------------------------------------------------------- dtypes
@@ -356,31 +337,6 @@ class PreparedInputs:
         self.cat_syn[j] = self.cont_syn[j] = None  # type: ignore[call-overload]
 
 
-def _as_frame_list(synthetic: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
-    if isinstance(synthetic, pd.DataFrame):
-        return [synthetic]
-    if isinstance(synthetic, (str, bytes)) or not isinstance(synthetic, Sequence):
-        raise TypeError(
-            "synthetic must be a DataFrame, a list of DataFrames or a SyntheticData, got "
-            f"{type(synthetic).__name__}"
-        )
-    frames = list(synthetic)
-    if not frames:
-        raise ValueError("synthetic is empty: give at least one synthetic dataset")
-    for j, frame in enumerate(frames, start=1):
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(
-                f"{synthetic_name(j)} is a {type(frame).__name__}, "
-                "expected a DataFrame"
-            )
-    return frames
-
-
-def synthetic_name(j: int) -> str:
-    """How messages name synthetic dataset j (1-based) of a Python call."""
-    return f"synthetic dataset {j} (synthetic[{j - 1}])"
-
-
 def dataset_label(frame: pd.DataFrame, j: int | None) -> str:
     """How messages name a dataset: ``the confidential data`` / ``synthetic dataset j``, or
     the file it came from when a reader stored one in ``frame.attrs["source"]``."""
@@ -453,7 +409,7 @@ def prepare_inputs(
         raise TypeError(
             f"confidential must be a DataFrame, got {type(confidential).__name__}"
         )
-    frames = _as_frame_list(synthetic)
+    frames = synthetic_frames(synthetic)
     known_l, syn_l = list(options.known), list(options.syn)
     used = list(dict.fromkeys(known_l + syn_l))
     orig_name = dataset_label(confidential, None)

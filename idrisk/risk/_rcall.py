@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from ..exceptions import NumbersAsTextWarning, RMessage, RPrintedWarning
 from ._prepare import ExtraRadiiWarning, is_factor, numeric_text_columns
 from .identification import risk_from_options
 from .options import RiskOptions
@@ -35,20 +36,6 @@ R_NULL_ERROR = (
 )
 #: R's message() when r is NULL
 R_MESSAGE = "Assuming all synthetic and known vars to be categorical"
-
-
-class RPrintedWarning(UserWarning):
-    """A ``[1] "Warning: ..."`` line that the R package printed (it prints, it does not warn)."""
-
-
-class RMessage(UserWarning):
-    """A line that the R package emitted with ``message()`` (e.g. "Assuming all synthetic and
-    known vars to be categorical" when ``r`` is NULL)."""
-
-
-class NumbersAsTextWarning(UserWarning):
-    """A text column of numbers is a factor under R's rule (kept by :mod:`idrisk.r`, with this
-    warning)."""
 
 
 def r_printed_lines(

@@ -26,7 +26,9 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from .._schema import is_categorical, label
+from .._schema import is_categorical, label, require_columns
+from .._synthetic import synthetic_frames, synthetic_name
+from ..exceptions import SynthpopQuirkWarning
 
 
 def _sci_parts(x: float, digits: int) -> tuple[int, int, bool]:
@@ -151,9 +153,6 @@ def cut_labels(breaks: Sequence[float], dig_lab: int = 8) -> list[str]:
 
 
 # ====================================================================== warnings
-class SynthpopQuirkWarning(UserWarning):
-    """synthpop's answer here comes from a quirk of its code (the message names it);
-    ``quirks="corrected"`` gives the answer without it."""
 
 
 def _quirk(name: str, detail: str) -> None:
@@ -538,11 +537,10 @@ def disclosure_tables(
         raise ValueError("data has a column called 'target'; rename it (synthpop uses the name)")
     if len(set(user_keys)) != len(user_keys):
         raise ValueError(f"keys: a column is listed twice in {user_keys}")
-    for where, frame in [("data", data)] + [(f"synthetic data set {j + 1}", s)
+    for where, frame in [("data", data)] + [(synthetic_name(j + 1, "object"), s)
                                              for j, s in enumerate(syn)]:
-        missing = [c for c in [tname, *user_keys] if c not in frame.columns]
-        if missing:
-            raise KeyError(f"column(s) {missing} (keys/target) not found in {where}")
+        require_columns(frame, [tname], "target", where)
+        require_columns(frame, user_keys, "keys", where)
     if isinstance(denom_lim, bool) or not float(denom_lim).is_integer() or denom_lim < 1:
         raise ValueError(f"denom_lim must be a positive whole number, got {denom_lim!r}")
     if ngroups_target is not None and ngroups_target == 1:
@@ -1039,11 +1037,9 @@ def replicated_uniques_tables(
     fix = quirks == "corrected"
     syn = list(syn)
     key_list = list(data.columns) if keys is None else resolve_columns(data, keys, "keys")
-    for where, frame in [("data", data)] + [(f"synthetic data set {j + 1}", s)
+    for where, frame in [("data", data)] + [(synthetic_name(j + 1, "object"), s)
                                              for j, s in enumerate(syn)]:
-        missing = [c for c in key_list if c not in frame.columns]
-        if missing:
-            raise KeyError(f"keys: column(s) {missing} not found in {where}")
+        require_columns(frame, key_list, "keys", where)
     single = len(key_list) == 1
 
     def strings(frame: pd.DataFrame) -> np.ndarray:
@@ -1319,18 +1315,6 @@ def _cat_number(v: float) -> str:
     return _write(v, decimals, scientific)
 
 
-def _synthetic_frames(object: object, argument: str = "object") -> list[pd.DataFrame]:
-    if isinstance(object, pd.DataFrame):
-        return [object]
-    frames = list(object)  # type: ignore[call-overload]
-    for j, f in enumerate(frames):
-        if not isinstance(f, pd.DataFrame):
-            raise TypeError(f"{argument}: item {j + 1} is a {type(f).__name__}, not a DataFrame")
-    if not frames:
-        raise ValueError(f"{argument}: no synthetic data sets")
-    return frames
-
-
 def _synorig_changes(syn: pd.DataFrame, data: pd.DataFrame) -> list[str]:
     """What synthpop's ``synorig.compare`` would change (empty: nothing)."""
     changes = []
@@ -1353,7 +1337,7 @@ def _synorig_changes(syn: pd.DataFrame, data: pd.DataFrame) -> list[str]:
 def _data_frame_method(object: object, data: pd.DataFrame, compare_synorig: bool,
                        print_out: bool = True) -> list[pd.DataFrame]:
     """The synthetic frames after the data.frame/list method's ``synorig.compare`` step."""
-    frames = _synthetic_frames(object)
+    frames = synthetic_frames(object, "object")
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
     if not compare_synorig:
@@ -1390,7 +1374,7 @@ def _dispatch(object: object, data: pd.DataFrame, cont_na: dict | None,
     """synthpop's S3 dispatch: a DataFrame is the data.frame method, anything else synds."""
     if isinstance(object, pd.DataFrame):
         return _data_frame_method(object, data, compare_synorig), cont_na
-    return _synthetic_frames(object), _synds_cont_na(object, cont_na)
+    return synthetic_frames(object, "object"), _synds_cont_na(object, cont_na)
 
 
 def _print_progress(res: dict, target: str) -> None:
@@ -1577,4 +1561,4 @@ def replicated_uniques(
     Synthetic uniques in original     2.0         3.0   66.67
     Replicated uniques                2.0         3.0   66.67
     """
-    return RepUniqList(replicated_uniques_tables(_synthetic_frames(object), data, keys))
+    return RepUniqList(replicated_uniques_tables(synthetic_frames(object, "object"), data, keys))

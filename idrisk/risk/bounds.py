@@ -31,7 +31,8 @@ import pandas as pd
 
 from .._progress import progress_bar
 from .._result import Result
-from .._schema import as_names
+from .._schema import as_names, require_columns
+from .._synthetic import synthetic_frames
 from .attribute import attribute_risk
 from .identification import identification_risk
 
@@ -63,7 +64,7 @@ def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd
     """
     label = as_names(label, "label")
     known = as_names(known, "known")
-    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
+    datasets = synthetic_frames(synthetic)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*have no matching synthetic record.*")
         ir = identification_risk(confidential, datasets, known=known, syn=label, r=None,
@@ -133,9 +134,8 @@ def bound_redraws(data: pd.DataFrame, label: str, kept: str | Sequence[str],
 def _check(data, label, kept, S, scenario, min_support) -> None:
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
-    missing = [c for c in [label, *kept] if c not in data.columns]
-    if missing:
-        raise KeyError(f"data: columns {missing} not found")
+    require_columns(data, [label], "label", "data")
+    require_columns(data, kept, "kept", "data")
     if label in kept:
         raise ValueError(f"label {label!r} is also in kept")
     if data[label].isna().any():
@@ -275,9 +275,7 @@ def inherent_bounds(data: pd.DataFrame, label: str, kept: str | Sequence[str],
     known = kept if known is None else as_names(known, "known")
     for scen in ("min", "max"):
         _check(data, label, kept, S, scen, min_support)
-    bad = [c for c in known if c not in data.columns]
-    if bad:
-        raise KeyError(f"known: columns {bad} not found in data")
+    require_columns(data, known, "known", "data")
     ss = np.random.SeedSequence(seed)
     seeds = ss.spawn(2)
     frames = []

@@ -62,6 +62,7 @@ from scipy import stats
 
 from .._cache import cache_dir
 from .._result import Result, frozen_update
+from ..exceptions import StanBackendError, StanConvergenceWarning
 
 __all__ = [
     "BACKENDS",
@@ -99,14 +100,6 @@ def _report(backend: str, why: str) -> None:
             _log.setLevel(logging.INFO)
     _log.info("backend='auto' chose %s: %s (pass backend= or set IDRISK_STAN_BACKEND to pin "
               "one)", backend, why)
-
-
-class StanBackendError(RuntimeError):
-    """Raised when no Stan backend can compile or run a program."""
-
-
-class StanConvergenceWarning(UserWarning):
-    """Issued when R-hat, bulk ESS or divergent transitions indicate poor convergence."""
 
 
 # --------------------------------------------------------------------------- discovery

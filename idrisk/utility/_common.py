@@ -34,17 +34,3 @@ def _levels(columns: Sequence[pd.Series]) -> list:
         return sorted(uniq)
     except TypeError:
         return sorted(uniq, key=str)
-
-
-def _as_list(synthetic) -> list[pd.DataFrame]:
-    """The synthetic datasets as a list: one DataFrame, a sequence of them or a
-    :class:`idrisk.SyntheticData`."""
-    if isinstance(synthetic, pd.DataFrame):
-        return [synthetic]
-    out = list(synthetic)
-    for k, s in enumerate(out):
-        if not isinstance(s, pd.DataFrame):
-            raise TypeError(f"synthetic[{k}] must be a pandas DataFrame, got {type(s).__name__}")
-    if not out:
-        raise ValueError("synthetic must contain at least one DataFrame")
-    return out

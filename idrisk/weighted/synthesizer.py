@@ -28,7 +28,7 @@ import pandas as pd
 
 from .._align import align_series, check_align
 from .._progress import progress_bar
-from .._schema import as_names, is_categorical
+from .._schema import as_names, is_categorical, require_columns
 from .._synthetic import Synthesizer, SyntheticData
 from ..stan.backend import StanFit, StanProgram
 from .weights import pattern_codes, risk_weights
@@ -70,9 +70,7 @@ def design_matrix(
     >>> design_matrix(df, ["a", "b"])[0].columns.tolist()
     ['(Intercept)', 'a', 'b[y]']
     """
-    missing = [c for c in predictors if c not in data.columns]
-    if missing:
-        raise KeyError(f"predictor columns not in data: {missing}")
+    require_columns(data, predictors, "predictors", "data")
     scaling = dict(scaling or {})
     cols: dict[str, np.ndarray] = {"(Intercept)": np.ones(len(data))}
     for col in predictors:
@@ -227,9 +225,7 @@ class RiskWeightedSynthesizer(Synthesizer):
         if self.weighting == "none":
             return pd.Series(1.0, index=data.index, name="alpha")
         known = as_names(self.known, "known")
-        missing = [k for k in known if k not in data.columns]
-        if missing:
-            raise KeyError(f"known pattern columns not in data: {missing}")
+        require_columns(data, known, "known", "data")
         pattern = data[known] if known else np.zeros(len(data))
         return risk_weights(
             y, pattern, float(self.r), kind=self.weighting, c=float(self.c), g=float(self.g),
@@ -267,8 +263,7 @@ class RiskWeightedSynthesizer(Synthesizer):
         self._validate_params()
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
-        if target not in data.columns:
-            raise KeyError(f"target column {target!r} not in data")
+        require_columns(data, [target], "target", "data")
         if target in predictors:
             raise ValueError(f"target {target!r} cannot also be a predictor")
         y = data[target].to_numpy(dtype=float)

@@ -10,6 +10,7 @@ from scipy import stats
 
 from idrisk.categorical import DPAreal, areal_data
 from idrisk.categorical.dp_areal import _cpc_to_chol, _sigma_logp
+from idrisk.exceptions import NotFittedError
 
 
 def small_data() -> pd.DataFrame:
@@ -86,7 +87,7 @@ def test_errors_name_the_argument():
         DPAreal(progress=False).fit(d, "zz", ["a"])
     with pytest.raises(ValueError, match="also in kept"):
         areal_data(d, "lab", ["lab"])
-    with pytest.raises(RuntimeError, match="fit"):
+    with pytest.raises(NotFittedError, match="fit"):
         DPAreal().synthesize(1)
 
 

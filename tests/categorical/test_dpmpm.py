@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from idrisk.categorical import DPMPM, KStarWarning, _kernels, dpmpm_synthesize
+from idrisk.exceptions import NotFittedError
 
 
 def _data(n=600, seed=0) -> pd.DataFrame:
@@ -166,5 +167,5 @@ def test_errors_name_the_argument():
         fit.set_params(z="posterior").synthesize(1)
     with pytest.raises(ValueError, match="m=2 exceeds"):
         fit.set_params(z="kept").synthesize(2)
-    with pytest.raises(RuntimeError, match="fit"):
+    with pytest.raises(NotFittedError, match="fit"):
         DPMPM().synthesize(1)
