@@ -135,6 +135,8 @@ def radius_sweep(
     scenario, radius and dataset. exp_risk is the expected number of records identified, out
     of n. The per-call ``RiskInputWarning`` of :func:`~idrisk.identification_risk` is not
     repeated for every radius: the counts are in the table.
+    A tidy-frame function (glossary rule: an answer that is one table is returned as that
+    table, tidy; an answer with several parts is a Result).
 
     Examples
     --------

@@ -12,7 +12,7 @@ from os import PathLike
 import numpy as np
 import pandas as pd
 
-from ._schema import require_columns
+from ._schema import require_columns, sorted_levels
 
 __all__ = ["CE_CATEGORICAL", "CE_COLUMNS", "load_demo", "read_ce"]
 
@@ -25,7 +25,7 @@ def _as_factors(df: pd.DataFrame, columns) -> pd.DataFrame:
     out = df.copy()
     for c in columns:
         values = out[c]
-        cats = sorted(pd.unique(values.dropna()))
+        cats = sorted_levels(values)
         out[c] = pd.Categorical(values, categories=cats)
     return out
 

@@ -296,7 +296,8 @@ class DPMPM(Synthesizer):
 
     def kstar_summary(self, level: float = 0.95) -> pd.Series:
         """Post-burn-in k*: median and central ``level`` interval, maximum; posterior mean of
-        alpha."""
+        alpha, as a Series. A tidy-frame function (glossary rule: an answer that is one
+        table is returned as that table, tidy; an answer with several parts is a Result)."""
         self._check_fitted()
         post = self.trace_.iloc[int(self.burn):]
         q = (1 - level) / 2

@@ -10,8 +10,8 @@ risk, true and false match rates, record-level c, T, K, F and risk matrices.
   the counting engine in ``matching.py`` and the result in ``result.py``);
 * :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``);
 * :func:`disclosure` / :func:`disclosure_summary` -- synthpop 1.9-3's disclosure measures
-  (``disclosure_measures.py``, engine in ``_synthpop_disclosure.py``; R's shapes in
-  :mod:`idrisk.r`).
+  (``disclosure_measures.py``, tables in ``_synthpop_tables.py``, R's factors in ``_rfactor.py``;
+  R's shapes in :mod:`idrisk.r`, from ``idrisk/_rdisclosure.py``).
 
 This part imports nothing from the rest of idrisk: synthesizers depend on it, never the
 other way round.

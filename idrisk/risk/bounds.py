@@ -51,6 +51,13 @@ def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd
     true label no synthetic record of its pattern carries (c = 0) contributes nothing, as in
     ``identification_risk`` (its RiskInputWarning is expected here and silenced).
 
+    Returns
+    -------
+    pandas.DataFrame
+        One row per synthetic dataset (index ``dataset`` 1..m). A tidy-frame function
+        (glossary rule: an answer that is one table is returned as that table, tidy; an
+        answer with several parts is a Result).
+
     Examples
     --------
     >>> import pandas as pd

@@ -40,7 +40,7 @@ from .._result import Result
 from .._schema import as_names, require_columns
 from .._synthetic import synthetic_frames, synthetic_name
 from ..exceptions import SynthpopQuirkWarning
-from ._synthpop_disclosure import (
+from ._synthpop_tables import (
     EXCLUSION_COLUMNS,
     TABLES,
     disclosure_tables,

@@ -54,7 +54,7 @@ from typing import Literal, cast
 import numpy as np
 import pandas as pd
 
-from .._schema import is_categorical
+from .._schema import is_categorical, sorted_levels
 from . import _kernels, _rpart_kernels
 
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
@@ -701,7 +701,7 @@ def _factor_levels(col: pd.Series) -> list | None:
         return list(col.cat.categories)
     if pd.api.types.is_bool_dtype(col):
         return [False, True]
-    return sorted(col.dropna().unique().tolist(), key=str)
+    return sorted_levels(col)
 
 
 def _as_labels(col: pd.Series) -> np.ndarray:

@@ -10,6 +10,8 @@ from contextlib import nullcontext
 
 import pandas as pd
 
+from .._schema import sorted_levels
+
 
 def _single_thread_blas():
     """Run BLAS single-threaded: the many small fits here are slower with threads on a busy
@@ -29,8 +31,4 @@ def _levels(columns: Sequence[pd.Series]) -> list:
             cats.extend(s.cat.categories.tolist())
         else:
             cats.extend(pd.unique(s.dropna()).tolist())
-    uniq = list(dict.fromkeys(cats))
-    try:
-        return sorted(uniq)
-    except TypeError:
-        return sorted(uniq, key=str)
+    return sorted_levels(cats)

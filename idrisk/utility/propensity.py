@@ -403,6 +403,8 @@ def propensity_utility(
     Returns
     -------
     pandas.Series named ``"U_p"`` indexed by dataset (1..m).
+        A tidy-frame function (glossary rule: an answer that is one table is returned as that
+        table, tidy; an answer with several parts is a Result).
 
     Examples
     --------

@@ -28,7 +28,7 @@ import pandas as pd
 
 from .._align import align_series, check_align
 from .._progress import progress_bar
-from .._schema import as_names, is_categorical, require_columns
+from .._schema import as_names, is_categorical, require_columns, sorted_levels
 from .._synthetic import Synthesizer, SyntheticData
 from ..stan.backend import StanFit, StanProgram
 from .weights import pattern_codes, risk_weights
@@ -78,7 +78,7 @@ def design_matrix(
         if s.isna().any():
             raise ValueError(f"predictor {col!r} has missing values")
         if col in categorical or is_categorical(s):
-            levels = sorted(pd.unique(s), key=str)
+            levels = sorted_levels(s)
             for lev in levels[1:]:
                 cols[f"{col}[{lev}]"] = (s == lev).to_numpy(dtype=float)
         else:

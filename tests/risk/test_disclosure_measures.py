@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _disclosure_ref import reference  # noqa: E402
 
 from idrisk import SyntheticData  # noqa: E402
+from idrisk._rtext import cut_labels, r_format  # noqa: E402
+from idrisk._rtext import r_label as r_character  # noqa: E402
 from idrisk.risk import (  # noqa: E402
     DisclosureResult,
     DisclosureSummary,
@@ -26,13 +28,8 @@ from idrisk.risk import (  # noqa: E402
     disclosure,
     disclosure_summary,
 )
-from idrisk.risk._synthpop_disclosure import (  # noqa: E402
-    class_breaks,
-    cut_labels,
-    disclosure_tables,
-    r_character,
-    r_format,
-)
+from idrisk.risk._rfactor import class_breaks  # noqa: E402
+from idrisk.risk._synthpop_tables import disclosure_tables  # noqa: E402
 
 MEASURES = ["UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO",
             "max_denom", "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAP", "TCAP"]
