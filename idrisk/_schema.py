@@ -199,7 +199,7 @@ def sorted_levels(values: Iterable[object]) -> list:
     """
     distinct = list(dict.fromkeys(v for v in values if not _missing(v)))
     try:
-        return sorted(distinct)  # type: ignore[type-var]
+        return sorted(distinct)
     except TypeError:
         return sorted(distinct, key=label)
 

@@ -20,7 +20,8 @@ Identification risk: :class:`RadiusWarning`, :class:`ExtraRadiiWarning`,
 :class:`ContinuousCodesWarning`, :class:`RiskInputWarning`, :class:`ExactMatchWarning`,
 :class:`RParityWarning`; R's printed output: :class:`RPrintedWarning`, :class:`RMessage`,
 :class:`NumbersAsTextWarning`; synthpop's disclosure: :class:`SynthpopQuirkWarning`;
-synthesizers and models: :class:`KStarWarning`, :class:`StanConvergenceWarning`.
+synthesizers and models: :class:`KStarWarning`, :class:`StanConvergenceWarning`,
+:class:`SensitivityWarning`; utility: :class:`UtilityWarning`; R: :class:`RConversionWarning`.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ __all__ = [
     "StanBackendError",
     "StanConvergenceWarning",
     "SynthpopQuirkWarning",
+    "UtilityWarning",
+    "SensitivityWarning",
+    "RConversionWarning",
 ]
 
 
@@ -181,3 +185,18 @@ class KStarWarning(UserWarning):
 
 class StanConvergenceWarning(UserWarning):
     """Issued when R-hat, bulk ESS or divergent transitions indicate poor convergence."""
+
+
+class UtilityWarning(UserWarning):
+    """A utility measure's model or combination is degenerate: one synthetic dataset (no
+    between-dataset variance), a constant predictor dropped, a singular Hessian."""
+
+
+class SensitivityWarning(UserWarning):
+    """The sensitivity of a private survey table leaves rows out (a row with one unit has no
+    leave-one-out mean)."""
+
+
+class RConversionWarning(UserWarning):
+    """A column changes type on its way to R (integers outside R's integer range become
+    doubles)."""

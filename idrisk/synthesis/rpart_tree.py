@@ -55,6 +55,7 @@ import numpy as np
 import pandas as pd
 
 from .._schema import is_categorical, sorted_levels
+from ..exceptions import NotFittedError
 from . import _kernels, _rpart_kernels
 
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
@@ -676,7 +677,7 @@ class RpartTree:
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "nodes_"):
-            raise RuntimeError("RpartTree is not fitted yet; call fit(X, y) first")
+            raise NotFittedError("RpartTree is not fitted yet; call fit(X, y) first")
 
     def to_frame(self) -> pd.DataFrame:
         """One row per node: n, risk (deviance), yval, split variable and cut."""

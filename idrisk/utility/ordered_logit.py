@@ -26,6 +26,7 @@ from scipy import stats
 from .._result import Result
 from .._schema import is_categorical, require_columns
 from .._synthetic import synthetic_frames, synthetic_name
+from ..exceptions import UtilityWarning
 from .combining import combine_partial
 
 __all__ = ["OrderedLogitFit", "OrderedLogitUtility", "fit_ordered_logit",
@@ -292,7 +293,7 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
     if const:
         warnings.warn(f"predictor columns {const} are constant (or complete a hidden "
                       "constant) in this dataset and are dropped (their coefficients are NaN)",
-                      stacklevel=2)
+                      UtilityWarning, stacklevel=2)
         X = X.drop(columns=const)
     endog = pd.Series(codes, index=data.index)
     model = _analytic_ordered_logit()(endog, X, distr="logit")
@@ -316,7 +317,7 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
             except np.linalg.LinAlgError:
                 warnings.warn("singular Hessian (a level with too few records, or "
                               "separation): kept the quasi-Newton solution; its standard "
-                              "errors are huge", stacklevel=2)
+                              "errors are huge", UtilityWarning, stacklevel=2)
     k = X.shape[1]
     params = np.asarray(res.params)
     H = model.hessian(params)
