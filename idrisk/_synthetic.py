@@ -20,8 +20,7 @@ import pandas as pd
 from ._result import Result, frozen_update
 from .exceptions import NotFittedError
 
-__all__ = ["NotFittedError", "Synthesizer", "SyntheticData", "synthetic_frames",
-           "synthetic_name"]
+__all__ = ["Synthesizer", "SyntheticData", "synthetic_frames", "synthetic_name"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from idrisk._progress import progress_bar
+from idrisk.exceptions import RiskInputWarning
 from idrisk.risk import identification_risk
-from idrisk.risk._prepare import RiskInputWarning
 from idrisk.utility import propensity_utility
 
 __all__ = [

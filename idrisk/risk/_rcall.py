@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..exceptions import NumbersAsTextWarning, RMessage, RPrintedWarning
-from ._prepare import ExtraRadiiWarning, is_factor, numeric_text_columns
+from ..exceptions import ExtraRadiiWarning, NumbersAsTextWarning
+from ._prepare import is_factor, numeric_text_columns
 from .identification import risk_from_options
 from .options import RiskOptions
 from .result import IdentificationRiskResult
@@ -22,10 +22,7 @@ from .result import IdentificationRiskResult
 __all__ = [
     "R_MESSAGE",
     "R_NULL_ERROR",
-    "NumbersAsTextWarning",
     "RCallOutcome",
-    "RMessage",
-    "RPrintedWarning",
     "r_printed_lines",
     "run_identification_risk",
 ]

@@ -279,9 +279,7 @@ def disclosure_tables(
                f"{[use_na[i] for i in right]}")
 
     cont = {k: [v for v in vals if not _isna(v)] for k, vals in (cont_na or {}).items()}
-    for k in cont:
-        if k not in data.columns:
-            raise KeyError(f"cont_na: {k!r} is not a column of data")
+    require_columns(data, list(cont), "cont_na", "data")
 
     # --- grouping and factors
     def factors(col: str, ngroups: int | None) -> list[_Factor]:

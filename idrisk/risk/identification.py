@@ -17,7 +17,8 @@ import pandas as pd
 
 from .._interface import spell
 from .._progress import progress_bar
-from ._prepare import PreparedInputs, RiskInputWarning, input_checks, prepare_inputs
+from ..exceptions import RiskInputWarning
+from ._prepare import PreparedInputs, input_checks, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import Radius, RiskOptions
 from .result import IdentificationRiskResult, span_text
