@@ -1,4 +1,5 @@
-"""Every warning and error class of idrisk, in one module (as :mod:`sklearn.exceptions`).
+"""Every warning and error class of idrisk, in one module (as scikit-learn's
+``sklearn.exceptions``).
 
 The parts re-export the classes their public API has always named (``idrisk.risk.RadiusWarning``,
 ``idrisk.stan.StanBackendError``, ``idrisk.r.RMessage``, ...); they are the same objects as
