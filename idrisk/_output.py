@@ -3,7 +3,7 @@
 Every command writes into a temporary folder (or file) **beside** the target and moves it into
 place only when everything has been written. On failure nothing new is left and an existing
 output is untouched; an existing output is replaced only when ``overwrite`` is true
-(``--overwrite`` on the command line), otherwise an :class:`~idrisk._errors.OutputError`
+(``--overwrite`` on the command line), otherwise an :class:`~idrisk.exceptions.OutputError`
 says so before any work is done (:func:`check_target`).
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ._errors import OutputError
 from ._interface import spell
+from .exceptions import OutputError
 
 __all__ = ["atomic_dir", "atomic_file", "check_target"]
 
@@ -42,7 +42,7 @@ def check_target(target: str | os.PathLike, *, overwrite: bool, kind: str = "fol
     >>> check_target(d / "report", overwrite=False)
     Traceback (most recent call last):
     ...
-    idrisk._errors.OutputError: ... exists; pass overwrite=True to replace it
+    idrisk.exceptions.OutputError: ... exists; pass overwrite=True to replace it
     """
     path = Path(target)
     where = spell(argument)

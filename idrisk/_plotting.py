@@ -25,6 +25,7 @@ __all__ = [
     "MIN_FIGSIZE",
     "PALETTE",
     "colors_for",
+    "figure_grid",
     "new_axes",
     "wrap_label",
 ]
@@ -69,6 +70,18 @@ def new_axes(ax: Any = None, figsize: Sequence[float] = MIN_FIGSIZE) -> Any:
     size = (max(figsize[0], MIN_FIGSIZE[0]), max(figsize[1], MIN_FIGSIZE[1]))
     _, ax = plt.subplots(figsize=size, layout="constrained")
     return ax
+
+
+def figure_grid(width: float, height: float, nrows: int = 1, ncols: int = 1,
+                **subplots: Any) -> tuple[Any, Any]:
+    """A new :class:`~matplotlib.figure.Figure` (``constrained`` layout, made without
+    ``pyplot``'s global state: nothing is left open) and its ``nrows x ncols`` grid of axes
+    (a 2-D array, also for one panel). ``subplots`` go to ``Figure.subplots`` (``sharey=``).
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.subplots(nrows, ncols, squeeze=False, **subplots)
 
 
 def wrap_label(text: Any, width: int = 14) -> str:

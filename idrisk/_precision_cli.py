@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from ._errors import InputError
+from .exceptions import InputError
 
 __all__ = ["check_precision_flags", "interval_lines", "interval_output", "parse_bands",
            "parse_merge", "records_stability", "run_whatif"]

@@ -1,7 +1,7 @@
 """Reading the user's files for the command line, with messages that say what to do.
 
 :func:`read_table` reads a CSV or Parquet file and turns every problem a new user meets into
-an :class:`~idrisk._errors.InputError` naming the CLI flag, the file and the column:
+an :class:`~idrisk.exceptions.InputError` naming the CLI flag, the file and the column:
 
 * a folder or a missing path given as a file;
 * an empty file, a file with a header but no rows;
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._errors import InputError
 from ._interface import current, spell
+from .exceptions import InputError
 
 if TYPE_CHECKING:
     import pandas as pd

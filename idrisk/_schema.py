@@ -13,6 +13,10 @@ The rules here are the only ones in the package (a test walks the source for sec
   is a ``ValueError`` naming the dataset.
 * **Levels** (:func:`level_labels`): categorical values are compared by their label, never by
   a dtype's identity or the position of a category.
+* **Level order** (:func:`sorted_levels`): declared categories keep their order; otherwise the
+  distinct values are sorted by value -- numbers numerically, text by code point (R's
+  ``factor()`` under ``LC_COLLATE=C``) -- and by label when they do not compare (numbers
+  mixed with text). Every part that orders levels uses it.
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._errors import ColumnTypeError
 from ._interface import spell
+from ._rtext import r_label
+from .exceptions import ColumnTypeError
 
 __all__ = [
     "CODES_MAX_DISTINCT",
@@ -41,6 +46,7 @@ __all__ = [
     "numeric_text_columns",
     "r_label",
     "require_columns",
+    "sorted_levels",
 ]
 
 
@@ -186,41 +192,30 @@ def label(value: object) -> str:
     return str(value)
 
 
-def r_label(value: object) -> str:
-    """R's ``as.character`` of a value (R 4.2): numbers with 15 significant digits, in fixed
-    notation unless scientific is narrower (``1e5`` -> ``"1e+05"``).
+def sorted_levels(values: Iterable[object]) -> list:
+    """The package's one level order: the distinct non-missing ``values`` sorted by value
+    (numbers numerically, text by code point, as R's ``factor()`` under ``LC_COLLATE=C``), by
+    :func:`label` when they do not compare with each other.
 
     Examples
     --------
-    >>> [r_label(v) for v in (1e5, 123456.0, 0.1 + 0.2, 1 / 3, 1e15, 2.0, 0.001, 1e-4, -1.5)]
-    ['1e+05', '123456', '0.3', '0.333333333333333', '1e+15', '2', '0.001', '1e-04', '-1.5']
-    >>> r_label(True), r_label("x")
-    ('TRUE', 'x')
+    >>> sorted_levels([10, 2, None, 2]), sorted_levels(["b", "B", "a"])
+    ([2, 10], ['B', 'a', 'b'])
+    >>> sorted_levels([1, "a", 2.5])
+    [1, 2.5, 'a']
     """
-    if isinstance(value, (bool, np.bool_)):
-        return "TRUE" if value else "FALSE"
-    if not isinstance(value, (int, float, np.integer, np.floating)):
-        return str(value)
-    x = float(value)
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "Inf" if x > 0 else "-Inf"
-    if x == 0:
-        return "0"
-    mantissa, exponent = f"{x:.14e}".split("e")
-    nsig = len(mantissa.lstrip("-").replace(".", "").rstrip("0")) or 1
-    kpower = int(exponent)
-    neg = int(x < 0)
-    sci_width = neg + (nsig + 1 if nsig > 1 else 1) + (4 if abs(kpower) < 100 else 5)
-    if kpower >= 0:
-        left, right = kpower + 1, max(0, nsig - kpower - 1)
-    else:
-        left, right = 1, nsig - kpower - 1
-    fixed_width = neg + left + (right + 1 if right > 0 else 0)
-    if fixed_width <= sci_width:
-        return f"{x:.{right}f}"
-    return f"{x:.{nsig - 1}e}"
+    distinct = list(dict.fromkeys(v for v in values if not _missing(v)))
+    try:
+        return sorted(distinct)
+    except TypeError:
+        return sorted(distinct, key=label)
+
+
+def _missing(value: object) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # an array-like value
+        return False
 
 
 def level_labels(series: pd.Series, to_label: Callable[[object], str] = label) -> list[str]:
@@ -238,7 +233,7 @@ def level_labels(series: pd.Series, to_label: Callable[[object], str] = label) -
     if isinstance(series.dtype, pd.CategoricalDtype):
         values = list(series.cat.categories)
     else:
-        values = sorted(pd.unique(series.dropna()), key=to_label)
+        values = sorted_levels(pd.unique(series.dropna()))
     return [to_label(v) for v in values]
 
 

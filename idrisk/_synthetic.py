@@ -20,7 +20,7 @@ import pandas as pd
 from ._result import Result, frozen_update
 from .exceptions import NotFittedError
 
-__all__ = ["Synthesizer", "SyntheticData"]
+__all__ = ["Synthesizer", "SyntheticData", "synthetic_frames", "synthetic_name"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -125,7 +125,61 @@ class SyntheticData(Result, Sequence):
         )
 
 
+# ------------------------------------------------------------------- the synthetic input
+def synthetic_name(j: int, argument: str = "synthetic") -> str:
+    """How every message names synthetic dataset j (1-based): ``synthetic dataset 2
+    (synthetic[1])``."""
+    return f"synthetic dataset {j} ({argument}[{j - 1}])"
+
+
+def synthetic_frames(
+    synthetic: Any,
+    argument: str = "synthetic",
+    frame_types: tuple[type, ...] = (pd.DataFrame,),
+) -> list[Any]:
+    """The synthetic data as a list of frames: what every measure does with its ``synthetic``.
+
+    Accepts one DataFrame, a list/tuple (any non-text sequence or iterable) of DataFrames, or a
+    :class:`SyntheticData`. ``frame_types`` widens what counts as a frame (the Dask engine
+    passes ``(pandas.DataFrame, dask.dataframe.DataFrame)``). Errors name the argument and the
+    dataset in one style: ``synthetic dataset 2 (synthetic[1]) is a str, expected a
+    DataFrame``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> d = pd.DataFrame({"x": [1]})
+    >>> len(synthetic_frames(d)), len(synthetic_frames([d, d])), len(synthetic_frames((d,)))
+    (1, 2, 1)
+    >>> synthetic_frames([d, "x"])
+    Traceback (most recent call last):
+    ...
+    TypeError: synthetic dataset 2 (synthetic[1]) is a str, expected a DataFrame
+    """
+    if isinstance(synthetic, frame_types):
+        return [synthetic]
+    kinds = "DataFrame" if frame_types == (pd.DataFrame,) else "pandas or dask DataFrame"
+    if isinstance(synthetic, (str, bytes, Mapping, pd.Series, np.ndarray)) or not hasattr(
+        synthetic, "__iter__"
+    ):
+        raise TypeError(
+            f"{argument} must be a {kinds}, a list of them or a SyntheticData, got "
+            f"{type(synthetic).__name__}"
+        )
+    frames = list(synthetic)
+    if not frames:
+        raise ValueError(f"{argument} is empty: give at least one synthetic dataset")
+    for j, frame in enumerate(frames, start=1):
+        if not isinstance(frame, frame_types):
+            raise TypeError(
+                f"{synthetic_name(j, argument)} is a {type(frame).__name__}, expected a {kinds}"
+            )
+    return frames
+
+
 # ---------------------------------------------------------------------------- protocol
+
+
 class Synthesizer:
     """Base of idrisk's synthesizers: the scikit-learn estimator protocol, for synthesis.
 

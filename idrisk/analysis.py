@@ -22,8 +22,8 @@ import pandas as pd
 from idrisk._interface import check_keywords
 from idrisk._progress import progress_bar
 from idrisk._synthetic import Synthesizer
+from idrisk.exceptions import RiskInputWarning
 from idrisk.risk import identification_risk
-from idrisk.risk._prepare import RiskInputWarning
 from idrisk.risk.options import RiskOptions, matching_rules
 from idrisk.risk.prepared import prepare
 from idrisk.utility import propensity_utility
@@ -159,6 +159,8 @@ def radius_sweep(
     scenario, radius and dataset. exp_risk is the expected number of records identified, out
     of n. The per-call ``RiskInputWarning`` of :func:`~idrisk.identification_risk` is not
     repeated for every radius: the counts are in the table.
+    A tidy-frame function (glossary rule: an answer that is one table is returned as that
+    table, tidy; an answer with several parts is a Result).
 
     Examples
     --------

@@ -41,10 +41,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
-from ._errors import InputError
 from ._interface import interface
 from ._progress import progress_bar
 from ._read import read_table
+from .exceptions import InputError
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -12,6 +12,8 @@ from os import PathLike
 import numpy as np
 import pandas as pd
 
+from ._schema import require_columns, sorted_levels
+
 __all__ = ["CE_CATEGORICAL", "CE_COLUMNS", "load_demo", "read_ce"]
 
 CE_COLUMNS = ["Age", "Urban", "Tenure", "Educ", "Expenditure", "Marital", "Income"]
@@ -23,7 +25,7 @@ def _as_factors(df: pd.DataFrame, columns) -> pd.DataFrame:
     out = df.copy()
     for c in columns:
         values = out[c]
-        cats = sorted(pd.unique(values.dropna()))
+        cats = sorted_levels(values)
         out[c] = pd.Categorical(values, categories=cats)
     return out
 
@@ -45,9 +47,7 @@ def read_ce(path: str | PathLike, categorical=CE_CATEGORICAL) -> pd.DataFrame:
     for column in CE_DOUBLE:
         if column in df.columns:
             df[column] = df[column].astype(np.float64)
-    missing = [c for c in categorical if c not in df.columns]
-    if missing:
-        raise KeyError(f"{path}: categorical columns {missing} not found")
+    require_columns(df, categorical, "categorical", str(path))
     return _as_factors(df, categorical)
 
 

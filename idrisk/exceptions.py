@@ -1,20 +1,138 @@
-"""Public warning and error classes of idrisk (as :mod:`sklearn.exceptions`).
+"""Every warning and error class of idrisk, in one module (as scikit-learn's
+``sklearn.exceptions``).
 
+The parts re-export the classes their public API has always named (``idrisk.risk.RadiusWarning``,
+``idrisk.stan.StanBackendError``, ``idrisk.r.RMessage``, ...); they are the same objects as
+here. This module imports nothing, so importing it is free.
+
+Errors
+------
+* :class:`InputError` -- bad input from the user, naming the argument/flag, file and column;
+  :class:`OutputError` and :class:`ColumnTypeError` specialise it.
+* :class:`NotFittedError` -- a synthesizer used before ``fit`` (``ValueError`` and
+  ``AttributeError``, as scikit-learn's).
+* :class:`StanBackendError` -- no Stan backend can compile or run a program.
+* :class:`RNotAvailableError`, :class:`RPackageNotInstalledError`, :class:`RCallError`,
+  :class:`RReturnedNull` -- R through rpy2.
+
+Warnings
+--------
+Identification risk: :class:`RadiusWarning`, :class:`ExtraRadiiWarning`,
+:class:`ContinuousCodesWarning`, :class:`RiskInputWarning`, :class:`ExactMatchWarning`,
+:class:`RParityWarning`; R's printed output: :class:`RPrintedWarning`, :class:`RMessage`,
+:class:`NumbersAsTextWarning`; synthpop's disclosure: :class:`SynthpopQuirkWarning`;
+synthesizers and models: :class:`KStarWarning`, :class:`StanConvergenceWarning`,
+:class:`SensitivityWarning`; utility: :class:`UtilityWarning`; R: :class:`RConversionWarning`.
 """
 
 from __future__ import annotations
 
 __all__ = [
-    "NotFittedError",
+    "ColumnTypeError",
     "ContinuousCodesWarning",
     "ExactMatchWarning",
     "ExtraRadiiWarning",
+    "InputError",
+    "KStarWarning",
+    "NotFittedError",
+    "NumbersAsTextWarning",
+    "OutputError",
+    "RCallError",
+    "RMessage",
+    "RNotAvailableError",
+    "RPackageNotInstalledError",
     "RParityWarning",
+    "RPrintedWarning",
+    "RReturnedNull",
     "RadiusWarning",
     "RiskInputWarning",
+    "StanBackendError",
+    "StanConvergenceWarning",
+    "SynthpopQuirkWarning",
+    "UtilityWarning",
+    "SensitivityWarning",
+    "RConversionWarning",
 ]
 
 
+# =========================================================================== errors
+class InputError(ValueError):
+    """Bad input from the user: a file that cannot be read, a column that is not there.
+
+    The command line prints an :class:`InputError` as one line (no traceback) and exits with 2;
+    in Python it is an ordinary :class:`ValueError`.
+
+    Attributes
+    ----------
+    flag : str or None
+        The argument (CLI flag) concerned, e.g. ``"--categorical"``.
+    file : str or None
+        The file concerned.
+    column : str or None
+        The column concerned.
+
+    Examples
+    --------
+    >>> err = InputError("conf.csv: column 'Income' appears twice", file="conf.csv",
+    ...                  column="Income")
+    >>> str(err), err.column
+    ("conf.csv: column 'Income' appears twice", 'Income')
+    """
+
+    def __init__(self, message: str, *, flag: str | None = None, file: str | None = None,
+                 column: str | None = None) -> None:
+        super().__init__(message)
+        self.flag, self.file, self.column = flag, file, column
+
+
+class OutputError(InputError):
+    """An output location that cannot be written as asked (exists, or is a file/folder)."""
+
+
+class ColumnTypeError(InputError, TypeError):
+    """A column holds values of the wrong type (text in a continuous column, numbers stored as
+    text): a :class:`TypeError` in Python and an :class:`InputError` on the command line."""
+
+
+class NotFittedError(ValueError, AttributeError):
+    """A synthesizer was asked to synthesize (or for a fitted attribute) before ``fit``.
+
+    Both a :class:`ValueError` and an :class:`AttributeError`, as scikit-learn's
+    ``sklearn.exceptions.NotFittedError``.
+    """
+
+
+class StanBackendError(RuntimeError):
+    """Raised when no Stan backend can compile or run a program."""
+
+
+class RNotAvailableError(ImportError):
+    """R or rpy2 cannot be used from this Python process."""
+
+
+class RPackageNotInstalledError(RNotAvailableError):
+    """An R package that the call needs is not installed in R.
+
+    Attributes
+    ----------
+    package : str
+        Name of the missing R package.
+    """
+
+    def __init__(self, package: str, how: str) -> None:
+        self.package = package
+        super().__init__(f"the R package '{package}' is not installed in R; install it with {how}")
+
+
+class RCallError(RuntimeError):
+    """An R function signalled an error (the R message is kept verbatim)."""
+
+
+class RReturnedNull(ValueError):
+    """The R package printed an ``Error`` line and returned NULL."""
+
+
+# ========================================================================= warnings
 class RadiusWarning(UserWarning):
     """A suspicious radius: more entries than continuous variables (R prints a warning), or a
     percentage radius above 1 (``r = 10`` means +-1000%)."""
@@ -43,19 +161,43 @@ class RParityWarning(UserWarning):
     columns by position, the first n synthetic rows, a column listed twice)."""
 
 
-class NotFittedError(ValueError, AttributeError):
-    """A synthesizer was used (``synthesize``, a fitted attribute) before ``fit``.
+class RPrintedWarning(UserWarning):
+    """A ``[1] "Warning: ..."`` line that the R package printed (it prints, it does not warn)."""
 
-    A :class:`ValueError` and an :class:`AttributeError`, as scikit-learn's
-    ``sklearn.exceptions.NotFittedError``.
 
-    Examples
-    --------
-    >>> from idrisk.exceptions import NotFittedError
-    >>> from idrisk.synthesis import CARTSynthesizer
-    >>> try:
-    ...     CARTSynthesizer().synthesize()
-    ... except NotFittedError as err:
-    ...     print(isinstance(err, ValueError), isinstance(err, AttributeError))
-    True True
-    """
+class RMessage(UserWarning):
+    """A line that the R package emitted with ``message()`` (e.g. "Assuming all synthetic and
+    known vars to be categorical" when ``r`` is NULL)."""
+
+
+class NumbersAsTextWarning(UserWarning):
+    """A text column of numbers is a factor under R's rule (kept by :mod:`idrisk.r`, with this
+    warning)."""
+
+
+class SynthpopQuirkWarning(UserWarning):
+    """synthpop's answer here comes from a quirk of its code (the message names it);
+    ``quirks="corrected"`` gives the answer without it."""
+
+
+class KStarWarning(UserWarning):
+    """The number of occupied latent classes reached the truncation level K."""
+
+
+class StanConvergenceWarning(UserWarning):
+    """Issued when R-hat, bulk ESS or divergent transitions indicate poor convergence."""
+
+
+class UtilityWarning(UserWarning):
+    """A utility measure's model or combination is degenerate: one synthetic dataset (no
+    between-dataset variance), a constant predictor dropped, a singular Hessian."""
+
+
+class SensitivityWarning(UserWarning):
+    """The sensitivity of a private survey table leaves rows out (a row with one unit has no
+    leave-one-out mean)."""
+
+
+class RConversionWarning(UserWarning):
+    """A column changes type on its way to R (integers outside R's integer range become
+    doubles)."""

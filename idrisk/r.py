@@ -48,13 +48,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .risk._rcall import (
-    NumbersAsTextWarning,
-    RMessage,
-    RPrintedWarning,
-    run_identification_risk,
-)
-from .risk._synthpop_disclosure import disclosure, multi_disclosure, replicated_uniques  # noqa: F401
+from ._rdisclosure import disclosure, multi_disclosure, replicated_uniques  # noqa: F401
+from .exceptions import NumbersAsTextWarning, RMessage, RPrintedWarning
+from .risk._rcall import run_identification_risk
 
 __all__ = ["IdentificationRisk", "NumbersAsTextWarning", "RMessage", "RPrintedWarning", "syn"]
 

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from fixture_io import load_case
 
-from idrisk._errors import InputError
 from idrisk._schema import is_categorical
 from idrisk.cli import main, read_table
+from idrisk.exceptions import InputError
 
 
 @pytest.mark.parametrize(

@@ -227,7 +227,7 @@ def test_a_failure_while_writing_leaves_nothing(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(_render, "_document", broken)  # after the figures and CSVs are written
+    monkeypatch.setattr(_render, "build_document", broken)  # after the figures and CSVs are written
     with pytest.raises(OSError, match="disk full"):
         write_report(rep, tmp_path / "new")
     assert list(tmp_path.iterdir()) == []

@@ -69,8 +69,8 @@ def test_markdown_table():
 
 
 def test_demo_refuses_an_existing_report_before_any_work(tmp_path, capsys):
-    from idrisk._errors import OutputError
     from idrisk.cli import main
+    from idrisk.exceptions import OutputError
 
     out = tmp_path / "out"
     out.mkdir()

@@ -46,15 +46,15 @@ def test_report_numbers_are_the_engines(small):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = identification_risk(data, scen[name], KNOWN, syn_vars[name], r=0.1)
-        row = rep.tables["summary"].loc[name]
+        row = rep.tables.summary.loc[name]
         assert row["exp_risk"] == res.exp_risk.mean()
         assert row["exp_risk_share"] == pytest.approx(res.exp_risk.mean() / len(data))
         assert row["true_rate"] == res.true_rate.mean()
         assert row["false_rate"] == pytest.approx(res.false_rate.mean())
-        d = rep.tables["datasets"]
+        d = rep.tables.datasets
         np.testing.assert_array_equal(d[d.scenario == name].exp_risk, res.exp_risk)
         # highest-risk records: the top of record_risk, numbered from 1
-        top = rep.tables["top_records"]
+        top = rep.tables.top_records
         top = top[top.scenario == name]
         want = np.sort(res.record_risk.to_numpy())[::-1][:5]
         np.testing.assert_array_equal(top.record_risk, want)
@@ -62,7 +62,7 @@ def test_report_numbers_are_the_engines(small):
     sweep = radius_sweep(data, {k: scen[k] for k in scen}, KNOWN, syn_vars,
                          radii=[0.05, 0.1, 0.2], progress=False)
     best = maximizing_radius(sweep)
-    assert rep.tables["summary"]["max_risk_radius"].tolist() == best["r"].tolist()
+    assert rep.tables.summary["max_risk_radius"].tolist() == best["r"].tolist()
 
 
 def test_report_files_are_self_contained(small):

@@ -122,7 +122,7 @@ def test_figures_lie_inside_their_canvas(written):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from idrisk.reporting import compute_report
-    from idrisk.reporting._render import _figures
+    from idrisk.reporting._figures import report_figures as _figures
 
     conf, folder, _ = written
     frames = [pd.read_csv(folder / f"syn_{j}.csv") for j in (1, 2)]

@@ -44,19 +44,19 @@ def test_section_numbers_are_the_engines(written):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = identification_risk(data, scen["A"], KNOWN, ["Income"], r=0.1)
-    it = rep.tables["interval"].set_index(["scenario", "measure"])
+    it = rep.tables.interval.set_index(["scenario", "measure"])
     want = res.interval()
     for col in ("mean", "se", "lower", "upper"):
         assert it.loc[("A", "exp_risk"), col] == want.loc["exp_risk", col]
     assert it.loc[("B", "exp_risk"), ["se", "lower", "upper"]].isna().all()
-    adv = rep.tables["m_advice"].set_index("scenario")
+    adv = rep.tables.m_advice.set_index("scenario")
     assert adv.loc["A", "m_for_5pct"] == required_m(res, relative=0.05)
-    st = rep.tables["stability"].set_index("scenario")
+    st = rep.tables.stability.set_index("scenario")
     every = int((res.K.sum(axis=1) == res.m).sum())
     assert st.loc["A", "identified_in_every_dataset"] == every
     assert st.loc["A"][["identified_in_every_dataset", "identified_in_some_not_all",
                         "identified_in_none"]].sum() == len(data)
-    wi = rep.tables["what_if"]
+    wi = rep.tables.what_if
     assert wi["change"].tolist()[:4] == ["baseline", "drop", "drop", "drop"]
     assert wi["exp_risk"].iloc[0] == res.exp_risk.mean()
 

@@ -244,7 +244,7 @@ def _what_if():
 EXAMPLES = {
     "idrisk.risk.disclosure_measures.DisclosureResult": _disclosure,
     "idrisk.risk.disclosure_measures.DisclosureSummary": _disclosure_summary,
-    "idrisk.stan.backend.StanFit": _stan_fit,
+    "idrisk.stan._fit.StanFit": _stan_fit,
     "idrisk.reporting._compute.RiskReport": _risk_report,
     "idrisk.rcompat.crosscheck.CrossCheckReport": _cross_check,
     "idrisk.rcompat.rpart.RpartFit": _rpart_fit,
@@ -308,3 +308,63 @@ def test_four_faces(name):
     assert len(text.splitlines()) >= 2  # the summary table under the header
     page = obj._repr_html_()
     assert "<table" in page and cls.__name__ in page
+
+
+def _arrays(value, path, out, seen):
+    """(path, mutator) for every numeric array reachable from an attribute value."""
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        if value.size and value.dtype.kind in "biufcM":
+            out.append((path, lambda v=value: v.__setitem__((0,) * v.ndim, v.flat[0])))
+    elif isinstance(value, pd.DataFrame):
+        for j in range(value.shape[1]):
+            col = value.iloc[:, j]
+            if len(col) and col.dtype.kind in "biuf":
+                out.append((f"{path}.iloc[:, {j}]",
+                            lambda v=value, j=j: v.iloc.__setitem__((0, j), v.iat[0, j])))
+    elif isinstance(value, pd.Series):
+        if len(value) and value.dtype.kind in "biuf":
+            out.append((f"{path}.iloc[0]",
+                        lambda v=value: v.iloc.__setitem__(0, v.iat[0])))
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            if f.metadata.get("freeze", True):
+                _arrays(getattr(value, f.name), f"{path}.{f.name}", out, seen)
+    elif isinstance(value, dict):
+        for k, item in value.items():
+            _arrays(item, f"{path}[{k!r}]", out, seen)
+    elif isinstance(value, (list, tuple)):
+        for k, item in enumerate(value):
+            _arrays(item, f"{path}[{k}]", out, seen)
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_mutating_a_result_array_raises(name):
+    """Frozen for real (issue 28.6): every numeric array behind a result is read-only, so
+    ``res.table.iloc[0, 0] = value`` raises instead of changing one attribute under another."""
+    obj = EXAMPLES[name]()
+    found: list = []
+    for f in dataclasses.fields(obj):
+        if f.metadata.get("freeze", True):  # False: the caller's own frame, by reference
+            _arrays(getattr(obj, f.name), f.name, found, set())
+    mutable = []
+    for path, mutate in found:
+        try:
+            mutate()
+        except (ValueError, TypeError):
+            continue
+        mutable.append(path)
+    assert not mutable, f"{name}: writable arrays {mutable}"
+
+
+def test_the_mutation_walker_sees_a_writable_frame():
+    @dataclasses.dataclass
+    class Plain:
+        table: pd.DataFrame
+
+    found: list = []
+    _arrays(Plain(pd.DataFrame({"x": [1.0]})).table, "table", found, set())
+    found[0][1]()  # a plain frame is writable: no error
+    assert found[0][0] == "table.iloc[:, 0]"

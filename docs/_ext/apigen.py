@@ -33,6 +33,7 @@ SECTIONS: list[tuple[str, list[str]]] = [
     ("Utility and disclosure", ["idrisk.utility", "idrisk.disclosure"]),
     ("Report, plots and command line", ["idrisk.report", "idrisk.plots", "idrisk.cli"]),
     ("R", ["idrisk.r", "idrisk.rcompat"]),
+    ("Errors and warnings", ["idrisk.exceptions"]),
 ]
 
 

@@ -20,9 +20,10 @@ Risk measures for a synthesized label live in :mod:`idrisk.risk` (``attribute_ri
   Educ x Tenure label, and simulated data with the paper's 40 pattern sizes (``data.py``).
 """
 
+from ..exceptions import KStarWarning
 from .data import PAPER_PATTERN_SIZES, ce_label_data, simulate_label_data
 from .dp_areal import ArealData, DPAreal, areal_data, dp_areal_synthesize
-from .dpmpm import DPMPM, KStarWarning, dpmpm_synthesize
+from .dpmpm import DPMPM, dpmpm_synthesize
 from .plots import plot_bounds, plot_table_deviations
 
 __all__ = [

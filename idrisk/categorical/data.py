@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._schema import require_columns
+
 __all__ = ["AGE_BREAKS", "PAPER_PATTERN_SIZES", "ce_label_data", "simulate_label_data"]
 
 #: Supplement Table 1: observations in patterns 1..40 (sum 6,208).
@@ -40,9 +42,7 @@ def ce_label_data(ce: pd.DataFrame) -> pd.DataFrame:
     ['Urban', 'Marital', 'AgeBand', 'Label', 'IncomeQ']
     """
     need = ["Urban", "Marital", "Age", "Educ", "Tenure", "Income"]
-    missing = [c for c in need if c not in ce.columns]
-    if missing:
-        raise KeyError(f"ce: columns {missing} not found")
+    require_columns(ce, need, "ce", "the CE data")
     age = pd.cut(ce["Age"], AGE_BREAKS, labels=list(AGE_LABELS), right=False)
     label = ce["Educ"].astype(int).astype(str) + "/" + ce["Tenure"].astype(int).astype(str)
     q = pd.qcut(ce["Income"].rank(method="first"), 4, labels=[1, 2, 3, 4])

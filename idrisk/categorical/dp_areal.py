@@ -51,7 +51,7 @@ from scipy import special
 from .._numba import jit
 from .._progress import progress_bar
 from .._result import Result
-from .._schema import as_names
+from .._schema import as_names, require_columns
 from .._synthetic import Synthesizer, SyntheticData
 from .dpmpm import _as_column, _categorical, _check_chain, _draw_plan
 
@@ -130,9 +130,8 @@ def areal_data(data: pd.DataFrame, syn: str, known: str | Sequence[str]) -> Area
     kept = [known] if isinstance(known, str) else list(known)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
-    missing = [c for c in [label, *kept] if c not in data.columns]
-    if missing:
-        raise KeyError(f"data: columns {missing} not found")
+    require_columns(data, [label], "label", "data")
+    require_columns(data, kept, "kept", "data")
     if not kept:
         raise ValueError("known is empty: DP-areal needs at least one known variable")
     if label in kept:

@@ -50,17 +50,14 @@ import numpy as np
 import pandas as pd
 
 from .._progress import progress_bar
-from .._schema import as_names
+from .._schema import as_names, require_columns
 from .._synthetic import Synthesizer, SyntheticData
+from ..exceptions import KStarWarning
 from . import _kernels
 
 __all__ = ["DPMPM", "KStarWarning", "dpmpm_synthesize"]
 
 Z_MODES = ("kept", "prior", "gibbs")
-
-
-class KStarWarning(UserWarning):
-    """The number of occupied latent classes reached the truncation level K."""
 
 
 def encode_categorical(data: pd.DataFrame, columns: Sequence[str] | None = None,
@@ -73,9 +70,7 @@ def encode_categorical(data: pd.DataFrame, columns: Sequence[str] | None = None,
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"{argument} must be a pandas DataFrame, got {type(data).__name__}")
     columns = list(data.columns) if columns is None else list(columns)
-    missing = [c for c in columns if c not in data.columns]
-    if missing:
-        raise KeyError(f"{argument}: columns {missing} not found")
+    require_columns(data, columns, "columns", argument)
     if len(data) == 0:
         raise ValueError(f"{argument} has no rows")
     codes = np.empty((len(data), len(columns)), dtype=np.int64)
@@ -313,7 +308,8 @@ class DPMPM(Synthesizer):
 
     def kstar_summary(self, level: float = 0.95) -> pd.Series:
         """Post-burn-in k*: median and central ``level`` interval, maximum; posterior mean of
-        alpha."""
+        alpha, as a Series. A tidy-frame function (glossary rule: an answer that is one
+        table is returned as that table, tidy; an answer with several parts is a Result)."""
         self._check_fitted()
         post = self.trace_.iloc[int(self.burn):]
         q = (1 - level) / 2

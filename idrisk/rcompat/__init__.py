@@ -5,7 +5,14 @@ module never starts R. Missing pieces raise :class:`RNotAvailableError` (or its 
 :class:`RPackageNotInstalledError`) naming what to install.
 """
 
-from ._errors import RCallError, RNotAvailableError, RPackageNotInstalledError
+from ..exceptions import (
+    RCallError,
+    RMessage,
+    RNotAvailableError,
+    RPackageNotInstalledError,
+    RPrintedWarning,
+    RReturnedNull,
+)
 from ._session import r_package_available, require_r_package
 from .cases import RiskCase, read_case
 from .cli import add_check_r_arguments, run_check_r
@@ -20,13 +27,7 @@ from .convert import (
 )
 from .crosscheck import ComponentDiff, CrossCheckReport, compare_results, cross_check
 from .results import result_from_r, result_to_r
-from .run_r import (
-    RMessage,
-    RPrintedWarning,
-    RReturnedNull,
-    identification_risk_r,
-    load_r_dataset,
-)
+from .run_r import identification_risk_r, load_r_dataset
 from .synthpop import SynthpopResult, synthpop_syn
 
 __all__ = [

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._errors import INSTALL_R, RCallError, RNotAvailableError, RPackageNotInstalledError
+from ..exceptions import RCallError, RNotAvailableError, RPackageNotInstalledError
 
 __all__ = ["robjects", "require_r_package", "r_package_available", "call_r", "RCall"]
 
@@ -24,6 +24,13 @@ PACKAGE_INSTALL_HINTS: dict[str, str] = {
     ),
     "synthpop": "`install.packages('synthpop')` (needs rpart, also on CRAN)",
 }
+
+#: how to install R and rpy2 (named in the errors)
+INSTALL_R = (
+    "install R (Debian/Ubuntu: `apt-get install r-base-core r-base-dev`) and rpy2 "
+    "(`pip install 'idrisk[r]'`, which pins rpy2==3.5.17)"
+)
+
 
 
 def start_r():

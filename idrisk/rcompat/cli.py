@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._errors import RNotAvailableError
+from ..exceptions import RNotAvailableError
 
 __all__ = [
     "add_check_r_arguments",

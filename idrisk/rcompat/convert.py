@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..exceptions import RConversionWarning
 from ._columns import R_NA_INTEGER, build_column, str_dtype
 from ._session import robjects
 
@@ -205,7 +206,7 @@ def _integer_to_r(s: pd.Series, name: str):
     if present.size and (present.min() < -_INT_MAX or present.max() > _INT_MAX):
         warnings.warn(
             f"column {name!r}: integers outside R's integer range; stored as R double",
-            stacklevel=3,
+            RConversionWarning, stacklevel=3,
         )
         return series_to_r(s.astype("Float64"), name)
     arr = np.where(mask, ri.NA_Integer, np.nan_to_num(np.asarray(vals, dtype="float64")))

@@ -317,7 +317,7 @@ def cross_check(
     >>> bool(report)  # doctest: +SKIP
     True
     """
-    from ._errors import RCallError
+    from ..exceptions import RCallError
     from ._session import require_r_package
     from .run_r import IRC, identification_risk_r
 

@@ -7,27 +7,19 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from ..risk._rcall import RMessage, RPrintedWarning
+from ..exceptions import RMessage, RPackageNotInstalledError, RPrintedWarning, RReturnedNull
 from ..risk.options import RiskOptions
 from ..risk.result import IdentificationRiskResult
-from ._errors import RPackageNotInstalledError
 from ._session import PACKAGE_INSTALL_HINTS, call_r, require_r_package, robjects
 from .convert import dataframe_from_r, dataframe_to_r, dataframes_to_r
 
 __all__ = [
     "identification_risk_r",
     "load_r_dataset",
-    "RPrintedWarning",
-    "RMessage",
-    "RReturnedNull",
     "DOCUMENTED_FACTORS",
 ]
 
 IRC = "IdentificationRiskCalculation"
-
-
-class RReturnedNull(ValueError):
-    """The R package printed an ``Error`` line and returned NULL."""
 
 
 def _radius_arg(r, origdata: pd.DataFrame):

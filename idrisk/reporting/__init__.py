@@ -26,7 +26,8 @@ import pandas as pd
 from .._interface import check_keywords
 from ..risk.options import RiskOptions
 from ._compute import DEFAULT_RADII, RiskReport, compute_report
-from ._render import FILES, ReportFiles, write_report
+from ._document import FILES
+from ._render import ReportFiles, write_report
 
 __all__ = ["DEFAULT_RADII", "FILES", "ReportFiles", "RiskReport", "compute_report", "report",
            "write_report"]

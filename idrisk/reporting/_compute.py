@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 import numpy as np
@@ -20,9 +20,60 @@ from .._schema import as_names, column_kinds, is_categorical
 from ..risk.options import RiskOptions, matching_rules
 from ..risk.result import span_text
 
-__all__ = ["DEFAULT_RADII", "RiskReport", "compute_report"]
+__all__ = ["DEFAULT_RADII", "ReportTables", "RiskReport", "compute_report"]
 
 DEFAULT_RADII = (0.01, 0.025, 0.05, 0.1, 0.2, 0.3)
+
+
+@dataclass(frozen=True)
+class ReportTables:
+    """The tables of a :class:`RiskReport`, one typed attribute each (None: not computed).
+
+    Attributes
+    ----------
+    summary : DataFrame
+        One row per scenario (m, s, expected risk, match rates, c = 0 records, maximising
+        radius, U_p).
+    datasets : DataFrame
+        One row per scenario and synthetic dataset.
+    top_records : DataFrame
+        Highest-risk records: record number, risk, match counts (the confidential values only
+        with ``show_confidential_values``).
+    checks : DataFrame
+        The input checks per scenario.
+    sweep, best_radius, risk_at_max : DataFrame or None
+        The radius sweep, the maximising radius per dataset, the risk there (with ``radii``).
+    risk_utility, ecdf_utility : DataFrame or None
+        U_p by scenario and the ECDF utility (with ``utility``).
+    disclosure, disclosure_checks : DataFrame or None
+        synthpop's disclosure measures and their checks (with ``disclosure_syn``).
+    interval, m_advice, stability : DataFrame
+        The Monte-Carlo interval per scenario and measure, the m advice and the record-level
+        stability counts (:mod:`idrisk.risk.precision`).
+    what_if : DataFrame or None
+        The what-if table of the first scenario (with ``what_if``).
+    """
+
+    summary: pd.DataFrame
+    datasets: pd.DataFrame
+    top_records: pd.DataFrame
+    checks: pd.DataFrame
+    sweep: pd.DataFrame | None = None
+    best_radius: pd.DataFrame | None = None
+    risk_at_max: pd.DataFrame | None = None
+    risk_utility: pd.DataFrame | None = None
+    ecdf_utility: pd.DataFrame | None = None
+    disclosure: pd.DataFrame | None = None
+    disclosure_checks: pd.DataFrame | None = None
+    interval: pd.DataFrame | None = None
+    m_advice: pd.DataFrame | None = None
+    stability: pd.DataFrame | None = None
+    what_if: pd.DataFrame | None = None
+
+    def items(self) -> list[tuple[str, pd.DataFrame]]:
+        """``(name, table)`` of the tables that were computed, in attribute order."""
+        return [(f.name, getattr(self, f.name)) for f in fields(self)
+                if getattr(self, f.name) is not None]
 
 
 @dataclass(frozen=True, repr=False)
@@ -44,11 +95,9 @@ class RiskReport(Result):
         The radius of the risk tables.
     results : dict
         Scenario -> :class:`~idrisk.IdentificationRiskResult` at ``r``.
-    tables : dict of str -> DataFrame
-        ``summary`` (one row per scenario), ``datasets`` (one row per synthetic dataset),
-        ``top_records`` (highest-risk records: record number, risk, match counts; the
-        confidential values only with ``show_confidential_values``), ``checks``, and when
-        computed ``sweep``, ``best_radius``, ``risk_utility``, ``ecdf_utility``.
+    tables : ReportTables
+        The tables, as typed attributes: ``rep.tables.summary``, ``rep.tables.top_records``,
+        ``rep.tables.sweep`` (None when not computed), ...
     notes : tuple of str
         Warnings raised while computing (each once) and findings (a maximum at the edge of the
         radius grid, missing values that match anything).
@@ -75,7 +124,7 @@ class RiskReport(Result):
     >>> s = d.assign(Income=d.Income.sample(frac=1, random_state=1).to_numpy())
     >>> rep = compute_report(d, [s], ["Age", "Urban"], ["Income"], radii=[0.05, 0.1],
     ...                      utility=False)
-    >>> list(rep.summary().index), "Income" in rep.tables["top_records"].columns
+    >>> list(rep.summary().index), "Income" in rep.tables.top_records.columns
     ([1], False)
     """
 
@@ -84,7 +133,7 @@ class RiskReport(Result):
     known: tuple[str, ...]
     r: Any
     results: dict = field(repr=False)
-    tables: dict = field(repr=False)
+    tables: ReportTables = field(repr=False)
     notes: tuple[str, ...] = ()
     show_confidential_values: bool = False
     options: RiskOptions | None = field(default=None, repr=False)
@@ -95,18 +144,20 @@ class RiskReport(Result):
     intro: tuple[str, ...] = field(default=(), repr=False)
     sources: dict = field(default_factory=dict, repr=False)
     scenarios: dict = field(default_factory=dict, repr=False)
-    confidential: pd.DataFrame | None = field(default=None, repr=False)
+    #: the caller's own frame, held by reference: not made read-only
+    confidential: pd.DataFrame | None = field(default=None, repr=False,
+                                              metadata={"freeze": False})
     elapsed: float = field(default=0.0, repr=False)
     files: Any = field(default=None, repr=False)
 
     def summary(self) -> pd.DataFrame:
         """One row per scenario: m, s, expected risk (count and share of n), match rates, c = 0
         records, the maximising radius and U_p (means over the m datasets)."""
-        return self.tables["summary"]
+        return self.tables.summary
 
     def to_frame(self) -> pd.DataFrame:
         """One row per scenario and synthetic dataset."""
-        return self.tables["datasets"]
+        return self.tables.datasets
 
     def _header(self) -> str:
         return (f"RiskReport(title={self.title!r}, n={self.n}, scenarios={list(self.results)}, "
@@ -385,7 +436,8 @@ def compute_report(
         notes.extend(dnotes)
 
     return RiskReport(
-        title=title, n=n, known=tuple(known), r=r, results=results, tables=tables,
+        title=title, n=n, known=tuple(known), r=r, results=results,
+        tables=ReportTables(**tables),
         notes=tuple(dict.fromkeys(notes)), show_confidential_values=show_confidential_values,
         options=base, radii=None if radii is None else tuple(radii), utility=utility,
         maxorder=maxorder, top=top, intro=tuple(intro),

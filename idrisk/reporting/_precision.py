@@ -93,11 +93,12 @@ def precision_tables(results: Mapping[Any, Any], confidential: pd.DataFrame,
     return tables
 
 
-def precision_figure(tables: Mapping[str, pd.DataFrame], new_axes: Any) -> tuple[Any, str]:
-    """The tornado figure of the what-if table: (Figure, caption)."""
+def precision_figure(tables: Any, new_axes: Any) -> tuple[Any, str]:
+    """The tornado figure of the what-if table (``tables``: the report's
+    :class:`~idrisk.reporting.ReportTables`): (Figure, caption)."""
     from ..risk.whatif import WhatIfResult
 
-    table = tables["what_if"]
+    table = tables.what_if
     a = table.attrs
     wi = WhatIfResult(table=table, datasets=pd.DataFrame(), n=a["n"], m=a["m"],
                       level=a["level"])
@@ -116,8 +117,10 @@ def _fmt_m(v: Any) -> str:
     return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{int(v)}"
 
 
-def precision_section(doc: Any, tables: Mapping[str, pd.DataFrame], fig: Any) -> None:
-    """Write the section into the report ``doc`` (``fig(key)`` places a figure)."""
+def precision_section(doc: Any, report_tables: Any, fig: Any) -> None:
+    """Write the section into the report ``doc`` (``report_tables``: the report's
+    :class:`~idrisk.reporting.ReportTables`; ``fig(key)`` places a figure)."""
+    tables = dict(report_tables.items())
     if "interval" not in tables:
         return
     it = tables["interval"]

@@ -10,20 +10,21 @@ risk, true and false match rates, record-level c, T, K, F and risk matrices.
   the counting engine in ``matching.py`` and the result in ``result.py``);
 * :func:`identification_risk_dask` -- the same computation on Dask (``dask_engine.py``);
 * :func:`disclosure` / :func:`disclosure_summary` -- synthpop 1.9-3's disclosure measures
-  (``disclosure_measures.py``, engine in ``_synthpop_disclosure.py``; R's shapes in
-  :mod:`idrisk.r`).
+  (``disclosure_measures.py``, tables in ``_synthpop_tables.py``, R's factors in ``_rfactor.py``;
+  R's shapes in :mod:`idrisk.r`, from ``idrisk/_rdisclosure.py``).
 
 This part imports nothing from the rest of idrisk: synthesizers depend on it, never the
 other way round.
 """
 
 from .._lazy import lazy_attributes
-from ._prepare import (
+from ..exceptions import (
     ContinuousCodesWarning,
     ExactMatchWarning,
     RadiusWarning,
     RiskInputWarning,
     RParityWarning,
+    SynthpopQuirkWarning,
 )
 from .identification import identification_risk
 from .options import RiskOptions
@@ -34,7 +35,6 @@ _LAZY = {
     # synthpop's disclosure measures
     "DisclosureResult": ".disclosure_measures",
     "DisclosureSummary": ".disclosure_measures",
-    "SynthpopQuirkWarning": ".disclosure_measures",
     "disclosure": ".disclosure_measures",
     "disclosure_summary": ".disclosure_measures",
     # categorical labels (Hu & Savitsky): attribute risk and the inherent Min/Max bounds
@@ -58,6 +58,7 @@ __all__ = [
     "RadiusWarning",
     "RiskInputWarning",
     "RiskOptions",
+    "SynthpopQuirkWarning",
     "identification_risk",
     *_LAZY,
 ]

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from .._errors import ColumnTypeError
 from .._interface import spell
 from .._schema import (
     _codes_like,
@@ -26,7 +25,9 @@ from .._schema import (
     numeric_text_columns,
     require_columns,
 )
+from .._synthetic import synthetic_frames, synthetic_name
 from ..exceptions import (
+    ColumnTypeError,
     ContinuousCodesWarning,
     ExactMatchWarning,
     ExtraRadiiWarning,
@@ -236,31 +237,6 @@ class PreparedInputs:
         self.cat_syn[j] = self.cont_syn[j] = None  # type: ignore[call-overload]
 
 
-def _as_frame_list(synthetic: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
-    if isinstance(synthetic, pd.DataFrame):
-        return [synthetic]
-    if isinstance(synthetic, (str, bytes)) or not isinstance(synthetic, Sequence):
-        raise TypeError(
-            "synthetic must be a DataFrame, a list of DataFrames or a SyntheticData, got "
-            f"{type(synthetic).__name__}"
-        )
-    frames = list(synthetic)
-    if not frames:
-        raise ValueError("synthetic is empty: give at least one synthetic dataset")
-    for j, frame in enumerate(frames, start=1):
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(
-                f"{synthetic_name(j)} is a {type(frame).__name__}, "
-                "expected a DataFrame"
-            )
-    return frames
-
-
-def synthetic_name(j: int) -> str:
-    """How messages name synthetic dataset j (1-based) of a Python call."""
-    return f"synthetic dataset {j} (synthetic[{j - 1}])"
-
-
 def dataset_label(frame: pd.DataFrame, j: int | None) -> str:
     """How messages name a dataset: ``the confidential data`` / ``synthetic dataset j``, or
     the file it came from when a reader stored one in ``frame.attrs["source"]``."""
@@ -377,7 +353,7 @@ def check_inputs(
         raise TypeError(
             f"confidential must be a DataFrame, got {type(confidential).__name__}"
         )
-    frames = _as_frame_list(synthetic)
+    frames = synthetic_frames(synthetic)
     known_l, syn_l = list(options.known), list(options.syn)
     used = list(dict.fromkeys(known_l + syn_l))
     orig_name = dataset_label(confidential, None)

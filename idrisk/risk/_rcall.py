@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ._prepare import ExtraRadiiWarning, is_factor, numeric_text_columns
+from ..exceptions import ExtraRadiiWarning, NumbersAsTextWarning
+from ._prepare import is_factor, numeric_text_columns
 from .identification import risk_from_options
 from .options import RiskOptions
 from .result import IdentificationRiskResult
@@ -21,10 +22,7 @@ from .result import IdentificationRiskResult
 __all__ = [
     "R_MESSAGE",
     "R_NULL_ERROR",
-    "NumbersAsTextWarning",
     "RCallOutcome",
-    "RMessage",
-    "RPrintedWarning",
     "r_printed_lines",
     "run_identification_risk",
 ]
@@ -35,20 +33,6 @@ R_NULL_ERROR = (
 )
 #: R's message() when r is NULL
 R_MESSAGE = "Assuming all synthetic and known vars to be categorical"
-
-
-class RPrintedWarning(UserWarning):
-    """A ``[1] "Warning: ..."`` line that the R package printed (it prints, it does not warn)."""
-
-
-class RMessage(UserWarning):
-    """A line that the R package emitted with ``message()`` (e.g. "Assuming all synthetic and
-    known vars to be categorical" when ``r`` is NULL)."""
-
-
-class NumbersAsTextWarning(UserWarning):
-    """A text column of numbers is a factor under R's rule (kept by :mod:`idrisk.r`, with this
-    warning)."""
 
 
 def r_printed_lines(

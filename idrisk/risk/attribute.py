@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from .._result import Result
-from .._schema import as_names
+from .._schema import as_names, require_columns
+from .._synthetic import synthetic_frames, synthetic_name
 
 __all__ = ["AttributeRiskResult", "attribute_risk"]
 
@@ -117,22 +118,14 @@ def attribute_risk(confidential: pd.DataFrame,
         raise ValueError("syn is empty")
     if not isinstance(confidential, pd.DataFrame):
         raise TypeError(f"confidential must be a DataFrame, got {type(confidential).__name__}")
-    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
-    if not datasets:
-        raise ValueError("synthetic is empty")
-    missing = [v for v in syn if v not in confidential.columns]
-    if missing:
-        raise KeyError(f"confidential: synthesized columns {missing} not found")
+    datasets = synthetic_frames(synthetic)
+    require_columns(confidential, syn, "syn", "the confidential data")
     n = len(confidential)
     cols = []
     for l, d in enumerate(datasets):
-        if not isinstance(d, pd.DataFrame):
-            raise TypeError(f"synthetic[{l}] must be a DataFrame, got {type(d).__name__}")
         if len(d) != n:
-            raise ValueError(f"synthetic[{l}] has {len(d)} rows, confidential has {n}")
-        miss = [v for v in syn if v not in d.columns]
-        if miss:
-            raise KeyError(f"synthetic[{l}]: synthesized columns {miss} not found")
+            raise ValueError(f"{synthetic_name(l + 1)} has {len(d)} rows, confidential has {n}")
+        require_columns(d, syn, "syn", synthetic_name(l + 1))
         hit = np.ones(n, dtype=bool)
         for v in syn:
             a = confidential[v].to_numpy(dtype=object)

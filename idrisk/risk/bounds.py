@@ -32,7 +32,8 @@ import pandas as pd
 
 from .._progress import progress_bar
 from .._result import Result
-from .._schema import as_names
+from .._schema import as_names, require_columns
+from .._synthetic import synthetic_frames
 from .attribute import attribute_risk
 from .identification import identification_risk
 
@@ -51,6 +52,13 @@ def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd
     true label no synthetic record of its pattern carries (c = 0) contributes nothing, as in
     ``identification_risk`` (its RiskInputWarning is expected here and silenced).
 
+    Returns
+    -------
+    pandas.DataFrame
+        One row per synthetic dataset (index ``dataset`` 1..m). A tidy-frame function
+        (glossary rule: an answer that is one table is returned as that table, tidy; an
+        answer with several parts is a Result).
+
     Examples
     --------
     >>> import pandas as pd
@@ -64,7 +72,7 @@ def label_risk(confidential: pd.DataFrame, synthetic: pd.DataFrame | Sequence[pd
     """
     syn = as_names(syn, "syn")
     known = as_names(known, "known")
-    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
+    datasets = synthetic_frames(synthetic)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*have no matching synthetic record.*")
         ir = identification_risk(confidential, datasets, known=known, syn=syn, r=None,
@@ -135,9 +143,8 @@ def bound_redraws(confidential: pd.DataFrame, syn: str, known: str | Sequence[st
 def _check(confidential, syn, known, n_repeats, scenario, min_support) -> None:
     if not isinstance(confidential, pd.DataFrame):
         raise TypeError(f"confidential must be a DataFrame, got {type(confidential).__name__}")
-    missing = [c for c in [syn, *known] if c not in confidential.columns]
-    if missing:
-        raise KeyError(f"confidential: columns {missing} not found")
+    require_columns(confidential, [syn], "syn", "confidential")
+    require_columns(confidential, known, "known", "confidential")
     if syn in known:
         raise ValueError(f"syn {syn!r} is also in known")
     if confidential[syn].isna().any():
@@ -278,9 +285,7 @@ def inherent_bounds(confidential: pd.DataFrame, syn: str, known: str | Sequence[
     risk_known = known if risk_known is None else as_names(risk_known, "risk_known")
     for scen in ("min", "max"):
         _check(confidential, syn, known, n_repeats, scen, min_support)
-    bad = [c for c in risk_known if c not in confidential.columns]
-    if bad:
-        raise KeyError(f"risk_known: columns {bad} not found in confidential")
+    require_columns(confidential, risk_known, "risk_known", "confidential")
     ss = np.random.SeedSequence(seed)
     seeds = ss.spawn(2)
     frames = []

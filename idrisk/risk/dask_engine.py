@@ -27,7 +27,6 @@ which are never gathered.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .._progress import progress_bar
+from .._synthetic import synthetic_frames, synthetic_name
 from ._checks import result_about, warn_about_checks
 from ._prepare import (
     as_float,
@@ -45,7 +45,6 @@ from ._prepare import (
     level_codes,
     merge_check_counts,
     prepare_inputs,
-    synthetic_name,
 )
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import RiskOptions
@@ -110,23 +109,7 @@ def _sources(confidential, synthetic, dask, dd) -> tuple[Any, list[Any]]:
         raise TypeError(
             f"confidential must be a pandas or dask DataFrame, got {type(confidential).__name__}"
         )
-    if isinstance(synthetic, frame_types):
-        return confidential, [synthetic]
-    if isinstance(synthetic, (str, bytes)) or not isinstance(synthetic, Sequence):
-        raise TypeError(
-            "synthetic must be a DataFrame or a list of DataFrames (pandas or dask), got "
-            f"{type(synthetic).__name__}"
-        )
-    frames = list(synthetic)
-    if not frames:
-        raise ValueError("synthetic is empty: give at least one synthetic dataset")
-    for j, frame in enumerate(frames, start=1):
-        if not isinstance(frame, frame_types):
-            raise TypeError(
-                f"{synthetic_name(j)} is a "
-                f"{type(frame).__name__}, expected a pandas or dask DataFrame"
-            )
-    return confidential, frames
+    return confidential, synthetic_frames(synthetic, frame_types=frame_types)
 
 
 def _scan(part: pd.DataFrame, factors: list[str]) -> tuple[pd.Index, int, dict[str, list[str]]]:

@@ -39,10 +39,11 @@ import pandas as pd
 
 from .._result import Result
 from .._schema import as_names, require_columns
-from ._synthpop_disclosure import (
+from .._synthetic import synthetic_frames, synthetic_name
+from ..exceptions import SynthpopQuirkWarning
+from ._synthpop_tables import (
     EXCLUSION_COLUMNS,
     TABLES,
-    SynthpopQuirkWarning,
     disclosure_tables,
     multi_disclosure_tables,
 )
@@ -69,24 +70,13 @@ def _quirk_mode(quirks: str) -> Iterator[None]:
         yield
 
 
-def _frames(synthetic: pd.DataFrame | Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
-    frames = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
-    if not frames:
-        raise ValueError("synthetic: no synthetic datasets given")
-    for j, f in enumerate(frames):
-        if not isinstance(f, pd.DataFrame):
-            raise TypeError(f"synthetic: dataset {j + 1} is a {type(f).__name__}, "
-                            "not a DataFrame")
-    return frames
-
-
 def _check(confidential: pd.DataFrame, frames: list[pd.DataFrame], names: list[str],
            argument: str) -> None:
     if not isinstance(confidential, pd.DataFrame):
         raise TypeError(f"confidential must be a DataFrame, got {type(confidential).__name__}")
     require_columns(confidential, names, argument, "the confidential data")
     for j, f in enumerate(frames):
-        require_columns(f, names, argument, f"synthetic dataset {j + 1}")
+        require_columns(f, names, argument, synthetic_name(j + 1))
 
 
 def _exclusion_args(exclude: Sequence[tuple[str, object, object]] | None) -> dict:
@@ -336,7 +326,7 @@ def disclosure(
     >>> res.attribute.loc[1, "DiSCO"]
     np.float64(75.0)
     """
-    frames = _frames(synthetic)
+    frames = synthetic_frames(synthetic)
     key_list = as_names(known, "known")
     if not key_list:
         raise ValueError("known: give at least one known variable (synthpop's keys)")
@@ -448,7 +438,7 @@ def disclosure_summary(
     >>> out.table["DiSCO"].tolist()
     [0.0, 50.0]
     """
-    frames = _frames(synthetic)
+    frames = synthetic_frames(synthetic)
     key_list = as_names(known, "known")
     target_list = None if syn is None else as_names(syn, "syn")
     _check(confidential, frames, key_list + (target_list or []), "known/syn")

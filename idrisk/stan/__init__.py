@@ -5,10 +5,9 @@ program's file) and :class:`StanProgram` finds them by name. Used by the risk-we
 and categorical synthesizers.
 """
 
+from ..exceptions import StanBackendError, StanConvergenceWarning
 from .backend import (
     BACKENDS,
-    StanBackendError,
-    StanConvergenceWarning,
     StanFit,
     StanProgram,
     available_backends,

@@ -2,7 +2,7 @@
 
 The arguments are defined with the other commands in :mod:`idrisk.cli` (so that
 ``idrisk --help`` imports no numerics); :func:`run` does the work. Bad input is an
-:class:`~idrisk._errors.InputError` naming the flag, the file and the column; the table is
+:class:`~idrisk.exceptions.InputError` naming the flag, the file and the column; the table is
 written whole or not at all (:func:`idrisk._output.atomic_file`).
 
 What each method's CSV may be shared with:
@@ -31,8 +31,8 @@ import argparse
 import sys
 from typing import Any
 
-from .._errors import InputError
 from .._read import read_table
+from ..exceptions import InputError
 
 __all__ = ["run"]
 

@@ -27,7 +27,7 @@ from scipy import stats
 
 from .._interface import spell
 from .._result import Result
-from .._schema import is_categorical
+from .._schema import is_categorical, sorted_levels
 
 __all__ = [
     "ALL",
@@ -176,7 +176,7 @@ def _levels(s: pd.Series) -> list:
     if isinstance(s.dtype, pd.CategoricalDtype):
         present = set(s.dropna().unique())
         return [c for c in s.cat.categories if c in present]
-    return sorted(s.dropna().unique().tolist(), key=lambda v: (str(type(v)), v))
+    return sorted_levels(s)
 
 
 def _by_list(by) -> list[str]:

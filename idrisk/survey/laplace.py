@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..exceptions import SensitivityWarning
 from .design import (
     SurveyTable,
     _by_list,
@@ -228,7 +229,7 @@ def laplace_table(
         if np.isnan(ms).any():
             warnings.warn(
                 "rows with one unit have no leave-one-out mean; they are left out of the "
-                "maximum mean sensitivity", stacklevel=3,
+                "maximum mean sensitivity", SensitivityWarning, stacklevel=3,
             )
         dc = float(np.max(cs))
         da = float(np.nanmax(ms))

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._schema import as_names
+from .._schema import as_names, sorted_levels
 from .._synthetic import Synthesizer, SyntheticData
 from .design import SurveyTable, _column, _numeric, combine_tables, design_table
 from .mechanism import (
@@ -216,7 +216,7 @@ def _design_matrix(data: pd.DataFrame, design: list[str],
     cols, names = [np.ones(n)], ["(Intercept)"]
     for d in design:
         values = data[d].to_numpy()
-        levels = sorted(pd.unique(values).tolist(), key=str)
+        levels = sorted_levels(values)
         for lev in levels[1:]:
             cols.append((values == lev).astype(float))
             names.append(f"{d}={lev}")

@@ -48,7 +48,7 @@ import pandas as pd
 
 from .._progress import progress_bar
 from .._result import Result
-from .._schema import is_categorical
+from .._schema import is_categorical, sorted_levels
 from .._synthetic import Synthesizer, SyntheticData
 from . import _kernels
 from .rng import NumpyStream, RStream, make_stream
@@ -458,7 +458,7 @@ def _pad_missing(data: pd.DataFrame, vs, methods, pm) -> _Padded:
                 if isinstance(col.dtype, pd.CategoricalDtype):
                     cats = list(col.cat.categories)
                 else:
-                    cats = sorted(col.dropna().unique().tolist(), key=str)
+                    cats = sorted_levels(col)
                 if NA_LEVEL in cats:
                     raise ValueError(f"column {c!r} already has a level {NA_LEVEL!r}")
                 labels = col.astype(object).where(col.notna(), NA_LEVEL)

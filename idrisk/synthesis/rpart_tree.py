@@ -54,7 +54,8 @@ from typing import Literal, cast
 import numpy as np
 import pandas as pd
 
-from .._schema import is_categorical
+from .._schema import is_categorical, sorted_levels
+from ..exceptions import NotFittedError
 from . import _kernels, _rpart_kernels
 
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
@@ -676,7 +677,7 @@ class RpartTree:
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "nodes_"):
-            raise RuntimeError("RpartTree is not fitted yet; call fit(X, y) first")
+            raise NotFittedError("RpartTree is not fitted yet; call fit(X, y) first")
 
     def to_frame(self) -> pd.DataFrame:
         """One row per node: n, risk (deviance), yval, split variable and cut."""
@@ -701,7 +702,7 @@ def _factor_levels(col: pd.Series) -> list | None:
         return list(col.cat.categories)
     if pd.api.types.is_bool_dtype(col):
         return [False, True]
-    return sorted(col.dropna().unique().tolist(), key=str)
+    return sorted_levels(col)
 
 
 def _as_labels(col: pd.Series) -> np.ndarray:

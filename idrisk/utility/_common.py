@@ -10,6 +10,8 @@ from contextlib import nullcontext
 
 import pandas as pd
 
+from .._schema import sorted_levels
+
 
 def _single_thread_blas():
     """Run BLAS single-threaded: the many small fits here are slower with threads on a busy
@@ -29,22 +31,4 @@ def _levels(columns: Sequence[pd.Series]) -> list:
             cats.extend(s.cat.categories.tolist())
         else:
             cats.extend(pd.unique(s.dropna()).tolist())
-    uniq = list(dict.fromkeys(cats))
-    try:
-        return sorted(uniq)
-    except TypeError:
-        return sorted(uniq, key=str)
-
-
-def _as_list(synthetic) -> list[pd.DataFrame]:
-    """The synthetic datasets as a list: one DataFrame, a sequence of them or a
-    :class:`idrisk.SyntheticData`."""
-    if isinstance(synthetic, pd.DataFrame):
-        return [synthetic]
-    out = list(synthetic)
-    for k, s in enumerate(out):
-        if not isinstance(s, pd.DataFrame):
-            raise TypeError(f"synthetic[{k}] must be a pandas DataFrame, got {type(s).__name__}")
-    if not out:
-        raise ValueError("synthetic must contain at least one DataFrame")
-    return out
+    return sorted_levels(cats)

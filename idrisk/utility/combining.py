@@ -10,6 +10,7 @@ import pandas as pd
 from scipy import stats
 
 from .._result import Result
+from ..exceptions import UtilityWarning
 
 __all__ = ["CombinedEstimate", "combine_partial"]
 
@@ -91,7 +92,7 @@ def combine_partial(estimates, variances, level: float = 0.95) -> CombinedEstima
     u_bar = float(u.mean())
     if m == 1:
         warnings.warn("combine_partial with m = 1: no between-dataset variance, T = u_bar",
-                      stacklevel=2)
+                      UtilityWarning, stacklevel=2)
         b = 0.0
     else:
         b = float(q.var(ddof=1))

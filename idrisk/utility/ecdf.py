@@ -7,6 +7,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .._schema import require_columns
+from .._synthetic import synthetic_frames, synthetic_name
+
 __all__ = ["ecdf_utility"]
 
 
@@ -32,7 +35,7 @@ def _as_1d(x, name: str) -> np.ndarray:
     return np.where(np.isnan(arr), np.inf, arr)
 
 
-def ecdf_utility(confidential, synthetic) -> pd.DataFrame:
+def ecdf_utility(confidential, synthetic, variable: str | None = None) -> pd.DataFrame:
     """ECDF utility (Woo et al. 2009) of one variable, per synthetic dataset.
 
     The confidential and synthetic values are pooled; at every pooled point the two empirical
@@ -43,14 +46,23 @@ def ecdf_utility(confidential, synthetic) -> pd.DataFrame:
 
     Parameters
     ----------
-    confidential : 1-D array-like
-    synthetic : 1-D array-like, or a list of them (one per synthetic dataset)
+    confidential : DataFrame or 1-D array-like
+        The confidential data (a DataFrame, as for the other utility measures), or the values
+        of the one variable.
+    synthetic : DataFrame, list of DataFrames, SyntheticData, or 1-D array-like(s)
+        The synthetic data: frames when ``confidential`` is a DataFrame, otherwise the values
+        (one array, or a list of them: one per synthetic dataset).
+    variable : str, optional
+        The column compared when the data are DataFrames (may be left out when they have one
+        column).
 
     Returns
     -------
     pandas.DataFrame
         Columns ``U_m`` and ``U_a``, one row per synthetic dataset (index ``dataset``
-        1..m), whether one dataset or a list is given.
+        1..m), whether one dataset or a list is given. A tidy-frame function (glossary rule:
+        an answer that is one table is returned as that table, tidy; an answer with several
+        parts is a Result).
 
     Examples
     --------
@@ -60,7 +72,24 @@ def ecdf_utility(confidential, synthetic) -> pd.DataFrame:
     [1.0, 0.375]
     >>> ecdf_utility([1.0, None], [1.0, 1.0]).loc[1].tolist()    # the missing share differs
     [0.5, 0.1875]
+    >>> import pandas as pd
+    >>> conf = pd.DataFrame({"x": [1, 2, 3, 4], "y": [0, 0, 1, 1]})
+    >>> ecdf_utility(conf, [conf, conf.assign(x=1)], "x")["U_m"].tolist()
+    [0.0, 0.75]
     """
+    if isinstance(confidential, pd.DataFrame):
+        frames = synthetic_frames(synthetic)
+        if variable is None:
+            if confidential.shape[1] != 1:
+                raise ValueError("variable: name the column to compare (the confidential data "
+                                 f"has {confidential.shape[1]} columns)")
+            variable = str(confidential.columns[0])
+        require_columns(confidential, [variable], "variable", "the confidential data")
+        for j, frame in enumerate(frames, start=1):
+            require_columns(frame, [variable], "variable", synthetic_name(j))
+        confidential, synthetic = confidential[variable], [f[variable] for f in frames]
+    elif variable is not None:
+        raise TypeError("variable is for DataFrames: confidential is not a DataFrame")
     orig = _as_1d(confidential, "confidential")
     is_list = isinstance(synthetic, Sequence | pd.Series | np.ndarray) and not isinstance(
         synthetic, str

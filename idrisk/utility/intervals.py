@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._common import _as_list
+from .._synthetic import synthetic_frames
 from .combining import combine_partial
 
 __all__ = ["ci_overlap", "coefficient_ci_overlap"]
@@ -59,7 +59,7 @@ def coefficient_ci_overlap(
     if term not in fit.params.index:
         raise KeyError(f"term {term!r} not among the coefficients {list(fit.params.index)}")
     lo, hi = fit.conf_int(alpha=1 - level).loc[term]
-    syns = _as_list(synthetic)
+    syns = synthetic_frames(synthetic)
     if len(syns) == 1:
         fs = smf.ols(formula, data=syns[0]).fit()
         est = float(fs.params[term])

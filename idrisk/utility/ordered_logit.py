@@ -24,7 +24,9 @@ import pandas as pd
 from scipy import stats
 
 from .._result import Result
-from .._schema import is_categorical
+from .._schema import is_categorical, require_columns
+from .._synthetic import synthetic_frames, synthetic_name
+from ..exceptions import UtilityWarning
 from .combining import combine_partial
 
 __all__ = ["OrderedLogitFit", "OrderedLogitUtility", "fit_ordered_logit",
@@ -262,9 +264,8 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
     ['1|2', '2|3', '3|4']
     """
     predictors = [predictors] if isinstance(predictors, str) else list(predictors)
-    missing = [c for c in [outcome, *predictors] if c not in data.columns]
-    if missing:
-        raise KeyError(f"data: columns {missing} not found")
+    require_columns(data, [outcome], "outcome", "data")
+    require_columns(data, predictors, "predictors", "data")
     if data[[outcome, *predictors]].isna().any().any():
         raise ValueError("data: missing values in the outcome or the predictors")
     y = data[outcome]
@@ -292,7 +293,7 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
     if const:
         warnings.warn(f"predictor columns {const} are constant (or complete a hidden "
                       "constant) in this dataset and are dropped (their coefficients are NaN)",
-                      stacklevel=2)
+                      UtilityWarning, stacklevel=2)
         X = X.drop(columns=const)
     endog = pd.Series(codes, index=data.index)
     model = _analytic_ordered_logit()(endog, X, distr="logit")
@@ -316,7 +317,7 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
             except np.linalg.LinAlgError:
                 warnings.warn("singular Hessian (a level with too few records, or "
                               "separation): kept the quasi-Newton solution; its standard "
-                              "errors are huge", stacklevel=2)
+                              "errors are huge", UtilityWarning, stacklevel=2)
     k = X.shape[1]
     params = np.asarray(res.params)
     H = model.hessian(params)
@@ -418,16 +419,14 @@ def ordered_logit_utility(confidential: pd.DataFrame,
     (['xb', 'xc'], (100, 4))
     """
     predictors = [predictors] if isinstance(predictors, str) else list(predictors)
-    datasets = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
-    if not datasets:
-        raise ValueError("synthetic is empty")
+    datasets = synthetic_frames(synthetic)
     if predict_with not in ("synthetic", "confidential"):
         raise ValueError(f"predict_with must be 'synthetic' or 'confidential', "
                          f"got {predict_with!r}")
     n = len(confidential)
     for i, d in enumerate(datasets):
         if len(d) != n:
-            raise ValueError(f"synthetic[{i}] has {len(d)} rows, confidential has {n}")
+            raise ValueError(f"{synthetic_name(i + 1)} has {len(d)} rows, confidential has {n}")
     if train is None:
         mask = np.ones(n, dtype=bool)
     elif isinstance(train, (int, np.integer, float)) and not isinstance(train, bool):

@@ -22,8 +22,9 @@ from scipy import stats
 
 from .._progress import progress_bar
 from .._result import Result
-from .._schema import is_categorical
-from ._common import _as_list, _levels, _single_thread_blas
+from .._schema import is_categorical, require_columns
+from .._synthetic import synthetic_frames, synthetic_name
+from ._common import _levels, _single_thread_blas
 
 __all__ = ["PMSEResult", "pmse", "propensity_utility"]
 
@@ -234,13 +235,11 @@ def pmse(
         raise TypeError(
             f"confidential must be a pandas DataFrame, got {type(confidential).__name__}"
         )
-    syns = _as_list(synthetic)
+    syns = synthetic_frames(synthetic)
     variables = list(confidential.columns if variables is None else variables)
     for k, s in enumerate([confidential, *syns]):
-        name = "confidential" if k == 0 else f"synthetic[{k - 1}]"
-        missing = [v for v in variables if v not in s.columns]
-        if missing:
-            raise KeyError(f"{name} lacks the variables {missing}")
+        require_columns(s, variables, "variables",
+                        "the confidential data" if k == 0 else synthetic_name(k))
     m = len(syns)
     if resamp_method is None:
         incomplete = any(
@@ -405,6 +404,8 @@ def propensity_utility(
     Returns
     -------
     pandas.Series named ``"U_p"`` indexed by dataset (1..m).
+        A tidy-frame function (glossary rule: an answer that is one table is returned as that
+        table, tidy; an answer with several parts is a Result).
 
     Examples
     --------

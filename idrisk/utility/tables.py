@@ -22,6 +22,8 @@ import numpy as np
 import pandas as pd
 
 from .._result import Result
+from .._schema import require_columns
+from .._synthetic import synthetic_frames, synthetic_name
 
 __all__ = ["TableDeviations", "table_deviations", "within_pattern_distribution"]
 
@@ -43,20 +45,9 @@ def _with_na_level(df: pd.DataFrame, cols: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(out, index=df.index)
 
 
-def _datasets(synthetic) -> list[pd.DataFrame]:
-    out = [synthetic] if isinstance(synthetic, pd.DataFrame) else list(synthetic)
-    if not out:
-        raise ValueError("synthetic is empty")
-    for i, d in enumerate(out):
-        if not isinstance(d, pd.DataFrame):
-            raise TypeError(f"synthetic[{i}] must be a DataFrame, got {type(d).__name__}")
-    return out
-
-
-def _check_cols(df: pd.DataFrame, cols: Sequence[str], what: str) -> None:
-    missing = [c for c in cols if c not in df.columns]
-    if missing:
-        raise KeyError(f"{what}: columns {missing} not found")
+def _check_cols(df: pd.DataFrame, syn: str, known: Sequence[str], where: str) -> None:
+    require_columns(df, [syn], "syn", where)
+    require_columns(df, known, "known", where)
 
 
 def _counts(df: pd.DataFrame, cols: list[str], levels: dict[str, pd.Index]) -> pd.Series:
@@ -150,8 +141,8 @@ def table_deviations(confidential: pd.DataFrame, synthetic: pd.DataFrame | Seque
     {'mean_abs_deviation': {'one-way': 0.0, 'two-way': 4.0}}
     """
     known = [known] if isinstance(known, str) else list(known)
-    datasets = _datasets(synthetic)
-    _check_cols(confidential, [syn, *known], "confidential")
+    datasets = synthetic_frames(synthetic)
+    _check_cols(confidential, syn, known, "the confidential data")
     bad = [w for w in ways if w not in WAYS]
     if bad:
         raise ValueError(f"ways must be among 1, 2, 3, got {bad}")
@@ -160,7 +151,7 @@ def table_deviations(confidential: pd.DataFrame, synthetic: pd.DataFrame | Seque
     if 2 in ways and len(known) < 1:
         raise ValueError("two-way tables need at least one known variable")
     for i, d in enumerate(datasets):
-        _check_cols(d, [syn, *known], f"synthetic[{i}]")
+        _check_cols(d, syn, known, synthetic_name(i + 1))
     cols = [syn, *known]
     confidential = _with_na_level(confidential, cols)
     datasets = [_with_na_level(d, cols) for d in datasets]
@@ -206,10 +197,10 @@ def within_pattern_distribution(confidential: pd.DataFrame,
     3   m      b   0.5  1.0
     """
     known = [known] if isinstance(known, str) else list(known)
-    datasets = _datasets(synthetic)
-    _check_cols(confidential, [syn, *known], "confidential")
+    datasets = synthetic_frames(synthetic)
+    _check_cols(confidential, syn, known, "the confidential data")
     for i, d in enumerate(datasets):
-        _check_cols(d, [syn, *known], f"synthetic[{i}]")
+        _check_cols(d, syn, known, synthetic_name(i + 1))
     cols = [*known, syn]
     confidential = _with_na_level(confidential, cols)
     datasets = [_with_na_level(d, cols) for d in datasets]

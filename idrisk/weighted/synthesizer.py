@@ -28,7 +28,7 @@ import pandas as pd
 
 from .._align import align_series, check_align
 from .._progress import progress_bar
-from .._schema import as_names, is_categorical
+from .._schema import as_names, is_categorical, require_columns, sorted_levels
 from .._synthetic import Synthesizer, SyntheticData
 from ..stan.backend import StanFit, StanProgram
 from .weights import pattern_codes, risk_weights
@@ -70,9 +70,7 @@ def design_matrix(
     >>> design_matrix(df, ["a", "b"])[0].columns.tolist()
     ['(Intercept)', 'a', 'b[y]']
     """
-    missing = [c for c in predictors if c not in data.columns]
-    if missing:
-        raise KeyError(f"predictor columns not in data: {missing}")
+    require_columns(data, predictors, "predictors", "data")
     scaling = dict(scaling or {})
     cols: dict[str, np.ndarray] = {"(Intercept)": np.ones(len(data))}
     for col in predictors:
@@ -80,7 +78,7 @@ def design_matrix(
         if s.isna().any():
             raise ValueError(f"predictor {col!r} has missing values")
         if col in categorical or is_categorical(s):
-            levels = sorted(pd.unique(s), key=str)
+            levels = sorted_levels(s)
             for lev in levels[1:]:
                 cols[f"{col}[{lev}]"] = (s == lev).to_numpy(dtype=float)
         else:
@@ -259,8 +257,7 @@ class RiskWeightedSynthesizer(Synthesizer):
         syn = self.syn
         if not isinstance(syn, str):
             raise ValueError(f"syn must name the column to synthesize, got {syn!r}")
-        if syn not in data.columns:
-            raise KeyError(f"syn column {syn!r} not in data")
+        require_columns(data, [syn], "syn", "data")
         return syn
 
     def compute_weights(self, data: pd.DataFrame) -> pd.Series:
@@ -279,9 +276,7 @@ class RiskWeightedSynthesizer(Synthesizer):
         if self.weighting == "none":
             return pd.Series(1.0, index=data.index, name="alpha")
         known = as_names(self.known, "known")
-        missing = [k for k in known if k not in data.columns]
-        if missing:
-            raise KeyError(f"known pattern columns not in data: {missing}")
+        require_columns(data, known, "known", "data")
         pattern = data[known] if known else np.zeros(len(data))
         return risk_weights(
             y, pattern, float(self.r), weighting=self.weighting, c=float(self.c),

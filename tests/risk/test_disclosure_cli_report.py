@@ -88,12 +88,12 @@ def test_report_disclosure_numbers(report_small):
     data, s, rep = report_small
     want = _quiet(disclosure_summary, data, list(s), ["Age", "Urban", "Tenure"],
                   ["Marital", "Income"], ngroups_syn=[0, 5])
-    table = rep.tables["disclosure"]
+    table = rep.tables.disclosure
     for t, res in want.results.items():
         got = table[table.target == t].set_index("dataset")
         np.testing.assert_array_equal(got["repU"], res.identity["repU"])
         np.testing.assert_array_equal(got["DiSCO"], res.attribute["DiSCO"])
-    checks = rep.tables["disclosure_checks"]
+    checks = rep.tables.disclosure_checks
     assert list(checks.columns) == ["scenario", "target", "dataset", "1-way flagged",
                                     "1-way share of DiSCO (%)", "2-way flagged pairs",
                                     "2-way keys"]  # counts only: no level names

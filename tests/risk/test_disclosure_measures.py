@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _disclosure_ref import reference  # noqa: E402
 
 from idrisk import SyntheticData  # noqa: E402
+from idrisk._rtext import cut_labels, r_format  # noqa: E402
+from idrisk._rtext import r_label as r_character  # noqa: E402
 from idrisk.risk import (  # noqa: E402
     DisclosureResult,
     DisclosureSummary,
@@ -26,13 +28,8 @@ from idrisk.risk import (  # noqa: E402
     disclosure,
     disclosure_summary,
 )
-from idrisk.risk._synthpop_disclosure import (  # noqa: E402
-    class_breaks,
-    cut_labels,
-    disclosure_tables,
-    r_character,
-    r_format,
-)
+from idrisk.risk._rfactor import class_breaks  # noqa: E402
+from idrisk.risk._synthpop_tables import disclosure_tables  # noqa: E402
 
 MEASURES = ["UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO",
             "max_denom", "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAP", "TCAP"]
@@ -157,9 +154,11 @@ def test_reference_hand_example():
     (1 / 3, "0.333333333333333"), (1e-4, "1e-04"), (1e15, "1e+15"),
     (123456789012.0, "123456789012"), (-8.0, "-8"), (2.5, "2.5"), (0.0, "0"), (-0.0, "0"),
     (1e100, "1e+100"), (0.1 + 0.2, "0.3"),
+    (99999.99999999999, "1e+05"), (999999.9999999999, "1e+06"),  # rounding widens
 ])
 def test_r_character(x, text):
-    """as.character() of doubles in R 4.2 (values checked in R)."""
+    """as.character() of doubles in R 4.2 (values checked in R); the package's one
+    as.character (idrisk._rtext.r_label, also idrisk._schema.r_label)."""
     assert r_character(x) == text
 
 

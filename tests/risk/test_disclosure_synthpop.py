@@ -16,11 +16,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _disclosure_r import assert_same, frame, frames, printed, run, value  # noqa: E402
 
+from idrisk._rdisclosure import format_disclosure  # noqa: E402
+from idrisk.exceptions import SynthpopQuirkWarning  # noqa: E402
 from idrisk.r import disclosure, multi_disclosure, replicated_uniques  # noqa: E402
-from idrisk.risk._synthpop_disclosure import (  # noqa: E402
-    SynthpopQuirkWarning,
-    format_disclosure,
-)
 
 pytestmark = pytest.mark.needs_r
 
@@ -166,7 +164,7 @@ def test_positional_combination_quirk(sd):
     with pytest.warns(SynthpopQuirkWarning, match="tables combined by position"):
         ours = disclosure(sq, od, ["sex", "edu"], "depress", print_flag=False)
     assert_same(ours, theirs, "positional", rtol=RTOL)
-    from idrisk.risk._synthpop_disclosure import disclosure_tables
+    from idrisk.risk._synthpop_tables import disclosure_tables
 
     fixed = disclosure_tables(sq, od, ["sex", "edu"], "depress", quirks="corrected")
     # DCAP pairs synthetic proportions with original counts: misaligned rows change it
@@ -294,7 +292,7 @@ def test_replicated_uniques_width_quirk():
         ours = replicated_uniques(sy, o, ["sex", "inc"])
     assert_same(ours["res_tab"], theirs)
     assert theirs.loc["Replicated uniques", "Number"] == 0
-    from idrisk.risk._synthpop_disclosure import replicated_uniques_tables
+    from idrisk.risk._synthpop_uniques import replicated_uniques_tables
 
     fixed = replicated_uniques_tables([sy], o, ["sex", "inc"], quirks="corrected")
     assert fixed["res_tab"].loc["Replicated uniques", "Number"] == 1
@@ -346,7 +344,7 @@ def test_multi_disclosure_exclude_keylevs_quirk(sd):
     """multi.disclosure passes exclude.targetlevs as the key levels: synthpop rejects a
     correct exclusion (a target level is no level of the key), and so does idrisk.r; the
     corrected mode applies the pairs as given, equal to disclosure() with them."""
-    from idrisk.risk._synthpop_disclosure import disclosure_tables, multi_disclosure_tables
+    from idrisk.risk._synthpop_tables import disclosure_tables, multi_disclosure_tables
 
     call = ('multi.disclosure(sd3, ods, keys = c("sex", "age"), targets = c("marital", "edu"),'
             ' exclude.keys = list("sex", "sex"), exclude.keylevs = list("MALE", "MALE"), '

@@ -9,7 +9,7 @@ import pytest
 from fixture_io import MATRICES, VECTORS, case_names, load_case
 
 from idrisk import identification_risk
-from idrisk.risk._prepare import RadiusWarning
+from idrisk.exceptions import RadiusWarning
 
 try:
     CASES = case_names()

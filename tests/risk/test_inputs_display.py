@@ -109,7 +109,7 @@ def test_align_series_names_the_argument():
 
 
 def test_na_in_origdata_is_counted_and_warned():
-    from idrisk.risk._prepare import RiskInputWarning
+    from idrisk.exceptions import RiskInputWarning
 
     rng = np.random.default_rng(4)
     n = 300

@@ -16,7 +16,7 @@ from _shared import cedata_path, fixtures_dir
 
 from idrisk import identification_risk
 from idrisk.datasets import read_ce
-from idrisk.risk._prepare import ContinuousCodesWarning, RadiusWarning, RiskInputWarning
+from idrisk.exceptions import ContinuousCodesWarning, RadiusWarning, RiskInputWarning
 
 KNOWN = ["Age", "Urban", "Marital"]
 

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from idrisk import identification_risk
+from idrisk.exceptions import RadiusWarning
 from idrisk.r import IdentificationRisk
-from idrisk.risk._prepare import RadiusWarning
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from idrisk.stan import _discovery as sd
+from idrisk.stan import _runtime as sr
 from idrisk.stan import backend as sb
 from idrisk.stan.backend import (
     StanBackendError,
@@ -55,8 +57,8 @@ def test_program_path_and_errors(monkeypatch):
         program_path("no_such_program")
     with pytest.raises(ValueError, match="backend"):
         sb.select_backend("stanx")
-    monkeypatch.setattr(sb, "_pystan_available", lambda: False)
-    monkeypatch.setattr(sb, "cmdstan_path", lambda: None)
+    monkeypatch.setattr(sd, "_pystan_available", lambda: False)
+    monkeypatch.setattr(sd, "cmdstan_path", lambda: None)
     with pytest.raises(StanBackendError, match="No Stan backend"):
         sb.select_backend("auto")
     with pytest.raises(StanBackendError, match="pystan"):
@@ -218,7 +220,7 @@ def test_auto_reports_its_choice_and_reason_once(monkeypatch, tmp_path):
     import logging
 
     pytest.importorskip("cmdstanpy")
-    monkeypatch.setattr(sb, "_REPORTED", set())
+    monkeypatch.setattr(sd, "_REPORTED", set())
     log = logging.getLogger("idrisk.stan")
 
     class Keep(logging.Handler):
@@ -240,7 +242,7 @@ def test_auto_reports_its_choice_and_reason_once(monkeypatch, tmp_path):
         assert len(msgs) == 1, msgs
         assert "chose cmdstanpy" in msgs[0] and "CmdStan 2.35.0" in msgs[0]
         assert "CMDSTAN" in msgs[0]
-        monkeypatch.setattr(sb, "_pystan_available", lambda: True)
+        monkeypatch.setattr(sd, "_pystan_available", lambda: True)
         monkeypatch.setenv("IDRISK_STAN_BACKEND", "pystan")  # pinned: CmdStan is ignored
         assert sb.select_backend("auto") == "pystan"
         msgs = [r.getMessage() for r in keep.records]
@@ -250,7 +252,7 @@ def test_auto_reports_its_choice_and_reason_once(monkeypatch, tmp_path):
             sb.select_backend("auto")
         monkeypatch.delenv("IDRISK_STAN_BACKEND")
         monkeypatch.delenv("CMDSTAN")
-        monkeypatch.setattr(sb, "cmdstan_path", lambda: None)
+        monkeypatch.setattr(sd, "cmdstan_path", lambda: None)
         assert sb.select_backend("auto") == "pystan"
         msgs = [r.getMessage() for r in keep.records]
         assert len(msgs) == 3 and "no CmdStan installation found" in msgs[2]
@@ -276,7 +278,7 @@ def test_pystan_builds_in_the_cache_directory_not_the_current_one(monkeypatch, t
         return command.build_temp
 
     assert build_temp().startswith("build")  # setuptools' default: the current directory
-    with sb._pystan_build_outside_cwd() as base:
+    with sr._pystan_build_outside_cwd() as base:
         assert base == tmp_path / "cache" / "stan" / "pystan-build"
         assert build_temp().startswith(str(base))
     assert "DIST_EXTRA_CONFIG" not in __import__("os").environ
@@ -306,7 +308,7 @@ def test_file_lock_serialises_two_processes(tmp_path):
 
     # two processes take the compile lock in turn: their critical sections never overlap
     code = (
-        "import sys, time; from pathlib import Path; from idrisk.stan.backend import _file_lock\n"
+        "import sys, time; from pathlib import Path; from idrisk.stan._runtime import _file_lock\n"
         "with _file_lock(Path(sys.argv[1]) / '.lock'):\n"
         "    log = Path(sys.argv[1]) / 'log'\n"
         "    with open(log, 'a') as f: f.write('enter\\n')\n"

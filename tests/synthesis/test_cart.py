@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from idrisk.exceptions import NotFittedError
 from idrisk.synthesis.rng import RStream
 from idrisk.synthesis.rpart_tree import RpartTree, rpart_sort_order
 
@@ -113,7 +114,7 @@ def test_argument_errors():
         RpartTree("poisson")
     with pytest.raises(TypeError, match="numeric y"):
         RpartTree().fit(pd.DataFrame({"x": [1.0, 2.0]}), pd.Series(["a", "b"]))
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         RpartTree().apply(pd.DataFrame({"x": [1.0]}))
 
 

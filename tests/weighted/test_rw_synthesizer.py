@@ -69,7 +69,7 @@ def test_draw_indices_are_spread_and_errors():
         RiskWeightedSynthesizer(syn="y", model="mixture", slopes="pooled").fit(df)
     with pytest.raises(ValueError, match="non-negative integer counts"):
         RiskWeightedSynthesizer(syn="y", model="negbin", backend="pystan").fit(df)
-    with pytest.raises(KeyError, match="known pattern columns"):
+    with pytest.raises(KeyError, match=r"known: column\(s\) \[.zz.\] not found in data"):
         RiskWeightedSynthesizer(syn="y", model="negbin", weighting="marginal",
                                 known=["zz"]).compute_weights(df)
     with pytest.raises(ValueError, match="syn must name the column"):

@@ -1,0 +1,184 @@
+"""synthpop's factors and grouping: R's ``factor()`` of a column (level names by
+:func:`idrisk._rtext.r_label`, sorted by code point as R's ``order()`` under ``LC_COLLATE=C``),
+the ``Missing`` level, and the numeric grouping of ``disclosure(..., ngroups_target=)``
+(``classInt`` breaks, ``cut``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._rtext import cut_labels, r_label, r_labels
+from .._schema import is_categorical, label
+
+# ====================================================================== factors
+MISSING = "Missing"
+
+
+class _Factor:
+    """An R factor: level labels and integer codes (-1 = NA)."""
+
+    __slots__ = ("codes", "levels")
+
+    def __init__(self, levels: list[str], codes: np.ndarray) -> None:
+        self.levels = list(levels)
+        self.codes = np.asarray(codes, dtype=np.intp)
+
+    @property
+    def has_na(self) -> bool:
+        return bool((self.codes < 0).any())
+
+    def labels(self) -> np.ndarray:
+        """Level label of each value (``None`` for NA)."""
+        lv = np.array(self.levels + [None], dtype=object)
+        return lv[np.where(self.codes < 0, len(self.levels), self.codes)]
+
+
+def _from_labels(labels: np.ndarray, levels: list[str]) -> _Factor:
+    index = {lv: i for i, lv in enumerate(levels)}
+    return _Factor(levels, np.array([-1 if v is None else index[v] for v in labels]))
+
+
+def is_r_numeric(series: pd.Series) -> bool:
+    """R's ``is.numeric``: integer and double columns (not logical, not factor) -- the
+    package's rule (:func:`idrisk._schema.is_categorical`) read the other way round."""
+    return not is_categorical(series)
+
+
+def _numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(values, missing) of a numeric column; integer columns stay integer."""
+    missing = series.isna().to_numpy()
+    if pd.api.types.is_integer_dtype(series.dtype):
+        return series.fillna(0).to_numpy(dtype=np.int64), missing
+    return series.to_numpy(dtype=float, na_value=np.nan), missing
+
+
+def as_factor(series: pd.Series) -> _Factor:
+    """R's ``factor()`` of a column as synthpop meets it (categoricals keep their levels)."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        levels = [label(c) for c in series.cat.categories]
+        return _Factor(levels, series.cat.codes.to_numpy())
+    missing = series.isna().to_numpy()
+    if is_r_numeric(series):
+        values, _ = _numbers(series)
+        distinct = np.unique(values[~missing])
+        codes = np.full(len(series), -1)
+        codes[~missing] = np.searchsorted(distinct, values[~missing])
+        return _Factor(r_labels(distinct), codes)
+    if pd.api.types.is_bool_dtype(series.dtype) or series.dtype == object and all(
+        isinstance(v, (bool, np.bool_)) for v in series[~missing]
+    ) and (~missing).any():
+        text = np.array(
+            [None if na else ("TRUE" if v else "FALSE") for v, na in zip(series, missing,
+                                                                         strict=True)],
+            dtype=object,
+        )
+    else:
+        text = np.array([None if na else str(v) for v, na in zip(series, missing, strict=True)],
+                        dtype=object)
+    return _from_labels(text, sorted({v for v in text if v is not None}))
+
+
+def recode_missing(f: _Factor) -> _Factor:
+    """synthpop's NA recoding: ``factor(as.character(x))`` with NA as level ``"Missing"`` --
+    levels re-sorted by name and unused ones dropped (only when there is an NA)."""
+    if not f.has_na:
+        return f
+    labels = f.labels()
+    labels[f.codes < 0] = MISSING
+    return _from_labels(labels, sorted(set(labels)))
+
+
+# ====================================================================== grouping
+def _r_quantile7(x: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """R's ``quantile(type = 7)``: ``(1 - h) * x[lo] + h * x[hi]`` where needed."""
+    xs = np.sort(x)
+    n = len(xs)
+    index = 1 + max(n - 1, 0) * probs
+    lo = np.floor(index).astype(int)
+    hi = np.ceil(index).astype(int)
+    qs = xs[lo - 1].copy()
+    xhi = xs[hi - 1]
+    interp = (index > lo) & (xhi != qs)
+    h = (index - lo)[interp]
+    qs[interp] = (1 - h) * qs[interp] + h * xhi[interp]
+    return qs
+
+
+def class_breaks(x: np.ndarray, n: int, style: str) -> np.ndarray:
+    """``classInt::classIntervals(x, n, style)$brks`` for the quantile and equal styles.
+
+    When ``n`` is at least the number of distinct values, every value is its own class with
+    breaks half-way between them (classInt's "unique" breaks), as classInt does.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_breaks(np.array([1.0, 2, 3, 4, 10]), 7, "quantile").tolist()
+    [-0.125, 1.5, 2.5, 3.5, 7.0, 11.125]
+    >>> class_breaks(np.array([0.0, 1, 2, 3, 4, 6, 8]), 2, "equal").tolist()
+    [0.0, 4.0, 8.0]
+    """
+    distinct = np.unique(x)
+    if len(distinct) < 2:
+        raise ValueError("grouping a numeric column needs at least two distinct values")
+    if n >= len(distinct):
+        gaps = np.diff(distinct)
+        half = gaps.mean() / 2
+        return np.concatenate(
+            [[distinct[0] - half], distinct[:-1] + gaps / 2, [distinct[-1] + half]]
+        )
+    if style == "quantile":
+        probs = np.minimum(np.arange(n + 1) * (1.0 / n), 1.0)
+        return _r_quantile7(x, probs)
+    lo, hi = float(x.min()), float(x.max())
+    out = lo + np.arange(n + 1) * ((hi - lo) / n)
+    out[-1] = hi
+    return out
+
+
+def _cut(values: np.ndarray, breaks: np.ndarray) -> np.ndarray:
+    """Codes of ``cut(right = FALSE, include.lowest = TRUE)`` (-1 outside the breaks)."""
+    codes = np.searchsorted(breaks, values, side="right") - 1
+    codes[values == breaks[-1]] = len(breaks) - 2
+    codes[(values < breaks[0]) | (values > breaks[-1])] = -1
+    return codes
+
+
+def group_numeric(
+    columns: list[pd.Series], n: int, codes: Sequence[float]
+) -> list[_Factor]:
+    """synthpop's grouping of one numeric column into ``n`` classes, original first.
+
+    Breaks come from the quantiles of the original and all synthetic values together
+    (missing values and ``cont.na`` codes left out); if the original falls into fewer than
+    three classes, equal-width breaks are used instead. Codes become levels after the
+    intervals.
+    """
+    parts = [_numbers(c) for c in columns]
+    code_arr = np.array([float(c) for c in codes], dtype=float)
+
+    def usable(values: np.ndarray, missing: np.ndarray) -> np.ndarray:
+        return ~missing & ~np.isin(values.astype(float), code_arr)
+
+    pooled = np.concatenate([v[usable(v, m)].astype(float) for v, m in parts])
+    orig_vals = parts[0][0][usable(*parts[0])].astype(float)
+    breaks = np.unique(class_breaks(pooled, n, "quantile"))
+    if len(np.unique(_cut(orig_vals, breaks))) < 3:
+        breaks = np.unique(class_breaks(pooled, n, "equal"))
+    interval_labels = cut_labels(list(breaks))
+    code_labels = [r_label(c) for c in code_arr]
+    levels = interval_labels + code_labels
+    out = []
+    for values, missing in parts:
+        fvals = values.astype(float)
+        cut_codes = np.full(len(values), -1)
+        ok = usable(values, missing)
+        cut_codes[ok] = _cut(fvals[ok], breaks)
+        for k, c in enumerate(code_arr):
+            cut_codes[~missing & (fvals == c)] = len(interval_labels) + k
+        out.append(_Factor(levels, cut_codes))
+    return out

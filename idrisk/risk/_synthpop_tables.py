@@ -1,0 +1,701 @@
+"""The table engine of synthpop 1.9-3's disclosure measures (``disclosure``,
+``multi.disclosure``, ``replicated.uniques``), written from synthpop's documented behaviour and
+checked against live synthpop run with ``LC_COLLATE=C``.
+
+Everything here follows synthpop's code, quirks included; ``quirks="corrected"`` switches
+the documented quirks off (see :func:`disclosure_tables`). The public faces are
+:mod:`idrisk.r` (R's names and result shapes, from ``idrisk/_rdisclosure.py``) and
+:mod:`idrisk.risk.disclosure_measures`. R's factors and grouping are in
+:mod:`idrisk.risk._rfactor`, R's number-to-text rules in :mod:`idrisk._rtext`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+
+from .._schema import require_columns
+from .._synthetic import synthetic_name
+from ..exceptions import SynthpopQuirkWarning
+from ._rfactor import (
+    MISSING,
+    _Factor,
+    as_factor,
+    group_numeric,
+    is_r_numeric,
+    recode_missing,
+)
+
+# ====================================================================== warnings
+
+
+def _quirk(name: str, detail: str) -> None:
+    import warnings
+
+    warnings.warn(f"synthpop quirk '{name}': {detail}", SynthpopQuirkWarning, stacklevel=4)
+
+
+# ====================================================================== tables
+class _Table:
+    """A target x quasi-identifier count table with its level names."""
+
+    __slots__ = ("cols", "counts", "rows")
+
+    def __init__(self, counts: np.ndarray, rows: list[str], cols: list[str]) -> None:
+        self.counts = counts
+        self.rows = list(rows)
+        self.cols = list(cols)
+
+    def copy(self, counts: np.ndarray | None = None) -> _Table:
+        return _Table(self.counts.copy() if counts is None else counts, self.rows, self.cols)
+
+
+def _quasi_identifier(keys: list[_Factor]) -> tuple[list[str], np.ndarray]:
+    """(levels, codes) of q: one key is the key factor, several keys their labels pasted with
+    ``" | "`` (only observed combinations, sorted by name)."""
+    if len(keys) == 1:
+        return keys[0].levels, keys[0].codes
+    pasted = [" | ".join(parts) for parts in zip(*[k.labels() for k in keys], strict=True)]
+    levels = sorted(set(pasted))
+    index = {lv: i for i, lv in enumerate(levels)}
+    return levels, np.array([index[p] for p in pasted], dtype=np.intp)
+
+
+def _crosstab(target: _Factor, q_levels: list[str], q_codes: np.ndarray) -> _Table:
+    counts = np.zeros((len(target.levels), len(q_levels)), dtype=np.int64)
+    ok = (target.codes >= 0) & (q_codes >= 0)
+    np.add.at(counts, (target.codes[ok], q_codes[ok]), 1)
+    return _Table(counts, target.levels, q_levels)
+
+
+def _complete(t: _Table, rows: list[str], cols: list[str], by_name: bool) -> _Table:
+    """Add the missing rows and columns as zeros.
+
+    synthpop (``by_name=False``) re-sorts a dimension by name only when something was added
+    to it; ``by_name=True`` puts both tables in the order of ``rows``/``cols``.
+    """
+    counts = t.counts
+    r, counts = _complete_axis(list(t.rows), rows, counts, 0, by_name)
+    c, counts = _complete_axis(list(t.cols), cols, counts, 1, by_name)
+    return _Table(counts, r, c)
+
+
+def _complete_axis(
+    have: list[str], want: list[str], counts: np.ndarray, axis: int, by_name: bool
+) -> tuple[list[str], np.ndarray]:
+    """One dimension of :func:`_complete`."""
+    present = set(have)
+    extra = [x for x in want if x not in present]
+    if not (extra or by_name):
+        return have, counts
+    shape = list(counts.shape)
+    shape[axis] = len(extra)
+    counts = np.concatenate([counts, np.zeros(shape, np.int64)], axis=axis)
+    names = have + extra
+    if by_name:
+        position = {x: i for i, x in enumerate(names)}
+        order = [position[x] for x in want]
+    else:
+        order = sorted(range(len(names)), key=names.__getitem__)
+    return [names[i] for i in order], np.take(counts, order, axis=axis)
+
+
+def _rsum(x: np.ndarray) -> np.float64:
+    """R's ``sum()`` of doubles: in column-major order, accumulated in long double."""
+    flat = np.asarray(x, dtype=float).ravel(order="F")
+    if not flat.size:
+        return np.float64(0.0)
+    return np.float64(np.cumsum(flat, dtype=np.longdouble)[-1])
+
+
+def _rmean(x: object) -> float:
+    """R's ``mean()`` of doubles: a long-double sum over n, then one correction pass."""
+    v = np.asarray(x, dtype=float)
+    if not v.size:
+        return float("nan")
+    s = np.cumsum(v, dtype=np.longdouble)[-1] / v.size
+    if np.isfinite(s):
+        s = s + np.cumsum(v.astype(np.longdouble) - s)[-1] / v.size
+    return float(s)
+
+
+def _colsums(x: np.ndarray) -> np.ndarray:
+    """R's ``colSums()``: each column accumulated in long double."""
+    x = np.asarray(x, dtype=float)
+    if not x.shape[0]:
+        return np.zeros(x.shape[1])
+    return np.cumsum(x, axis=0, dtype=np.longdouble)[-1].astype(float)
+
+
+def _proportions(counts: np.ndarray) -> np.ndarray:
+    totals = counts.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = counts / totals
+    return np.where(totals > 0, p, 0.0)
+
+
+TABLES = ("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
+EXCLUSION_COLUMNS = (
+    "excluded target", "missing target", "missing in  keys", "set to exclude",
+    "over denom_lim", "remaining",
+)
+
+
+# ====================================================================== disclosure
+def _fields(col: str, n_keys: int) -> list[str]:
+    return col.split(" | ") if n_keys > 1 else [col]
+
+
+def _as_int_list(value: object, argument: str) -> list[int]:
+    vals: list[Any] = [value] if np.isscalar(value) else list(cast(Iterable[Any], value))
+    out = []
+    for v in vals:
+        if isinstance(v, bool) or not float(v).is_integer():
+            raise ValueError(f"{argument} must hold whole numbers, got {v!r}")
+        out.append(int(v))
+    return out
+
+
+def resolve_columns(
+    data: pd.DataFrame, value: str | int | Sequence[str | int], argument: str
+) -> list[str]:
+    """Column names from names or R's 1-based column numbers."""
+    vals = [value] if isinstance(value, (str, int, np.integer)) else list(value)
+    names = []
+    for v in vals:
+        if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            if not 1 <= v <= data.shape[1]:
+                raise ValueError(
+                    f"{argument}: column number {v} is outside 1..{data.shape[1]} of data"
+                )
+            names.append(str(data.columns[v - 1]))
+        elif isinstance(v, str):
+            names.append(v)
+        else:
+            raise TypeError(f"{argument}: expected column names or numbers, got {v!r}")
+    return names
+
+
+def _recycle(value: object, n: int, argument: str) -> list:
+    vals = [value] if np.isscalar(value) or value is None else list(value)  # type: ignore
+    if not vals:
+        raise ValueError(f"{argument} is empty")
+    return [vals[i % len(vals)] for i in range(n)]
+
+
+def disclosure_tables(
+    syn: Sequence[pd.DataFrame],
+    data: pd.DataFrame,
+    keys: str | int | Sequence[str | int],
+    target: str | int,
+    *,
+    cont_na: dict[str, Sequence[float]] | None = None,
+    denom_lim: int = 5,
+    exclude_ov_denom_lim: bool = False,
+    not_targetlev: Sequence[str] | str | None = None,
+    usetargetNA: bool = True,
+    usekeysNA: bool | Sequence[bool] = True,
+    exclude_keys: Sequence[str] | str | None = None,
+    exclude_keylevs: Sequence[str] | str | None = None,
+    exclude_targetlevs: Sequence[str] | str | None = None,
+    ngroups_target: int | None = None,
+    ngroups_keys: int | Sequence[int] | None = None,
+    thresh_1way: Sequence[float] = (50, 90),
+    thresh_2way: Sequence[float] = (4, 80),
+    quirks: str = "synthpop",
+    warn: bool = True,
+) -> dict:
+    """synthpop's ``disclosure.synds`` computation on m synthetic frames.
+
+    Returns a dict with R's component names (``ident``, ``attrib``, ``allCAPs``,
+    ``check_1way``, ``check1``, ``check_2way``, ``check2``, ``Nexclusions``, ``keys``,
+    ``target``, ``Norig``) and, under ``"_tables"``, the per-synthesis tables.
+
+    With ``quirks="corrected"`` these quirks of synthpop 1.9-3 are switched off:
+
+    * *usekeysNA permutation*: with keys given in another order than the data's, synthpop
+      permutes ``usekeysNA`` (and applies ``ngroups_keys``) with the wrong permutation;
+      corrected: each setting stays with its key.
+    * *tables combined by position*: synthpop adds missing levels to one table, sorts it by
+      name and then combines it with the other table by position; corrected: by name.
+    * *identity measures depend on the target*: synthpop computes UiO, UiS, UiOiS and repU
+      after the target's exclusions; corrected: after the key exclusions (``usekeysNA``) only.
+    * *full row counts*: synthpop divides by all records even when some were excluded;
+      corrected: by the records remaining in the original (synthetic) table.
+    """
+    if quirks not in ("synthpop", "corrected"):
+        raise ValueError(f"quirks must be 'synthpop' or 'corrected', got {quirks!r}")
+    fix = quirks == "corrected"
+    syn = list(syn)
+    m = len(syn)
+    if m == 0:
+        raise ValueError("no synthetic data sets given")
+    user_keys = resolve_columns(data, keys, "keys")
+    tnames = resolve_columns(data, target, "target")
+    if len(tnames) != 1:
+        raise ValueError(f"target must be a single column, got {tnames}")
+    tname = tnames[0]
+    if tname in user_keys:
+        raise ValueError(f"target {tname!r} is also one of the keys")
+    if "target" in data.columns:
+        raise ValueError("data has a column called 'target'; rename it (synthpop uses the name)")
+    if len(set(user_keys)) != len(user_keys):
+        raise ValueError(f"keys: a column is listed twice in {user_keys}")
+    for where, frame in [("data", data)] + [(synthetic_name(j + 1, "object"), s)
+                                             for j, s in enumerate(syn)]:
+        require_columns(frame, [tname], "target", where)
+        require_columns(frame, user_keys, "keys", where)
+    if isinstance(denom_lim, bool) or not float(denom_lim).is_integer() or denom_lim < 1:
+        raise ValueError(f"denom_lim must be a positive whole number, got {denom_lim!r}")
+    if ngroups_target is not None and ngroups_target == 1:
+        raise ValueError("ngroups_target must not be 1")
+    n_keys = len(user_keys)
+    use_na = [bool(v) for v in _recycle(usekeysNA, n_keys, "usekeysNA")]
+    ng_keys = None if ngroups_keys is None else _as_int_list(ngroups_keys, "ngroups_keys")
+    if ng_keys is not None:
+        ng_keys = _recycle(ng_keys, n_keys, "ngroups_keys")
+        if 1 in ng_keys:
+            raise ValueError("ngroups_keys must not contain 1")
+
+    # --- keys in data order; settings given per key follow (wrongly, in synthpop)
+    dkeys = [c for c in data.columns if c in set(user_keys)]
+    right = [user_keys.index(k) for k in dkeys]
+    wrong = [dkeys.index(k) for k in user_keys]
+    quirk_perm = right if fix else wrong
+    if ng_keys is not None:
+        ng_data = [ng_keys[i] for i in right] if fix else ng_keys
+        if warn and not fix and ng_data != [ng_keys[i] for i in right]:
+            _quirk("ngroups_keys order", "ngroups_keys is applied to the keys in data order "
+                   f"{dkeys}, not in the order given {user_keys}")
+    else:
+        ng_data = None
+    use_na_data = [use_na[i] for i in quirk_perm]
+    if warn and not fix and use_na_data != [use_na[i] for i in right]:
+        _quirk("usekeysNA permutation", f"keys reordered to data order {dkeys} and usekeysNA "
+               f"permuted wrongly: used {use_na_data} instead of "
+               f"{[use_na[i] for i in right]}")
+
+    cont = {k: [v for v in vals if not _isna(v)] for k, vals in (cont_na or {}).items()}
+    require_columns(data, list(cont), "cont_na", "data")
+
+    # --- grouping and factors
+    def factors(col: str, ngroups: int | None) -> list[_Factor]:
+        cols = [data[col]] + [s[col] for s in syn]
+        if ngroups is not None and ngroups > 0 and is_r_numeric(data[col]):
+            return group_numeric(cols, int(ngroups), cont.get(col, []))
+        return [as_factor(c) for c in cols]
+
+    tf = factors(tname, ngroups_target)
+    kf = [factors(k, None if ng_data is None else ng_data[i]) for i, k in enumerate(dkeys)]
+    target_had_na = tf[0].has_na
+    orig_t = recode_missing(tf[0])
+    orig_k = [recode_missing(f[0]) for f in kf]
+    q0_levels, q0_codes = _quasi_identifier(orig_k)
+    d0 = _crosstab(orig_t, q0_levels, q0_codes)
+    nd = len(data)
+
+    not_t = [] if not_targetlev is None else (
+        [not_targetlev] if isinstance(not_targetlev, str) else list(not_targetlev))
+    ex_k = [] if exclude_keys is None else (
+        [exclude_keys] if isinstance(exclude_keys, str) else list(exclude_keys))
+    ex_kl = [] if exclude_keylevs is None else (
+        [exclude_keylevs] if isinstance(exclude_keylevs, str) else list(exclude_keylevs))
+    ex_tl = [] if exclude_targetlevs is None else (
+        [exclude_targetlevs] if isinstance(exclude_targetlevs, str)
+        else list(exclude_targetlevs))
+    if not (len(ex_k) == len(ex_kl) == len(ex_tl)):
+        raise ValueError("exclude_keys, exclude_keylevs and exclude_targetlevs must have the "
+                         "same length")
+    for k, kl, tl in zip(ex_k, ex_kl, ex_tl, strict=True):
+        if k not in dkeys:
+            raise ValueError(f"exclude_keys: {k!r} is not one of the keys {dkeys}")
+        if str(kl) not in orig_k[dkeys.index(k)].levels:
+            raise ValueError(f"exclude_keylevs: {kl!r} is not a level of key {k!r} in data")
+        if str(tl) not in orig_t.levels:
+            raise ValueError(f"exclude_targetlevs: {tl!r} is not a level of target "
+                             f"{tname!r} in data")
+
+    per = []
+    for j in range(m):
+        st = recode_missing(tf[j + 1])
+        sk = [recode_missing(f[j + 1]) for f in kf]
+        ql, qc = _quasi_identifier(sk)
+        s0 = _crosstab(st, ql, qc)
+        rows_d = sorted(set(d0.rows) | set(s0.rows)) if not fix else d0.rows + [
+            r for r in s0.rows if r not in set(d0.rows)]
+        cols_d = sorted(set(d0.cols) | set(s0.cols)) if not fix else d0.cols + [
+            c for c in s0.cols if c not in set(d0.cols)]
+        d = _complete(d0, rows_d, cols_d, by_name=fix)
+        s = _complete(s0, rows_d, cols_d, by_name=fix)
+        if warn and not fix and (d.rows != s.rows or d.cols != s.cols):
+            _quirk("tables combined by position",
+                   f"synthesis {j + 1}: the original and synthetic tables of {tname} by keys "
+                   "list their levels in different orders and synthpop combines them by "
+                   "position, so cells of different levels are compared")
+        per.append(_measures(d, s, nd, len(syn[j]), n_keys, dkeys, not_t, target_had_na,
+                             usetargetNA, use_na_data, list(zip(ex_k, ex_kl, ex_tl)),
+                             exclude_ov_denom_lim, int(denom_lim), fix))
+        per[-1]["dims"] = (d0.counts.shape, d.counts.shape)
+        per[-1]["check_1way"] = _check_1way(per[-1], thresh_1way)
+        per[-1]["check_2way"] = _check_2way(per[-1], orig_t, orig_k, dkeys, thresh_2way)
+    if warn and not fix and any(p["target_excluded"] for p in per):
+        _quirk("identity measures depend on the target",
+               "records were excluded for the target, which changes UiO, UiS, UiOiS and repU "
+               "as well; denominators stay the full row counts")
+    return _assemble(per, dkeys, tname, nd, tf, orig_t)
+
+
+def _isna(v: object) -> bool:
+    try:
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def _measures(
+    d: _Table, s: _Table, nd: int, ns: int, n_keys: int, dkeys: list[str],
+    not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
+    triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
+) -> dict:
+    """The eight tables of one synthesis, their exclusions and the measures."""
+    with np.errstate(invalid="ignore", divide="ignore"):  # all excluded: NaN, as in R
+        return _measures_of(d, s, nd, ns, n_keys, dkeys, not_t, target_had_na, usetargetNA,
+                            use_na, triples, over_lim, denom_lim, fix)
+
+
+def _measures_of(
+    d: _Table, s: _Table, nd: int, ns: int, n_keys: int, dkeys: list[str],
+    not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
+    triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
+) -> dict:
+    D, S = d.counts.astype(float), s.counts.astype(float)
+    pd_, ps = _proportions(D), _proportions(S)
+    s_present = S.sum(axis=0) > 0
+    tables = {
+        "original": D.copy(),
+        "synthetic": S.copy(),
+        "Dorig": np.where(pd_ == 1, D, 0.0),
+        "Dsyn": np.where(ps == 1, S, 0.0),
+        "iS": np.where(s_present[None, :], D, 0.0),
+        "DiS": np.where((ps == 1).any(axis=0)[None, :], D, 0.0),
+    }
+    tables["DiSCO"] = np.where(ps == 1, tables["iS"], 0.0)
+    tables["DiSDiO"] = np.where(pd_ == 1, tables["DiSCO"], 0.0)
+    names = {k: (s if k in ("synthetic", "Dsyn") else d) for k in TABLES}
+    nex = np.zeros((len(TABLES), len(EXCLUSION_COLUMNS)))
+
+    def zero(step: int, mask_of) -> None:
+        for i, k in enumerate(TABLES):
+            mask = mask_of(names[k], tables[k])
+            nex[i, step] += tables[k][mask].sum()
+            tables[k][mask] = 0.0
+
+    def rows_named(levels):
+        return lambda t, _: np.isin(np.array(t.rows, dtype=object), levels)[:, None] & \
+            np.ones((1, len(t.cols)), bool)
+
+    def cols_where(pred):
+        return lambda t, _: np.ones((len(t.rows), 1), bool) & np.array(
+            [pred(_fields(c, n_keys)) for c in t.cols], dtype=bool)[None, :]
+
+    if not_t:
+        zero(0, rows_named(not_t))
+    if not usetargetNA and target_had_na:
+        zero(1, rows_named([MISSING]))
+    for i, use in enumerate(use_na):
+        if not use:
+            zero(2, cols_where(lambda f, i=i: f[i] == MISSING))
+    for key, keylev, targetlev in triples:
+        i = dkeys.index(key)
+        zero(3, lambda t, _, i=i, kl=str(keylev), tl=str(targetlev):
+             np.array([r == tl for r in t.rows], bool)[:, None]
+             & np.array([_fields(c, n_keys)[i] == kl for c in t.cols], bool)[None, :])
+    if over_lim:
+        zero(4, lambda t, values: values > denom_lim)
+    for i, k in enumerate(TABLES):
+        nex[i, 5] = tables[k].sum()
+    target_excluded = bool(nex[:2, [0, 1, 3, 4]].sum() > 0)
+
+    Dx, Sx = tables["original"], tables["synthetic"]
+    if fix:  # identity from the keys alone: only the usekeysNA exclusions
+        def key_only(t: _Table, values: np.ndarray) -> np.ndarray:
+            out = values.copy()
+            for i, use in enumerate(use_na):
+                if not use:
+                    out[:, [_fields(c, n_keys)[i] == MISSING for c in t.cols]] = 0.0
+            return out
+
+        ident_d, ident_s = key_only(d, D), key_only(s, S)
+        nd_, ns_ = Dx.sum(), Sx.sum()
+        ident_nd, ident_ns = ident_d.sum(), ident_s.sum()
+    else:
+        ident_d, ident_s = Dx, Sx
+        nd_, ns_ = ident_nd, ident_ns = np.float64(nd), np.float64(ns)
+    # R's forms: count / N * 100; sum(), colSums() and rowSums() accumulate in long double
+    dq, sq = _colsums(ident_d), _colsums(ident_s)
+    ident = {
+        "UiO": float((dq == 1).sum()) / ident_nd * 100,
+        "UiS": float((sq == 1).sum()) / ident_ns * 100,
+        "UiOiS": float(((dq == 1) & s_present).sum()) / ident_nd * 100,
+        "repU": float(((dq == 1) & (sq == 1)).sum()) / ident_nd * 100,
+    }
+    disco = tables["DiSCO"]
+    nonzero = disco[disco > 0]
+    attrib = {
+        "Dorig": _rsum(tables["Dorig"]) / nd_ * 100,
+        "Dsyn": _rsum(tables["Dsyn"]) / ns_ * 100,
+        "iS": _rsum(tables["iS"]) / nd_ * 100,
+        "DiS": _rsum(tables["DiS"]) / nd_ * 100,
+        "DiSCO": _rsum(disco) / nd_ * 100,
+        "DiSDiO": _rsum(tables["DiSDiO"]) / nd_ * 100,
+        "max_denom": float(disco.max()) if disco.size else 0.0,
+        "mean_denom": _rmean(nonzero),
+    }
+    pdx, psx = _proportions(Dx), _proportions(Sx)
+    dqx, sqx = _colsums(Dx), _colsums(Sx)
+    row_totals = _colsums(D.T)
+    caps = {
+        "baseCAPd": 100 * _rsum((row_totals / nd) ** 2),
+        "CAPd": _rsum(_colsums(pdx**2) * dqx) / nd_ * 100,
+        "CAPs": _rsum(_colsums(psx**2) * sqx) / ns_ * 100,
+        "DCAP": _rsum(_colsums(psx * Dx)) / nd_ * 100,
+        "TCAP": float(_rsum(disco) / np.float64(_rsum(dqx[sqx > 0])) * 100),
+    }
+    return {
+        "ident": ident, "attrib": attrib, "allCAPs": caps, "Nexclusions": nex,
+        "tables": tables, "d": d, "s": s, "target_excluded": target_excluded,
+    }
+
+
+def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
+    disco = p["tables"]["DiSCO"]
+    by_level = disco.sum(axis=1)
+    total = disco.sum()
+    if total == 0:
+        return None
+    order = sorted(range(len(by_level)), key=lambda i: -by_level[i])
+    top = order[0]
+    share = by_level[top] / total * 100
+    if not (by_level[top] > thresh[0] and share > thresh[1]):
+        return None
+    level = p["d"].rows[top]
+    d = p["tables"]["original"]
+    all_ = d.sum()
+    return pd.DataFrame(
+        {
+            "Level": [level],
+            "All": [all_],
+            "PctLevelAll": [d[top].sum() / all_ * 100],
+            "totalDisclosive": [total],
+            "nLevelDis": [by_level[top]],
+            "PctLevelDis": [share],
+        },
+        index=pd.Index([level]),
+    )
+
+
+def _check_2way(
+    p: dict, orig_t: _Factor, orig_k: list[_Factor], dkeys: list[str],
+    thresh: Sequence[float],
+) -> pd.DataFrame | None:
+    d, disco = p["d"], p["tables"]["DiSCO"]
+    n_keys = len(dkeys)
+    cells = np.argwhere(disco > thresh[0])
+    pieces = []
+    for i, key in enumerate(dkeys):
+        counts: dict[str, int] = {}
+        for r, c in cells:
+            pair = f"{d.rows[r]}|{_fields(d.cols[c], n_keys)[i]}"
+            counts[pair] = counts.get(pair, 0) + int(disco[r, c])
+        for pair in sorted(counts):
+            pieces.append((pair, counts[pair], key))
+    if not pieces:
+        return None
+    t_labels = orig_t.labels()
+    rows = []
+    for idx, (pair, n, key) in enumerate(pieces, start=1):
+        tl, kl = pair.split("|", 1)
+        k_labels = orig_k[dkeys.index(key)].labels()
+        in_key = k_labels == kl
+        key_total = float(in_key.sum())
+        ktt = float((in_key & (t_labels == tl)).sum())
+        rows.append((str(idx), pair, n, key, ktt, key_total, 100 * ktt / key_total))
+    order = sorted(range(len(rows)), key=lambda i: -rows[i][2])
+    kept = [rows[i] for i in order if rows[i][6] > thresh[1]]
+    if not kept:
+        return None
+    return pd.DataFrame(
+        {
+            "target_key_levs": pd.Categorical(
+                [r[1] for r in kept], categories=list(dict.fromkeys(r[1] for r in rows))),
+            "npairs": np.array([r[2] for r in kept], dtype=np.int32),
+            "key": [r[3] for r in kept],
+            "key_target_total": [r[4] for r in kept],
+            "key_total": [r[5] for r in kept],
+            "PctTargetKeyLevel": [r[6] for r in kept],
+        },
+        index=pd.Index([r[0] for r in kept]),
+    )
+
+
+def _assemble(per: list[dict], dkeys: list[str], tname: str, nd: int, tf, orig_t) -> dict:
+    m = len(per)
+    index = pd.Index([str(j + 1) for j in range(m)])
+    out: dict = {
+        name: pd.DataFrame([p[name] for p in per], index=index)
+        for name in ("ident", "attrib", "allCAPs")
+    }
+    c1 = [p["check_1way"] for p in per]
+    c2 = [p["check_2way"] for p in per]
+    check1 = ""
+    for c in c1:
+        if c is not None:
+            check1 = f"Check  {tname}  level  {c['Level'].iloc[0]}"
+    check2 = ""
+    for c in c2:
+        if c is not None:
+            check2 = f"{len(c)} pairs need checks"
+    if m == 1:
+        out["check_1way"] = c1[0] if c1[0] is not None else [""]
+        out["check_2way"] = c2[0] if c2[0] is not None else [""]
+    else:
+        out["check_1way"] = ["" if c is None else c for c in c1]
+        out["check_2way"] = ["" if c is None else c for c in c2]
+    out["check1"] = check1
+    out["check2"] = check2
+    out["Nexclusions"] = [
+        pd.DataFrame(p["Nexclusions"], index=list(TABLES), columns=list(EXCLUSION_COLUMNS))
+        for p in per
+    ]
+    out["keys"] = list(dkeys)
+    out["target"] = tname
+    out["Norig"] = nd
+    out["_tables"] = per
+    return out
+
+
+# ====================================================================== multi.disclosure
+def _nth(value: object, i: int, n: int, argument: str) -> Any:
+    vals = [value] if value is None or np.isscalar(value) else list(value)  # type: ignore
+    return _recycle(vals, n, argument)[i]
+
+
+def multi_disclosure_tables(
+    syn: Sequence[pd.DataFrame],
+    data: pd.DataFrame,
+    keys: str | int | Sequence[str | int],
+    targets: Sequence[str] | str | None = None,
+    *,
+    cont_na: dict[str, Sequence[float]] | None = None,
+    denom_lim: int = 5,
+    exclude_ov_denom_lim: bool = False,
+    not_targetslev: Sequence[str] | str | None = None,
+    usetargetsNA: bool | Sequence[bool] = True,
+    usekeysNA: bool | Sequence[bool] = True,
+    exclude_keys: Sequence | None = None,
+    exclude_keylevs: Sequence | None = None,
+    exclude_targetlevs: Sequence | None = None,
+    ngroups_targets: int | Sequence[int | None] | None = None,
+    ngroups_keys: int | Sequence[int] | None = None,
+    ident_meas: str = "repU",
+    attrib_meas: str = "DiSCO",
+    thresh_1way: Sequence[float] = (50, 90),
+    thresh_2way: Sequence[float] = (4, 80),
+    quirks: str = "synthpop",
+) -> dict:
+    """synthpop's ``multi.disclosure.synds``: :func:`disclosure_tables` for each target.
+
+    Quirks reproduced (``quirks="corrected"`` fixes them): ``ident.syn`` is synthesis 1's
+    repU only (corrected: the mean over the m syntheses), and ``exclude.keylevs`` is replaced
+    by ``exclude.targetlevs`` (corrected: ``exclude_keylevs`` is used).
+    """
+    fix = quirks == "corrected"
+    syn = list(syn)
+    key_names = resolve_columns(data, keys, "keys")
+    if targets is None:
+        tlist = [c for c in syn[0].columns if c not in set(key_names)]
+    else:
+        tlist = resolve_columns(data, targets, "targets")
+    n = len(tlist)
+    if set(tlist) & set(key_names):
+        raise ValueError(f"targets {sorted(set(tlist) & set(key_names))} are also keys; no "
+                         "target can be a key")
+    if not fix and exclude_keys is not None:
+        _quirk("exclude.keylevs ignored", "multi.disclosure passes exclude.targetlevs as the "
+               "key levels, so exclude_keylevs is never used")
+    if not fix and len(syn) > 1:
+        _quirk("ident.syn from synthesis 1", "the identity measure of the summary is the "
+               "first synthesis's, not the mean over the syntheses")
+    outputs = {}
+    rows = []
+    for i, t in enumerate(tlist):
+        ntl = None if not_targetslev is None else _nth(not_targetslev, i, n, "not_targetslev")
+        ex_k = None if exclude_keys is None else exclude_keys[i]
+        ex_tl = None if exclude_targetlevs is None else exclude_targetlevs[i]
+        ex_kl = None
+        if exclude_keys is not None:
+            ex_kl = exclude_keylevs[i] if fix and exclude_keylevs is not None else ex_tl
+        ng = None if ngroups_targets is None else _nth(ngroups_targets, i, n, "ngroups_targets")
+        res = disclosure_tables(
+            syn, data, key_names, t, cont_na=cont_na, denom_lim=denom_lim,
+            exclude_ov_denom_lim=exclude_ov_denom_lim,
+            not_targetlev=None if ntl in (None, "") else ntl,
+            usetargetNA=bool(_nth(usetargetsNA, i, n, "usetargetsNA")), usekeysNA=usekeysNA,
+            exclude_keys=ex_k, exclude_keylevs=ex_kl, exclude_targetlevs=ex_tl,
+            ngroups_target=ng, ngroups_keys=ngroups_keys, thresh_1way=thresh_1way,
+            thresh_2way=thresh_2way, quirks=quirks, warn=False,
+        )
+        outputs[t] = res
+        ident, attrib, caps = res["ident"], res["attrib"], res["allCAPs"]
+        ident_orig = _rmean(ident["UiO"])
+        if ident_meas not in ("repU", "UiSiO", "baseCAPd") or attrib_meas not in (
+                "DiSCO", "DiSDiO", "DCAP"):
+            raise ValueError("ident_meas must be one of 'repU', 'UiSiO', 'baseCAPd' and "
+                             "attrib_meas one of 'DiSCO', 'DiSDiO', 'DCAP'")
+        if ident_meas in ident.columns:
+            col = ident[ident_meas]
+            ident_syn = _rmean(col) if fix else float(col.iloc[0])
+        else:
+            ident_syn = float("nan")
+        if attrib_meas == "DCAP":
+            a_orig, a_syn = _rmean(caps["CAPd"]), _rmean(caps["DCAP"])
+        else:
+            a_orig = _rmean(attrib["Dorig"]) if attrib_meas == "DiSCO" else float("nan")
+            a_syn = _rmean(attrib[attrib_meas])
+        rows.append((t, a_orig, a_syn, res["check1"], res["check2"], ident_orig, ident_syn))
+    order = sorted(range(n), key=lambda i: rows[i][2])
+    width = len(str(n))
+    names = []
+    for rank, i in enumerate(order, start=1):
+        t, _, _, c1, c2 = rows[i][:5]
+        suffix = {(True, True): " 1&2way checks", (True, False): " 1way checks",
+                  (False, True): " 2way checks", (False, False): ""}[(c1 != "", c2 != "")]
+        names.append(f"{str(rank).zfill(width)} {t}{suffix}")
+    table = pd.DataFrame(
+        {
+            "attrib.orig": [rows[i][1] for i in order],
+            "attrib.syn": [rows[i][2] for i in order],
+            "check1": [rows[i][3] for i in order],
+            "Npairs": [float(rows[i][4] != "") for i in order],
+            "check2": [rows[i][4] for i in order],
+        },
+        index=pd.Index(names),
+    )
+    return {
+        "attrib.table": table,
+        "keys": [c for c in data.columns if c in set(key_names)],
+        "ident.orig": [r[5] for r in rows],
+        "ident.syn": [r[6] for r in rows],
+        "Norig": len(data),
+        "denom_lim": denom_lim,
+        "exclude_ov_denom_lim": exclude_ov_denom_lim,
+        "usetargetsNA": [bool(_nth(usetargetsNA, i, n, "usetargetsNA")) for i in range(n)],
+        "usekeysNA": [bool(v) for v in _recycle(usekeysNA, len(key_names), "usekeysNA")],
+        "ident.meas": ident_meas,
+        "attrib.meas": attrib_meas,
+        "m": len(syn),
+        "output.list": outputs,
+    }
