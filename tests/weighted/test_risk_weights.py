@@ -19,14 +19,18 @@ from idrisk.weighted.diagnostics import bootstrap_ci, risk_summary, whack_a_mole
 
 
 def inside(v, centre, r, percentage=True, abs_radius=True, closed=True):
-    """Is v in the ball around ``centre``? Straight from the definition."""
+    """Is v in the ball around ``centre``? Straight from the definition: between the bounds
+    ``centre - d`` and ``centre + d`` (as R computes them, so that the floating-point boundary
+    is the same as the identification risk's: ``abs(v - centre) < d`` can differ by one
+    rounding, e.g. v = -3e-138, centre = -1, d = 1)."""
     if not percentage:
         radius = r
     else:
         radius = r * (abs(centre) if abs_radius else centre)
+    lo, hi = centre - radius, centre + radius
     if closed:
-        return abs(v - centre) <= radius
-    return abs(v - centre) < radius
+        return lo <= v <= hi
+    return lo < v < hi
 
 
 def brute_marginal(y, p, r, **ball):
