@@ -317,7 +317,9 @@ def _add_report_parser(sub: Any) -> None:
     p.add_argument("--no-sweep", action="store_true", help="skip the radius sweep")
     p.add_argument("--no-utility", action="store_true", help="skip U_p and the ECDFs")
     p.add_argument("--maxorder", type=int, default=1,
-                   help="U_p model: 0 = main effects, 1 = + two-way interactions (default)")
+                   help="interaction order of a logit U_p model (0 = main effects, 1 = + "
+                        "two-way, default); the report's U_p uses synthpop's default CART "
+                        "model, which has none")
     p.add_argument("--top", type=int, default=10, help="highest-risk records listed")
     p.add_argument("--show-confidential-values", action="store_true",
                    help="list the confidential values of the highest-risk records (the report "

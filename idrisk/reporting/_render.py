@@ -403,13 +403,11 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
         fig("risk_by_radius")
         fig("risk_at_max")
     if "risk_utility" in rep.tables:
-        maxorder = rep.maxorder
         doc.heading("Utility")
         doc.para(
-            "U_p: propensity-score mean squared error of a logistic regression telling "
-            "confidential from synthetic records (main effects"
-            + (f" and interactions up to order {maxorder + 1}" if maxorder else "")
-            + "; 0 = indistinguishable, 0.25 = perfectly separable). ECDF utility per "
+            "U_p: propensity-score mean squared error of a classification tree (synthpop's "
+            "utility.gen default, method = \"cart\") telling confidential from synthetic "
+            "records (0 = indistinguishable, 0.25 = perfectly separable). ECDF utility per "
             "continuous synthesized variable: U_m = max |F_conf − F_syn|, U_a = mean squared "
             "difference (smaller is better)."
         )
