@@ -513,6 +513,12 @@ def prepare_inputs(
         radii = _radius_vector(
             options.radius, [c for c in ordered if not factor[c]], options.percentage
         )
+    if value_checks and rules == "python":
+        from ._diagnostics import diagnose_inputs
+
+        diagnose_inputs(confidential, frames, names, known_l,
+                        [c for c in ordered if factor[c] and is_categorical(confidential[c])],
+                        orig_name)
     # the engine's columns: known then syn, in the order given (R's order of the squares)
     categorical_l = [c for c in known_l + syn_l if factor[c]]
     continuous_l = [c for c in known_l + syn_l if not factor[c]]
@@ -707,8 +713,13 @@ def checks_from_counts(
     for counts in synthetic:
         for c, k in counts["na_by"].items():
             by_col[c] = max(by_col.get(c, 0), k)
-    top = {
-        c: [v for v, _ in sorted(values.items(), key=lambda vk: -vk[1])[:3]]
+    from ._diagnostics import shared_values
+
+    # only values at least MIN_SHARED records share are shown (issue 29); the signs decide
+    # which advice applies
+    top = {c: shared_values(values) for c, values in confidential["never_values"].items()}
+    signs = {
+        c: sorted({"negative" if float(v) < 0 else "zero" for v in values if _is_number(v)})
         for c, values in confidential["never_values"].items()
     }
     return {
@@ -719,7 +730,16 @@ def checks_from_counts(
         "na_synthetic_by_column": by_col,
         "never_match_by_column": confidential["never_by"],
         "never_match_values": top,
+        "never_match_signs": signs,
     }
+
+
+def _is_number(v: object) -> bool:
+    try:
+        float(v)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def input_checks(prep: PreparedInputs, d: np.ndarray | None, closed: bool) -> dict[str, Any]:
