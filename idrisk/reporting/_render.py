@@ -371,16 +371,21 @@ def _document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) -> _D
     doc.heading("Record-level risk")
     fig("record_risk")
     top = rep.tables["top_records"]
-    if len(top):
+    if len(top) and not rep.show_confidential_values:
+        # record numbers point into the confidential file: only in the custodian's file
+        # top_records.csv, never in this shareable report (issue 29)
+        doc.para(f"The {rep.top} highest-risk records of each scenario (record number, risk "
+                 "and match counts) are in top_records.csv, for the data custodian only: "
+                 "record numbers point into the confidential file, so this report, which may "
+                 "be shared, does not list them "
+                 f"({spell('show_confidential_values', True)} lists them with their values "
+                 "in a report for those allowed to see the confidential data).")
+    elif len(top):
         k = rep.top
         doc.para(f"The {k} highest-risk records of each scenario (record = row number in the "
-                 "confidential file, from 1). "
-                 + ("Their confidential values are listed "
-                    f"({spell('show_confidential_values', True)})."
-                    if rep.show_confidential_values else
-                    "Their values are not shown: the report holds no confidential value "
-                    f"({spell('show_confidential_values', True)} lists them).")
-                 + " A missing value in a continuous matched variable matches every synthetic "
+                 "confidential file, from 1). Their confidential values are listed "
+                 f"({spell('show_confidential_values', True)})."
+                 " A missing value in a continuous matched variable matches every synthetic "
                  "value (R's rule): such a record ranks high because its other variables "
                  "alone decide its matches.")
         doc.table(top.rename(columns=_TOP_NAMES), index=False)
