@@ -544,14 +544,28 @@ def _add_demo_parser(sub: Any) -> None:
     p.set_defaults(func=_run_demo)
 
 
+def _is_demo_output(path: Path) -> bool:
+    """Whether ``path`` is a folder an earlier ``idrisk demo`` wrote (its report names the
+    built-in data) and holds nothing else but report files."""
+    md = path / "report.md"
+    try:
+        if not md.is_file() or "idrisk.datasets.load_demo" not in md.read_text("utf-8"):
+            return False
+        return all(p.suffix in (".md", ".html", ".csv", ".png") for p in path.iterdir())
+    except OSError:
+        return False
+
+
 def _run_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
     if args.m < 1:
         raise InputError(f"--m must be 1 or more, got {args.m}", flag="--m")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    # a second `idrisk demo` replaces the demo's own earlier output (and nothing else)
+    overwrite = args.overwrite or _is_demo_output(Path(args.out_dir))
     report = run_demo(args.out_dir, seed=args.seed, m=args.m, rng=args.rng, progress=progress,
-                      overwrite=args.overwrite)
+                      overwrite=overwrite)
     print(f"report written to {report} and {report.with_suffix('.html')}")
     return 0
 
