@@ -111,7 +111,8 @@ def _add_output_arguments(p: argparse.ArgumentParser, default: str) -> None:
 
 
 def _add_input_arguments(p: argparse.ArgumentParser, *, synthetic_required: bool) -> None:
-    p.add_argument("confidential", nargs="?", help="confidential data (CSV or Parquet)")
+    p.add_argument("confidential", nargs="?",
+                   help="confidential data (CSV, Parquet, SAS, Stata, SPSS or R file)")
     p.add_argument(
         "synthetic", nargs="*", help="synthetic files: row i of each is the synthetic record i"
     )
@@ -413,7 +414,8 @@ def _add_disclosure_parser(sub: Any) -> None:
         "confidential records: for the data custodian). Synthetic files need not be row-"
         "paired with the confidential file.",
     )
-    p.add_argument("confidential", help="confidential data (CSV or Parquet)")
+    p.add_argument("confidential",
+                   help="confidential data (CSV, Parquet, SAS, Stata, SPSS or R file)")
     p.add_argument("synthetic", nargs="+", help="synthetic files (m = their number)")
     p.add_argument("--keys", nargs="+", required=True, help="keys (quasi-identifiers)")
     p.add_argument("--target", nargs="+", required=True,
