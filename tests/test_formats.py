@@ -113,10 +113,9 @@ def test_files_written_by_r_give_the_csv_result(tmp_path, csv_result, capsys):
         f.to_csv(src / f"d{j}.csv", index=False)
     code = "".join(_R.format(src=src.as_posix(), out=tmp_path.as_posix(), j=j) for j in range(3))
     subprocess.run(["Rscript", "-e", code], check=True, capture_output=True)
-    kinds = ["rds", "RData"] + (["_foreign.dta"] if (tmp_path / "d0_foreign.dta").exists()
-                                else [])
+    kinds = [".rds", ".RData"] + (["_foreign.dta"] if (tmp_path / "d0_foreign.dta").exists()
+                                  else [])
     for kind in kinds:
-        name = (lambda j: f"d{j}{kind}") if kind.startswith("_") else (lambda j: f"d{j}.{kind}")
-        got = _risk([tmp_path / name(j) for j in range(3)], tmp_path / f"out_{kind}")
+        got = _risk([tmp_path / f"d{j}{kind}" for j in range(3)], tmp_path / f"out_{kind}")
         pd.testing.assert_frame_equal(got, csv_result, obj=kind)
     capsys.readouterr()
