@@ -9,7 +9,7 @@
 Resource budget (synthpop's rules): a logit model with more than ``max_params`` parameters
 (default 400, as synthpop's ``max.params``) is refused before its design matrix is built, with
 synthpop's advice (select variables, use ``method="cart"`` or raise ``max_params``); the dense
-design matrix must also fit in :data:`LOGIT_MAX_BYTES`. The CART model (the default) needs
+design matrix must also fit in ``LOGIT_MAX_BYTES``. The CART model (the default) needs
 memory linear in the number of rows.
 """
 
@@ -114,7 +114,7 @@ def logit_n_params(
 
 
 def _check_logit_size(n_rows: int, n_params: int, max_params: int | None) -> None:
-    """Refuse a logit model above ``max_params`` parameters or :data:`LOGIT_MAX_BYTES`."""
+    """Refuse a logit model above ``max_params`` parameters or ``LOGIT_MAX_BYTES``."""
     if max_params is not None and n_params > max_params:
         raise ValueError(
             f"You will be fitting a large model with {n_params} parameters (max_params="
@@ -275,8 +275,8 @@ def pmse(
         Highest interaction order of the logit model minus one (0: main effects only).
     max_params : int or None
         synthpop's ``max.params``: a logit model with more parameters
-        (:func:`logit_n_params`) is refused with a ``ValueError`` before it is built (None:
-        no limit; the design matrix must still fit in :data:`LOGIT_MAX_BYTES`).
+        (``logit_n_params``) is refused with a ``ValueError`` before it is built (None:
+        no limit; the design matrix must still fit in ``LOGIT_MAX_BYTES``).
     variables : list of str, optional
         Columns entering the propensity model (default: all columns of ``confidential``).
         Non-numeric or categorical columns are factors (treatment contrasts).
@@ -298,7 +298,7 @@ def pmse(
     ------
     ValueError
         For ``method="logit"``, when the model has more than ``max_params`` parameters or its
-        design matrix would exceed :data:`LOGIT_MAX_BYTES` (checked before anything is fitted).
+        design matrix would exceed ``LOGIT_MAX_BYTES`` (checked before anything is fitted).
 
     Examples
     --------
