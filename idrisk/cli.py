@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from . import __version__
 from ._errors import InputError
 from ._interface import interface
+from ._output import CSV_FLOAT_FORMAT
 from ._progress import progress_bar
 from ._read import read_table
 
@@ -510,11 +511,15 @@ def _run_disclosure(args: argparse.Namespace) -> int:
         return out[["target"] + [c for c in out.columns if c != "target"]]
 
     with atomic_dir(args.out_dir, overwrite=args.overwrite) as tmp:
-        stacked("measures").to_csv(tmp / "measures.csv", index=False)
-        summary.table.to_csv(tmp / "summary.csv")
-        stacked("exclusions").to_csv(tmp / "exclusions.csv", index=False)
-        stacked("check_1way").to_csv(tmp / "check_1way.csv", index=False)
-        stacked("check_2way").to_csv(tmp / "check_2way.csv", index=False)
+        stacked("measures").to_csv(tmp / "measures.csv", index=False,
+                                   float_format=CSV_FLOAT_FORMAT)
+        summary.table.to_csv(tmp / "summary.csv", float_format=CSV_FLOAT_FORMAT)
+        stacked("exclusions").to_csv(tmp / "exclusions.csv", index=False,
+                                     float_format=CSV_FLOAT_FORMAT)
+        stacked("check_1way").to_csv(tmp / "check_1way.csv", index=False,
+                                     float_format=CSV_FLOAT_FORMAT)
+        stacked("check_2way").to_csv(tmp / "check_2way.csv", index=False,
+                                     float_format=CSV_FLOAT_FORMAT)
     print(summary.table.to_string(float_format=lambda v: f"{v:.6g}"))
     print(f"\nwrote measures.csv, summary.csv, exclusions.csv, check_1way.csv and "
           f"check_2way.csv to {Path(args.out_dir)} (the checks name levels and count "

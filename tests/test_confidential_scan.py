@@ -161,3 +161,31 @@ def test_shareable_report_holds_no_record_numbers(outputs, capsys):
         text = (out / page).read_text(encoding="utf-8")
         assert "top_records.csv" in text
         assert "highest-risk records of each scenario (record = row number" not in text
+
+
+def test_csv_numbers_are_written_at_their_precision(outputs):
+    """No binary-rounding tails (27.900000000000002) in the disclosure tables (the risk
+    files keep every bit, for the comparison with R)."""
+    folder, _ = outputs
+    tails = []
+    for path in sorted(folder.rglob("disclosure/*.csv")):
+        if path.name in ("conf.csv", "syn1.csv", "syn2.csv"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        tails += [f"{path.name}: {m}" for m in re.findall(r"\d\.\d*(?:0{6,}|9{6,})\d", text)]
+    assert tails == [], tails[:5]
+
+
+def test_disclosure_measures_csv_has_no_rounding_tails(tmp_path, capsys):
+    """A case whose measures.csv held 0.7000000000000001 before (issue 29: 27.900000000000002)."""
+    conf = load_demo(n=1000, seed=3)
+    syn = conf.assign(Educ=np.random.default_rng(1).permutation(conf["Educ"].to_numpy()))
+    conf.to_csv(tmp_path / "c.csv", index=False)
+    syn.to_csv(tmp_path / "s.csv", index=False)
+    main(["disclosure", str(tmp_path / "c.csv"), str(tmp_path / "s.csv"), "--keys", "Urban",
+          "Marital", "Tenure", "--target", "Educ", "--out-dir",
+          str(tmp_path / "d")])
+    capsys.readouterr()
+    text = (tmp_path / "d" / "measures.csv").read_text()
+    assert re.findall(r"\d\.\d*(?:0{6,}|9{6,})\d", text) == []
+    assert "0.7," in text or ",0.7\n" in text or ",0.7," in text
