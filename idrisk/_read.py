@@ -220,7 +220,12 @@ def read_table(
             missing = [c for c in names if c not in frame.columns]
             raise InputError(message, flag=spell(argument), file=str(path), column=missing[0])
     for column in categorical:
-        values = frame[column].astype("string").astype(object).where(frame[column].notna())
+        col = frame[column]
+        if pd.api.types.is_float_dtype(col.dtype) and bool(
+                (col.dropna() == col.dropna().round()).all()):
+            # integer codes of a column with missing values (read as floats): 1, not 1.0
+            col = col.astype("Int64")
+        values = col.astype("string").astype(object).where(col.notna())
         levels = sorted(values.dropna().unique(), key=natural_key)
         frame[column] = pd.Categorical(values, categories=levels)
     frame.attrs["source"] = str(path)

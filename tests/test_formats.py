@@ -16,8 +16,6 @@ from idrisk._formats import FormatNote
 from idrisk._read import read_table
 from idrisk.cli import main
 
-pyreadstat = pytest.importorskip("pyreadstat")
-
 KNOWN = ["sex", "age"]
 SYN = ["income"]
 
@@ -52,6 +50,7 @@ def csv_result(tmp_path_factory):
 
 @pytest.mark.parametrize("suffix", [".dta", ".sav", ".zsav", ".xpt"])
 def test_pyreadstat_files_give_the_csv_result(tmp_path, csv_result, suffix, capsys):
+    pyreadstat = pytest.importorskip("pyreadstat")
     paths = []
     for j, f in enumerate(_frames()):
         p = tmp_path / f"d{j}{suffix}"
@@ -68,6 +67,7 @@ def test_pyreadstat_files_give_the_csv_result(tmp_path, csv_result, suffix, caps
 
 
 def test_spss_value_labels_and_user_missing_values(tmp_path, capsys):
+    pyreadstat = pytest.importorskip("pyreadstat")
     f = pd.DataFrame({"sex": [1.0, 2.0, 1.0, 2.0, 9.0], "income": [10.0, -8.0, 30.0, 40.0, 50.0]})
     p = tmp_path / "d.sav"
     pyreadstat.write_sav(f, str(p), variable_value_labels={"sex": {1.0: "F", 2.0: "M"}},
@@ -119,3 +119,12 @@ def test_files_written_by_r_give_the_csv_result(tmp_path, csv_result, capsys):
         got = _risk([tmp_path / f"d{j}{kind}" for j in range(3)], tmp_path / f"out_{kind}")
         pd.testing.assert_frame_equal(got, csv_result, obj=kind)
     capsys.readouterr()
+
+
+def test_integer_codes_with_missing_values_keep_integer_labels(tmp_path):
+    p = tmp_path / "d.csv"
+    p.write_text("depress,x\n0,1.5\n1,2.5\n,3.5\n10,4.5\n")
+    got = read_table(p, ["depress", "x"])
+    assert got["depress"].cat.categories.tolist() == ["0", "1", "10"]
+    assert got["x"].cat.categories.tolist() == ["1.5", "2.5", "3.5", "4.5"]
+    assert pd.isna(got["depress"].iloc[2])
