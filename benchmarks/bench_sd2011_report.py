@@ -10,8 +10,9 @@ written by R with ``write.csv`` (not timed); then, in a new process, the command
 with its defaults (risk, radius sweep, U_p with synthpop's CART propensity model, ECDF
 utility). Targets: under 60 s and under 3 GB peak resident memory (the child's own
 ``ru_maxrss``). Before issue 29 (U_p by a dense logit model with 1,186 parameters) it was
-killed after 10 minutes at 20 GB. Measured here (load 11-14, 7 helpers sharing 2 cores):
-16.3 s and 0.42 GB (results/sd2011_report.json).
+killed after 10 minutes at 20 GB. Measured here: 16.3 s and 0.42 GB at load 12 (7 helpers sharing
+2 cores); 4.0 s and 0.42 GB at load 1.9 (results/sd2011_report.json, with the input
+diagnostics of issue 29).
 
 Run: python -m pytest benchmarks/bench_sd2011_report.py --benchmark-enable \
         --benchmark-json benchmarks/results/sd2011_report.json
