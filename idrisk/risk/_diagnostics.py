@@ -16,16 +16,15 @@
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._interface import current
+from .._stack import user_stacklevel
 
 __all__ = [
     "MIN_SHARED",
@@ -45,20 +44,6 @@ PARTIAL_MIN_SHARE = 0.5
 #: Share of a synthetic column's non-missing values whose label the confidential column holds,
 #: below which the labels are called disjoint.
 LABEL_MIN_SHARE = 0.5
-
-_PACKAGE = str(Path(__file__).resolve().parents[1])
-
-
-def user_stacklevel() -> int:
-    """The ``stacklevel`` of a ``warnings.warn`` call made by the caller of this function that
-    points at the first frame outside the idrisk package (the user's line)."""
-    frame = sys._getframe(1)  # the function that will call warnings.warn
-    level = 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame = frame.f_back  # type: ignore[assignment]
-        level += 1
-    return level
-
 
 def shared_values(counts: Mapping[Any, int], k: int = MIN_SHARED, limit: int = 3) -> list:
     """The (at most ``limit``) most frequent values that at least ``k`` records share.

@@ -19,6 +19,7 @@ import pandas as pd
 from .._errors import ColumnTypeError
 from .._interface import spell
 from .._schema import is_categorical, label, level_labels, r_label, require_columns
+from .._stack import user_stacklevel
 from .options import RiskOptions
 
 __all__ = [
@@ -277,7 +278,7 @@ def _radius_vector(
                     f"r has {values.size} entries but only {len(continuous)} continuous known/syn "
                     f"columns {continuous}: using the first {len(continuous)} radii",
                     ExtraRadiiWarning,
-                    stacklevel=4,
+                    stacklevel=user_stacklevel(),
                 )
             radii = {c: float(v) for c, v in zip(continuous, values)}
     for column, value in radii.items():
@@ -293,7 +294,7 @@ def _radius_vector(
             f"a percentage radius; did you mean {value / 100:.2f}? (for an absolute radius "
             f"pass {spell('percentage', False)})",
             RadiusWarning,
-            stacklevel=4,
+            stacklevel=user_stacklevel(),
         )
     return radii
 
@@ -417,7 +418,7 @@ def _positional(
                 if frame.shape[1] > p else ""
             ) + "; idrisk.r does the same (idrisk.identification_risk matches by name)",
             RParityWarning,
-            stacklevel=5,
+            stacklevel=user_stacklevel(),
         )
     out = frame.iloc[:, :p].copy()
     out.columns = columns
@@ -475,7 +476,7 @@ def prepare_inputs(
                     f"{where} has {len(frame)} rows but {orig_name} has {n}: R reads only the "
                     f"first {n} rows of each synthetic dataset; idrisk.r does the same",
                     RParityWarning,
-                    stacklevel=3,
+                    stacklevel=user_stacklevel(),
                 )
                 frame = frames[j - 1] = frame.iloc[:n]
         require_columns(frame, known_l, "known", where)
@@ -604,7 +605,7 @@ def _warn_exact_numbers(frame: pd.DataFrame, columns: list[str], where: str) -> 
         f"{spell('r', 0.1)} × value, or declare them {spell('categorical', columns)} to "
         "silence this warning",
         ExactMatchWarning,
-        stacklevel=4,
+        stacklevel=user_stacklevel(),
     )
 
 
@@ -652,7 +653,7 @@ def _check_types(
             f"numeric columns). If they are codes, declare {spell('categorical', cols)}; if "
             f"they are numbers, declare {spell('continuous', cols)} to silence this warning",
             ContinuousCodesWarning,
-            stacklevel=4,
+            stacklevel=user_stacklevel(),
         )
 
 

@@ -130,3 +130,19 @@ def test_cli_names_fully_synthetic_data_and_disjoint_labels(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "partially synthetic" in err and "idrisk disclosure" in err
     assert "column 'sex'" in err and "'MALE'" in err and "upper/lower case" in err
+
+
+def test_every_input_warning_points_at_the_callers_line():
+    """Warnings raised while the inputs are prepared (exact matching of numbers, never-matched
+    values, NA, partial synthesis) name this file, not idrisk's source."""
+    conf = _data()
+    conf.loc[::3, "income"] = -8.0
+    conf.loc[1::7, "income"] = np.nan
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        identification_risk(conf, [_data(seed=5)], known=["sex", "age"], syn=["income"])
+        identification_risk(conf, [_partial(conf, 2)], known=["sex", "age"], syn=["income"],
+                            r=0.1)
+    kinds = {w.category.__name__ for w in caught}
+    assert {"ExactMatchWarning", "RiskInputWarning"} <= kinds, kinds
+    assert {w.filename for w in caught} == {__file__}, [(w.category, w.filename) for w in caught]
