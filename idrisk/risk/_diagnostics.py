@@ -3,7 +3,7 @@
 * :func:`check_partial_synthesis` -- identification risk assumes that row i of every synthetic
   dataset is record i's *partially* synthetic version, its known variables unchanged. When
   too few rows keep them (fully synthetic data, rows in another order), a
-  :class:`RiskInputWarning` says so and points to the measures that apply (synthpop's
+  :class:`RiskInputWarning` (``category``) says so and points to the measures that apply (synthpop's
   disclosure measures, ``idrisk disclosure``).
 * :func:`check_label_overlap` -- a categorical column whose synthetic labels are (nearly)
   disjoint from the confidential ones (``'male'`` vs ``'Male'``, ``' F'`` vs ``'F'``, codes vs
@@ -76,6 +76,7 @@ def check_partial_synthesis(
     names: Sequence[str],
     known: Sequence[str],
     orig_name: str,
+    category: type[Warning] = UserWarning,
 ) -> float | None:
     """Warn when the synthetic data do not look partially synthetic (see the module).
 
@@ -112,7 +113,7 @@ def check_partial_synthesis(
                "idrisk.r.disclosure or idrisk.disclosure_summary")
             + "); if the rows are in another order, restore the confidential order; if a "
             "known variable was synthesized, move it to the synthesized variables",
-            RiskInputWarning,
+            category,
             stacklevel=user_stacklevel(),
         )
     return min(shares)
@@ -128,6 +129,7 @@ def check_label_overlap(
     names: Sequence[str],
     columns: Sequence[str],
     orig_name: str,
+    category: type[Warning] = UserWarning,
 ) -> list[str]:
     """Warn for each categorical column whose synthetic labels are (nearly) disjoint from the
     confidential ones; returns the columns named."""
@@ -164,7 +166,7 @@ def check_label_overlap(
                 f"{100 * (total - inside) / total:.0f}% of its values{pairs}; {how}. "
                 "A label is matched only by the same label, so these records never match "
                 "and the risk is understated: write the labels as in the confidential data",
-                RiskInputWarning,
+                category,
                 stacklevel=user_stacklevel(),
             )
             named.append(c)
@@ -183,10 +185,10 @@ def diagnose_inputs(
     known: Sequence[str],
     categorical: Sequence[str],
     orig_name: str,
+    category: type[Warning] = UserWarning,
 ) -> None:
-    """All the checks of this module (called by ``prepare_inputs``)."""
-    check_partial_synthesis(confidential, frames, names, known, orig_name)
-    check_label_overlap(confidential, frames, names, categorical, orig_name)
+    """All the checks of this module (called by ``prepare_inputs`` with ``category``
+    ``RiskInputWarning``; this module imports nothing of ``_prepare``)."""
+    check_partial_synthesis(confidential, frames, names, known, orig_name, category)
+    check_label_overlap(confidential, frames, names, categorical, orig_name, category)
 
-
-from ._prepare import RiskInputWarning  # noqa: E402  (circular: _prepare imports this module)

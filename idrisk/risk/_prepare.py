@@ -519,7 +519,7 @@ def prepare_inputs(
 
         diagnose_inputs(confidential, frames, names, known_l,
                         [c for c in ordered if factor[c] and is_categorical(confidential[c])],
-                        orig_name)
+                        orig_name, RiskInputWarning)
     # the engine's columns: known then syn, in the order given (R's order of the squares)
     categorical_l = [c for c in known_l + syn_l if factor[c]]
     continuous_l = [c for c in known_l + syn_l if not factor[c]]
