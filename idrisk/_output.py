@@ -20,7 +20,13 @@ from pathlib import Path
 from ._interface import spell
 from .exceptions import OutputError
 
-__all__ = ["atomic_dir", "atomic_file", "check_target"]
+__all__ = ["CSV_FLOAT_FORMAT", "atomic_dir", "atomic_file", "check_target"]
+
+#: Numbers in the CSV tables of ``idrisk disclosure`` (percentages and ratios computed from
+#: counts): 15 significant digits, the precision a double holds for any decimal, so 27.9 is
+#: written 27.9, not 27.900000000000002 (issue 29). The risk files (records.csv, summary.csv,
+#: the report's tables) keep every bit: they are compared with R's results to the last bit.
+CSV_FLOAT_FORMAT = "%.15g"
 
 
 def check_target(target: str | os.PathLike, *, overwrite: bool, kind: str = "folder",

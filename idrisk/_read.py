@@ -119,7 +119,13 @@ def read_table(
     sep: str | None = None,
     flag: str = "input",
 ) -> pd.DataFrame:
-    """Read a CSV or Parquet file; ``categorical`` columns become categories.
+    """Read a CSV, Parquet, SAS, Stata, SPSS or R file; ``categorical`` columns become
+    categories.
+
+    SAS (``.sas7bdat``, ``.xpt``), Stata (``.dta``), SPSS (``.sav``, ``.zsav``) and R
+    (``.rds``, ``.RData``) files need the optional extra ``formats`` (:mod:`idrisk._formats`):
+    value labels and R factors become categories, user-defined missing values NA, reported
+    as a ``FormatNote`` warning.
 
     CSV files carry no types, so numeric-coded factors (e.g. CEdata's Urban ``1``/``2``) must be
     named in ``categorical`` (their levels are then ordered by value: 1, 2, 10); Parquet keeps
@@ -161,7 +167,13 @@ def read_table(
     if not path.exists():
         raise InputError(f"{flag}: no such file: {path}", flag=flag, file=str(path))
     na = list(dict.fromkeys([*DEFAULT_NA, *map(str, na_values)]))
-    if path.suffix.lower() in (".parquet", ".pq"):
+    from ._formats import AGENCY_SUFFIXES, read_agency
+
+    if path.suffix.lower() in AGENCY_SUFFIXES:
+        frame = read_agency(path, flag)
+        if na_values:
+            frame = frame.mask(frame.astype("string").isin([str(v) for v in na_values]))
+    elif path.suffix.lower() in (".parquet", ".pq"):
         try:
             frame = pd.read_parquet(path)
         except (OSError, ValueError, ImportError) as err:
@@ -208,7 +220,12 @@ def read_table(
             missing = [c for c in names if c not in frame.columns]
             raise InputError(message, flag=spell(argument), file=str(path), column=missing[0])
     for column in categorical:
-        values = frame[column].astype("string").astype(object).where(frame[column].notna())
+        col = frame[column]
+        if pd.api.types.is_float_dtype(col.dtype) and bool(
+                (col.dropna() == col.dropna().round()).all()):
+            # integer codes of a column with missing values (read as floats): 1, not 1.0
+            col = col.astype("Int64")
+        values = col.astype("string").astype(object).where(col.notna())
         levels = sorted(values.dropna().unique(), key=natural_key)
         frame[column] = pd.Categorical(values, categories=levels)
     frame.attrs["source"] = str(path)

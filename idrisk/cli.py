@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from ._interface import interface
+from ._output import CSV_FLOAT_FORMAT
 from ._progress import progress_bar
 from ._read import read_table
 from .exceptions import InputError
@@ -112,7 +113,8 @@ def _add_output_arguments(p: argparse.ArgumentParser, default: str) -> None:
 
 
 def _add_input_arguments(p: argparse.ArgumentParser, *, synthetic_required: bool) -> None:
-    p.add_argument("confidential", nargs="?", help="confidential data (CSV or Parquet)")
+    p.add_argument("confidential", nargs="?",
+                   help="confidential data (CSV, Parquet, SAS, Stata, SPSS or R file)")
     p.add_argument(
         "synthetic", nargs="*", help="synthetic files: row i of each is the synthetic record i"
     )
@@ -404,7 +406,9 @@ def _add_report_parser(sub: Any) -> None:
                    help="skip the what-if table (known variables dropped, coarser radii) of "
                    "the first scenario")
     p.add_argument("--maxorder", type=int, default=1,
-                   help="U_p model: 0 = main effects, 1 = + two-way interactions (default)")
+                   help="interaction order of a logit U_p model (0 = main effects, 1 = + "
+                        "two-way, default); the report's U_p uses synthpop's default CART "
+                        "model, which has none")
     p.add_argument("--top", type=int, default=10, help="highest-risk records listed")
     p.add_argument("--show-confidential-values", action="store_true",
                    help="list the confidential values of the highest-risk records (the report "
@@ -497,7 +501,8 @@ def _add_disclosure_parser(sub: Any) -> None:
         "confidential records: for the data custodian). Synthetic files need not be row-"
         "paired with the confidential file.",
     )
-    p.add_argument("confidential", help="confidential data (CSV or Parquet)")
+    p.add_argument("confidential",
+                   help="confidential data (CSV, Parquet, SAS, Stata, SPSS or R file)")
     p.add_argument("synthetic", nargs="+", help="synthetic files (m = their number)")
     p.add_argument("--known", nargs="+", required=True,
                    help="the intruder's known variables (synthpop's keys, quasi-identifiers)")
@@ -596,11 +601,15 @@ def _run_disclosure(args: argparse.Namespace) -> int:
         return out[["target"] + [c for c in out.columns if c != "target"]]
 
     with atomic_dir(args.out_dir, overwrite=args.overwrite) as tmp:
-        stacked("measures").to_csv(tmp / "measures.csv", index=False)
-        summary.table.to_csv(tmp / "summary.csv")
-        stacked("exclusions").to_csv(tmp / "exclusions.csv", index=False)
-        stacked("check_1way").to_csv(tmp / "check_1way.csv", index=False)
-        stacked("check_2way").to_csv(tmp / "check_2way.csv", index=False)
+        stacked("measures").to_csv(tmp / "measures.csv", index=False,
+                                   float_format=CSV_FLOAT_FORMAT)
+        summary.table.to_csv(tmp / "summary.csv", float_format=CSV_FLOAT_FORMAT)
+        stacked("exclusions").to_csv(tmp / "exclusions.csv", index=False,
+                                     float_format=CSV_FLOAT_FORMAT)
+        stacked("check_1way").to_csv(tmp / "check_1way.csv", index=False,
+                                     float_format=CSV_FLOAT_FORMAT)
+        stacked("check_2way").to_csv(tmp / "check_2way.csv", index=False,
+                                     float_format=CSV_FLOAT_FORMAT)
     print(summary.table.to_string(float_format=lambda v: f"{v:.6g}"))
     print(f"\nwrote measures.csv, summary.csv, exclusions.csv, check_1way.csv and "
           f"check_2way.csv to {Path(args.out_dir)} (the checks name levels and count "
@@ -632,14 +641,28 @@ def _add_demo_parser(sub: Any) -> None:
     p.set_defaults(func=_run_demo)
 
 
+def _is_demo_output(path: Path) -> bool:
+    """Whether ``path`` is a folder an earlier ``idrisk demo`` wrote (its report names the
+    built-in data) and holds nothing else but report files."""
+    md = path / "report.md"
+    try:
+        if not md.is_file() or "idrisk.datasets.load_demo" not in md.read_text("utf-8"):
+            return False
+        return all(p.suffix in (".md", ".html", ".csv", ".png") for p in path.iterdir())
+    except OSError:
+        return False
+
+
 def _run_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
     if args.m < 1:
         raise InputError(f"--m must be 1 or more, got {args.m}", flag="--m")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    # a second `idrisk demo` replaces the demo's own earlier output (and nothing else)
+    overwrite = args.overwrite or _is_demo_output(Path(args.out_dir))
     report = run_demo(args.out_dir, seed=args.seed, m=args.m, rng=args.rng, progress=progress,
-                      overwrite=args.overwrite)
+                      overwrite=overwrite)
     print(f"report written to {report} and {report.with_suffix('.html')}")
     return 0
 

@@ -32,6 +32,7 @@ __all__ = [
     "ContinuousCodesWarning",
     "ExactMatchWarning",
     "ExtraRadiiWarning",
+    "FormatNote",
     "InputError",
     "KStarWarning",
     "NotFittedError",
@@ -201,3 +202,8 @@ class SensitivityWarning(UserWarning):
 class RConversionWarning(UserWarning):
     """A column changes type on its way to R (integers outside R's integer range become
     doubles)."""
+
+
+class FormatNote(UserWarning):
+    """How an agency file (SAS, Stata, SPSS, R) was read: value labels turned into categories,
+    user-defined missing values turned into NA."""

@@ -99,7 +99,7 @@ def test_risk_falls_as_more_variables_are_synthesised(sweep, reference):
 def test_utility_ordering_follows_synthpop(ce, scenarios):
     ref = pd.read_csv(fixtures_dir("synthpop") / "utility.csv").query("method == 'logit'")
     ref_med = ref.groupby("scenario")["pMSE"].median()
-    ours = {k: float(propensity_utility(ce, sc.synthetic).median())
+    ours = {k: float(propensity_utility(ce, sc.synthetic, method="logit").median())
             for k, sc in scenarios.items()}
     # U_p is synthpop's logit pMSE (equal sizes): medians within 10% of synthpop's
     for k in SCENARIOS:

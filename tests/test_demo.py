@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -81,3 +83,36 @@ def test_demo_refuses_an_existing_report_before_any_work(tmp_path, capsys):
     assert "--overwrite" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
     assert (out / "report.html").read_text() == "an earlier demo"
+
+
+def test_demo_reruns_into_its_own_folder(tmp_path, capsys, monkeypatch):
+    """A second `idrisk demo` replaces the demo's own earlier output (issue 29); a folder
+    holding anything else is still refused."""
+    import idrisk.demo
+    from idrisk.cli import main
+
+    seen = []
+
+    def fake(out_dir, **kw):
+        seen.append(kw["overwrite"])
+        return Path(out_dir) / "report.md"
+
+    monkeypatch.setattr(idrisk.demo, "run_demo", fake)
+    out = tmp_path / "idrisk-demo-report"
+    out.mkdir()
+    (out / "report.md").write_text("Data: simulated CE-like sample "
+                                   "(`idrisk.datasets.load_demo`, n = 5571)")
+    (out / "report.html").write_text("<html></html>")
+    assert main(["demo", "--out-dir", str(out), "--m", "1"]) == 0
+    (out / "notes.txt").write_text("mine")  # not the demo's: refused as before
+    assert main(["demo", "--out-dir", str(out), "--m", "1"]) == 0
+    assert seen == [True, False]
+    capsys.readouterr()
+
+
+def test_a_real_demo_folder_is_recognised(tmp_path):
+    from idrisk.cli import _is_demo_output
+
+    run_demo(tmp_path / "d", m=1, n=200, radii=[0.1])
+    assert _is_demo_output(tmp_path / "d")
+    assert not _is_demo_output(tmp_path)

@@ -189,8 +189,8 @@ def test_synthetic_data_is_accepted_wherever_a_list_of_frames_is():
     a = identification_risk(data, out, known=["flag"], syn=["c", "k"])
     b = identification_risk(data, frames, known=["flag"], syn=["c", "k"])
     np.testing.assert_array_equal(np.asarray(a.exp_risk), np.asarray(b.exp_risk))
-    pd.testing.assert_series_equal(pmse(data, out, resamp_method="theory").pMSE,
-                                   pmse(data, frames, resamp_method="theory").pMSE)
+    pd.testing.assert_series_equal(pmse(data, out, method="logit", resamp_method="theory").pMSE,
+                                   pmse(data, frames, method="logit", resamp_method="theory").pMSE)
     pd.testing.assert_frame_equal(attribute_risk(data, out, "c").A,
                                   attribute_risk(data, frames, "c").A)
     pd.testing.assert_frame_equal(label_risk(data, out, "c", "flag"),

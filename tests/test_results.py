@@ -130,7 +130,7 @@ def _pmse():
     from idrisk.utility import pmse
 
     f = _frames(3)
-    return pmse(f[0], f[1:], resamp_method="theory")
+    return pmse(f[0], f[1:], method="logit", resamp_method="theory")
 
 
 def _combined():

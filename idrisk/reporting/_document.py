@@ -198,16 +198,21 @@ def build_document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) 
     doc.heading("Record-level risk")
     fig("record_risk")
     top = rep.tables.top_records
-    if len(top):
+    if len(top) and not rep.show_confidential_values:
+        # record numbers point into the confidential file: only in the custodian's file
+        # top_records.csv, never in this shareable report (issue 29)
+        doc.para(f"The {rep.top} highest-risk records of each scenario (record number, risk "
+                 "and match counts) are in top_records.csv, for the data custodian only: "
+                 "record numbers point into the confidential file, so this report, which may "
+                 "be shared, does not list them "
+                 f"({spell('show_confidential_values', True)} lists them with their values "
+                 "in a report for those allowed to see the confidential data).")
+    elif len(top):
         k = rep.top
         doc.para(f"The {k} highest-risk records of each scenario (record = row number in the "
-                 "confidential file, from 1). "
-                 + ("Their confidential values are listed "
-                    f"({spell('show_confidential_values', True)})."
-                    if rep.show_confidential_values else
-                    "Their values are not shown: the report holds no confidential value "
-                    f"({spell('show_confidential_values', True)} lists them).")
-                 + " A missing value in a continuous matched variable matches every synthetic "
+                 "confidential file, from 1). Their confidential values are listed "
+                 f"({spell('show_confidential_values', True)})."
+                 " A missing value in a continuous matched variable matches every synthetic "
                  "value (R's rule): such a record ranks high because its other variables "
                  "alone decide its matches.")
         doc.table(top.rename(columns=_TOP_NAMES), index=False)
@@ -232,13 +237,11 @@ def build_document(rep: RiskReport, figures: Mapping, png: Mapping[str, bytes]) 
         fig("risk_at_max")
     precision_section(doc, rep.tables, fig)
     if rep.tables.risk_utility is not None:
-        maxorder = rep.maxorder
         doc.heading("Utility")
         doc.para(
-            "U_p: propensity-score mean squared error of a logistic regression telling "
-            "confidential from synthetic records (main effects"
-            + (f" and interactions up to order {maxorder + 1}" if maxorder else "")
-            + "; 0 = indistinguishable, 0.25 = perfectly separable). ECDF utility per "
+            "U_p: propensity-score mean squared error of a classification tree (synthpop's "
+            "utility.gen default, method = \"cart\") telling confidential from synthetic "
+            "records (0 = indistinguishable, 0.25 = perfectly separable). ECDF utility per "
             "continuous synthesized variable: U_m = max |F_conf − F_syn|, U_a = mean squared "
             "difference (smaller is better)."
         )

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._interface import spell
+from .._interface import current, spell
 from .._schema import label
 from ..exceptions import RiskInputWarning
 from .options import RiskOptions
@@ -85,8 +85,13 @@ def checks_from_counts(
     for counts in synthetic:
         for c, k in counts["na_by"].items():
             by_col[c] = max(by_col.get(c, 0), k)
-    top = {
-        c: [v for v, _ in sorted(values.items(), key=lambda vk: -vk[1])[:3]]
+    from ._diagnostics import shared_values
+
+    # only values at least MIN_SHARED records share are shown (issue 29); the signs decide
+    # which advice applies
+    top = {c: shared_values(values) for c, values in confidential["never_values"].items()}
+    signs = {
+        c: sorted({"negative" if float(v) < 0 else "zero" for v in values if _is_number(v)})
         for c, values in confidential["never_values"].items()
     }
     return {
@@ -97,7 +102,16 @@ def checks_from_counts(
         "na_synthetic_by_column": by_col,
         "never_match_by_column": confidential["never_by"],
         "never_match_values": top,
+        "never_match_signs": signs,
     }
+
+
+def _is_number(v: object) -> bool:
+    try:
+        float(v)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def input_checks(prep: Any, d: np.ndarray | None, closed: bool) -> dict[str, Any]:
@@ -182,15 +196,32 @@ def warn_about_checks(
                 f"matches; give a positive radius or pass {spell('closed', True)}"
             )
         elif options.percentage:
-            shown = "; ".join(f"{c}: {', '.join(map(str, v))}" for c, v in codes.items())
-            why = (
-                "a value <= 0 under a percentage radius has an empty interval (R's rule)"
-                + (f" (most frequent: {shown})" if shown else "")
-                + ". Values like -8 or -9 are often missing-value codes: declare them "
-                f"missing when loading the data ({spell('na_values', ['-8'])}); if they are "
-                f"real values, pass {spell('abs_radius', True)} (radius from |x|) or "
-                f"{spell('percentage', False)} (an absolute radius)"
-            )
+            # values shown only if at least MIN_SHARED records share them; each hint only
+            # where following it makes these records matchable (issue 29)
+            shown = "; ".join(f"{c}: {', '.join(map(str, v))}" for c, v in codes.items() if v)
+            signs = {x for v in checks.get("never_match_signs", {}).values() for x in v}
+            negative = [v for vs in codes.values() for v in vs if str(v).startswith("-")]
+            parts = []
+            if "negative" in signs and not options.abs_radius:
+                code = negative[0] if negative else "-8"
+                parts.append(
+                    "a value < 0 under a percentage radius has an empty interval (R's rule). "
+                    f"Values like {code} are often missing-value codes: declare them missing"
+                    + (
+                        f" when loading the data ({spell('na_values', [code])})"
+                        if current() == "cli" else " (e.g. replace them by NaN)"
+                    )
+                    + f"; if they are real values, pass {spell('abs_radius', True)} (radius "
+                    f"from |x|) or {spell('percentage', False)} (an absolute radius)"
+                )
+            if "zero" in signs:
+                parts.append(
+                    "a value of 0 has a radius of 0 under a percentage radius (r × |0| = 0), "
+                    "which R's open interval leaves empty; pass "
+                    f"{spell('closed', True)} (0 then matches exactly 0) or "
+                    f"{spell('percentage', False)} (an absolute radius)"
+                )
+            why = "; ".join(parts) + (f" (most frequent: {shown})" if shown else "")
         else:
             why = f"give a positive radius or pass {spell('closed', True)}"
         but_na = (

@@ -21,10 +21,12 @@ from .._schema import (
     _labeller,
     as_float,
     column_levels,
+    is_categorical,
     is_factor,
     numeric_text_columns,
     require_columns,
 )
+from .._stack import user_stacklevel
 from .._synthetic import synthetic_frames, synthetic_name
 from ..exceptions import (
     ColumnTypeError,
@@ -158,7 +160,7 @@ def _radius_vector(
                     f"r has {values.size} entries but only {len(continuous)} continuous known/syn "
                     f"columns {continuous}: using the first {len(continuous)} radii",
                     ExtraRadiiWarning,
-                    stacklevel=stacklevel,
+                    stacklevel=user_stacklevel(),
                 )
             radii = {c: float(v) for c, v in zip(continuous, values)}
     for column, value in radii.items():
@@ -174,7 +176,7 @@ def _radius_vector(
             f"a percentage radius; did you mean {value / 100:.2f}? (for an absolute radius "
             f"pass {spell('percentage', False)})",
             RadiusWarning,
-            stacklevel=stacklevel,
+            stacklevel=user_stacklevel(),
         )
     return radii
 
@@ -273,7 +275,7 @@ def _positional(
                 if frame.shape[1] > p else ""
             ) + "; idrisk.r does the same (idrisk.identification_risk matches by name)",
             RParityWarning,
-            stacklevel=5,
+            stacklevel=user_stacklevel(),
         )
     out = frame.iloc[:, :p].copy()
     out.columns = columns
@@ -375,7 +377,7 @@ def check_inputs(
                     f"{where} has {len(frame)} rows but {orig_name} has {n}: R reads only the "
                     f"first {n} rows of each synthetic dataset; idrisk.r does the same",
                     RParityWarning,
-                    stacklevel=4,
+                    stacklevel=user_stacklevel(),
                 )
                 frame = frames[j - 1] = frame.iloc[:n]
         require_columns(frame, known_l, "known", where)
@@ -397,6 +399,13 @@ def check_inputs(
     factor = {c: is_factor(confidential[c], rules) for c in ordered}
     factor.update({c: True for c in declared_cat})
     factor.update({c: False for c in declared_cont})
+    if value_checks and rules == "python":
+        from ._diagnostics import diagnose_inputs
+
+        cat_cols = [c for c in ordered
+                    if (factor[c] or options.r is None) and is_categorical(confidential[c])]
+        diagnose_inputs(confidential, frames, names, list(options.known), cat_cols, orig_name,
+                        RiskInputWarning)
     return CheckedInputs(
         confidential=confidential, frames=frames, names=names, orig_name=orig_name,
         options=options, ordered=ordered, factor=factor, declared_cat=declared_cat,
@@ -532,7 +541,7 @@ def _warn_exact_numbers(frame: pd.DataFrame, columns: list[str], where: str) -> 
         f"{spell('r', 0.1)} × value, or declare them {spell('categorical', columns)} to "
         "silence this warning",
         ExactMatchWarning,
-        stacklevel=4,
+        stacklevel=user_stacklevel(),
     )
 
 
@@ -580,7 +589,7 @@ def _check_types(
             f"numeric columns). If they are codes, declare {spell('categorical', cols)}; if "
             f"they are numbers, declare {spell('continuous', cols)} to silence this warning",
             ContinuousCodesWarning,
-            stacklevel=4,
+            stacklevel=user_stacklevel(),
         )
 
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from .._synthetic import synthetic_frames
 from ..exceptions import ExtraRadiiWarning, NumbersAsTextWarning
-from ._prepare import is_factor, numeric_text_columns
+from ._prepare import _positional, dataset_label, is_factor, numeric_text_columns
 from .identification import risk_from_options
 from .options import RiskOptions
 from .result import IdentificationRiskResult
@@ -141,6 +142,8 @@ def run_identification_risk(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
+            syndata = r_positional(origdata, syndata, known_l + syn_l, list(text),
+                                   exact=r_arg is None)
             result = risk_from_options(origdata, syndata, options)
         except ValueError as exc:
             if returns_null:
@@ -148,3 +151,47 @@ def run_identification_risk(
             raise
     kept = [w for w in caught if not issubclass(w.category, ExtraRadiiWarning)]  # R prints it
     return RCallOutcome(result, tuple(printed), tuple(messages), tuple(caught_here + kept))
+
+
+def r_positional(
+    origdata: pd.DataFrame,
+    syndata: pd.DataFrame | Sequence[pd.DataFrame],
+    used: Sequence[str],
+    categorical: Sequence[str] = (),
+    *,
+    exact: bool = False,
+) -> list[pd.DataFrame]:
+    """The synthetic datasets as R reads them: column k is ``origdata``'s column k (an
+    ``RParityWarning`` names the columns read under another name), and a column R treats as
+    continuous (neither factor nor character in ``origdata``) is coerced as R's
+    ``as.double`` does when the synthetic dataset holds a factor there (its codes 1..k) or
+    text (numbers where the text is a number, else NA). With ``exact`` (``r = NULL``: every value
+    compared as text) a factor there is compared by its labels, which are parsed as numbers
+    instead of its codes. A dataset with fewer columns is left for ``prepare_inputs``."""
+    frames = synthetic_frames(syndata, "syndata")
+    p = origdata.shape[1]
+    continuous = [c for c in dict.fromkeys(used)
+                  if c in origdata.columns and c not in set(categorical)
+                  and not is_factor(origdata[c], "r")]
+    out = []
+    for j, frame in enumerate(frames, start=1):
+        if frame.shape[1] < p:
+            out.append(frame)
+            continue
+        frame = _positional(frame, origdata.columns, dataset_label(frame, j),
+                            dataset_label(origdata, None))
+        coerced = {}
+        for c in continuous:
+            col = frame[c]
+            if isinstance(col.dtype, pd.CategoricalDtype) and not exact:
+                codes = col.cat.codes.astype("float64")
+                coerced[c] = codes.where(codes >= 0) + 1.0
+            elif is_factor(col, "r"):
+                text = col.astype(object).where(col.notna())
+                coerced[c] = pd.to_numeric(
+                    text.map(lambda v: v.strip() if isinstance(v, str) else v), errors="coerce"
+                ).astype("float64")
+        if coerced:
+            frame = frame.assign(**coerced)
+        out.append(frame)
+    return out

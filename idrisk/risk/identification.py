@@ -88,7 +88,7 @@ def identification_risk(
         Column types, overriding the package's rule for the known/syn columns they name: a
         numeric column in ``categorical`` is matched by equality (like an R factor), a
         text/category column of numbers in ``continuous`` is matched within the radius. Without
-        them the rule of :mod:`idrisk._schema` holds (category/object/string/boolean columns
+        them the package's rule holds (category/object/string/boolean columns
         are categorical and compared by label, numbers continuous), with two guards: a numeric
         column of few (<= 20) distinct whole numbers given a radius warns
         (:class:`~idrisk.risk.ContinuousCodesWarning`, e.g. Urban coded 1/2), and a text

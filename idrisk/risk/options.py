@@ -77,7 +77,8 @@ class RiskOptions:
     na_matches
         R's rule (True): a missing continuous value matches anything.
     categorical, continuous
-        Declared column types, overriding the package's rule (:mod:`idrisk._schema`).
+        Declared column types, overriding the package's rule (category, text and bool columns
+        are categorical, numbers continuous).
     align
         Row correspondence of indexed frames: None, ``"position"`` or ``"index"``.
     rules

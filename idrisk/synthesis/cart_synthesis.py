@@ -573,7 +573,7 @@ class CARTSynthesizer(Synthesizer):
     def fit(self, data: pd.DataFrame) -> CARTSynthesizer:
         """Resolve synthpop's settings for ``data`` (the confidential data).
 
-        Categorical / string / bool columns are factors (:func:`idrisk._schema.is_categorical`).
+        Categorical / string / bool columns are factors (the package's rule).
         """
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")

@@ -4,7 +4,13 @@
   variant with a logistic (``method="logit"``) or CART (``method="cart"``) propensity model,
   its standardised ratio ``S_pMSE`` and the ``SPECKS`` statistic.
 * :func:`propensity_utility` -- the article's U_p (Hornby & Hu 2021, Eq. 6): the pMSE of a
-  logistic-regression propensity model fitted with statsmodels.
+  propensity model; synthpop's defaults (a CART model).
+
+Resource budget (synthpop's rules): a logit model with more than ``max_params`` parameters
+(default 400, as synthpop's ``max.params``) is refused before its design matrix is built, with
+synthpop's advice (select variables, use ``method="cart"`` or raise ``max_params``); the dense
+design matrix must also fit in ``LOGIT_MAX_BYTES``. The CART model (the default) needs
+memory linear in the number of rows.
 """
 
 from __future__ import annotations
@@ -26,7 +32,10 @@ from .._schema import is_categorical, require_columns
 from .._synthetic import synthetic_frames, synthetic_name
 from ._common import _levels, _single_thread_blas
 
-__all__ = ["PMSEResult", "pmse", "propensity_utility"]
+__all__ = ["LOGIT_MAX_BYTES", "PMSEResult", "logit_n_params", "pmse", "propensity_utility"]
+
+#: Largest dense logit design matrix (bytes, rows x parameters x 8) :func:`pmse` builds.
+LOGIT_MAX_BYTES = 1 << 30
 
 
 # ----------------------------------------------------------------------------------------------
@@ -63,6 +72,65 @@ def _design(
                 prod = (prod[:, :, None] * b[:, None, :]).reshape(len(frame), -1)
             cols.append(prod)
     return np.hstack(cols)
+
+
+def _block_widths(variables: Sequence[str], levels: dict) -> list[int]:
+    return [max(len(levels[v]) - 1, 0) if v in levels else 1 for v in variables]
+
+
+def _n_columns(widths: Sequence[int], maxorder: int) -> int:
+    """Columns of ``model.matrix(~ (v1 + ... + vp)^(maxorder + 1))`` from the block widths:
+    1 + the elementary symmetric polynomials e_1..e_{maxorder+1} of the widths."""
+    e = [1] + [0] * (maxorder + 1)
+    for w in widths:
+        for j in range(maxorder + 1, 0, -1):
+            e[j] += e[j - 1] * w
+    return int(sum(e))
+
+
+def logit_n_params(
+    confidential: pd.DataFrame,
+    synthetic,
+    *,
+    maxorder: int = 1,
+    variables: Sequence[str] | None = None,
+) -> int:
+    """Number of parameters of :func:`pmse`'s logit model (synthpop's count for ``max.params``).
+
+    Main effects and interactions up to order ``maxorder + 1`` with treatment contrasts,
+    missing-value indicators included, before aliased columns are dropped. Computed from the
+    levels alone: no design matrix is built.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> d = pd.DataFrame({"x": [1.0, 2.0, 3.0], "g": ["a", "b", "c"]})
+    >>> logit_n_params(d, d)  # 1 + (1 + 2) + 1 * 2
+    6
+    """
+    syns = synthetic_frames(synthetic)
+    variables = list(confidential.columns if variables is None else variables)
+    _, _, out_vars, levels = _with_missing(confidential, syns, variables)
+    return _n_columns(_block_widths(out_vars, levels), maxorder)
+
+
+def _check_logit_size(n_rows: int, n_params: int, max_params: int | None) -> None:
+    """Refuse a logit model above ``max_params`` parameters or ``LOGIT_MAX_BYTES``."""
+    if max_params is not None and n_params > max_params:
+        raise ValueError(
+            f"You will be fitting a large model with {n_params} parameters (max_params="
+            f"{max_params}, synthpop's max.params): it may take a long time and fail to "
+            "converge. Select fewer variables (variables=...), lower maxorder, use "
+            "method='cart', or raise max_params if you really want this model."
+        )
+    nbytes = 8 * n_rows * n_params
+    if nbytes > LOGIT_MAX_BYTES:
+        raise ValueError(
+            f"the logit model's design matrix ({n_rows} rows x {n_params} parameters, "
+            f"{nbytes / 2**30:.1f} GiB) exceeds idrisk's budget of "
+            f"{LOGIT_MAX_BYTES / 2**30:.1f} GiB; use method='cart' (memory linear in the "
+            "rows), fewer variables or a lower maxorder"
+        )
 
 
 def _drop_aliased(X: np.ndarray, tol: float = 1e-9) -> np.ndarray:
@@ -176,8 +244,9 @@ def pmse(
     confidential: pd.DataFrame,
     synthetic,
     *,
-    method: str = "logit",
+    method: str = "cart",
     maxorder: int = 1,
+    max_params: int | None = 400,
     variables: Sequence[str] | None = None,
     resamp_method: str | None = None,
     n_repeats: int = 50,
@@ -197,10 +266,18 @@ def pmse(
         The confidential (confidential) data.
     synthetic : DataFrame, list of DataFrames, or a :class:`~idrisk.SyntheticData`
         One or more synthetic datasets with the columns in ``variables``.
-    method : {"logit", "cart"}
-        ``"logit"``: logistic regression (statsmodels) on all main effects and interactions
-        up to order ``maxorder + 1`` (synthpop's ``maxorder=1``: two-way). ``"cart"``: a
-        classification tree (idrisk.synthesis.rpart_tree.RpartTree, ``cp``, ``minbucket``).
+    method : {"cart", "logit"}
+        ``"cart"`` (synthpop's default): a classification tree as ``rpart`` grows it
+        (idrisk.synthesis.rpart_tree.RpartTree, ``cp``, ``minbucket``), equal to
+        ``synthpop::utility.gen(method = "cart")``. ``"logit"``: logistic regression
+        (statsmodels) on all main effects and interactions up to order ``maxorder + 1``
+        (synthpop's ``maxorder=1``: two-way).
+    maxorder : int
+        Highest interaction order of the logit model minus one (0: main effects only).
+    max_params : int or None
+        synthpop's ``max.params``: a logit model with more parameters
+        (``logit_n_params``) is refused with a ``ValueError`` before it is built (None:
+        no limit; the design matrix must still fit in ``LOGIT_MAX_BYTES``).
     variables : list of str, optional
         Columns entering the propensity model (default: all columns of ``confidential``).
         Non-numeric or categorical columns are factors (treatment contrasts).
@@ -219,13 +296,19 @@ def pmse(
     -------
     PMSEResult
 
+    Raises
+    ------
+    ValueError
+        For ``method="logit"``, when the model has more than ``max_params`` parameters or its
+        design matrix would exceed ``LOGIT_MAX_BYTES`` (checked before anything is fitted).
+
     Examples
     --------
     >>> import numpy as np, pandas as pd
     >>> rng = np.random.default_rng(1)
     >>> orig = pd.DataFrame({"x": rng.normal(size=200), "g": rng.choice(["a", "b"], 200)})
     >>> syn = orig.assign(x=rng.normal(size=200))
-    >>> res = pmse(orig, syn, resamp_method="theory")
+    >>> res = pmse(orig, syn, method="logit", resamp_method="theory")
     >>> bool(res.pMSE.iloc[0] < 0.01)
     True
     """
@@ -261,6 +344,12 @@ def pmse(
         raise ValueError("resamp_method='theory' is only defined for method='logit'")
 
     confidential, syns, variables, levels = _with_missing(confidential, syns, variables)
+    if method == "logit":
+        n_rows = len(confidential) + max(len(s) for s in syns)
+        if resamp_method == "pairs":
+            n_rows = max(n_rows, max(len(a) + len(b) for a, b in combinations(syns, 2)))
+        _check_logit_size(n_rows, _n_columns(_block_widths(variables, levels), maxorder),
+                          max_params)
 
     n_pairs = m * (m - 1) // 2 if resamp_method == "pairs" else 0
     n_perm = n_repeats * m if resamp_method == "perm" else 0
@@ -346,16 +435,17 @@ def _pmse_loop(confidential, syns, variables, levels, method, maxorder, cp, minb
         elif resamp_method == "perm":
             frame = pd.concat([confidential[variables], s[variables]], ignore_index=True)
             perm_vals = []
+            if method == "logit":
+                X = _design(frame, variables, levels, maxorder)
+            else:
+                for v in levels:
+                    frame[v] = pd.Categorical(frame[v], categories=levels[v])
             for _ in range(n_repeats):
                 tp = rng.permutation(t)
                 if method == "logit":
-                    X = _design(frame, variables, levels, maxorder)
                     pp, _ = _logit_scores(X, tp)
                 else:
-                    f2 = frame.copy()
-                    for v in levels:
-                        f2[v] = pd.Categorical(f2[v], categories=levels[v])
-                    pp = _cart_scores(f2, tp, cp, minbucket)
+                    pp = _cart_scores(frame, tp, cp, minbucket)
                 perm_vals.append(np.mean((pp - c) ** 2))
                 bar.update()
             nulls.append(float(np.mean(perm_vals)))
@@ -391,15 +481,19 @@ def propensity_utility(
     confidential: pd.DataFrame,
     synthetic,
     *,
+    method: str = "cart",
     maxorder: int = 1,
+    max_params: int | None = 400,
     variables: Sequence[str] | None = None,
 ) -> pd.Series:
     """The article's propensity-score utility U_p (Hornby & Hu 2021, Eq. 6), per dataset.
 
-    ``U_p = 1/(2n) * sum_i (p_hat_i - 1/2)^2`` over the stacked confidential and synthetic rows,
-    with p_hat from a logistic regression (statsmodels) on main effects and interactions up
-    to order ``maxorder + 1``. Smaller is better. Equals synthpop's logit pMSE when the
-    synthetic and confidential datasets have the same size.
+    ``U_p = 1/(2n) * sum_i (p_hat_i - 1/2)^2`` over the stacked confidential and synthetic rows:
+    synthpop's pMSE (``utility.gen``) when the synthetic and confidential datasets have the
+    same size. Smaller is better. The defaults are synthpop's: p_hat from a CART model
+    (``method="cart"``); ``method="logit"`` is the article's logistic regression on main
+    effects and interactions up to order ``maxorder + 1``, refused above ``max_params``
+    parameters (see :func:`pmse`).
 
     Returns
     -------
@@ -414,10 +508,10 @@ def propensity_utility(
     >>> orig = pd.DataFrame({"x": rng.normal(size=300)})
     >>> bad = pd.DataFrame({"x": rng.normal(loc=2, size=300)})
     >>> good = pd.DataFrame({"x": rng.normal(size=300)})
-    >>> u = propensity_utility(orig, [good, bad])
+    >>> u = propensity_utility(orig, [good, bad], method="logit")
     >>> bool(u[1] < u[2])
     True
     """
-    res = pmse(confidential, synthetic, method="logit", maxorder=maxorder, variables=variables,
-               resamp_method="none", progress=False)
+    res = pmse(confidential, synthetic, method=method, maxorder=maxorder, max_params=max_params,
+               variables=variables, resamp_method="none", progress=False)
     return res.pMSE.rename("U_p")

@@ -56,7 +56,7 @@ def design_matrix(
         Columns to use.
     categorical : sequence of str
         Numeric columns to treat as categorical (category, text and bool columns always are:
-        :func:`idrisk._schema.is_categorical`).
+        the package's rule).
     scaling : dict, optional
         Centre and scale per numeric column (returned by a previous call).
 

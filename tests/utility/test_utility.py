@@ -59,7 +59,7 @@ def test_theory_null_and_propensity_utility():
     n = 400
     orig = pd.DataFrame({"x": rng.normal(size=n), "g": rng.choice(list("abc"), n)})
     syn = pd.DataFrame({"x": rng.normal(size=n), "g": rng.choice(list("abc"), n)})
-    res = pmse(orig, syn, maxorder=1)
+    res = pmse(orig, syn, method="logit", maxorder=1)
     assert res.resamp_method == "theory"
     k = 1 + 1 + 2 + 2  # intercept, x, g(b, c), x:g
     assert res.n_params.iloc[0] == k
@@ -71,7 +71,7 @@ def test_theory_null_and_propensity_utility():
     import statsmodels.api as sm
 
     p = sm.Logit(np.r_[np.zeros(n), np.ones(n)], X).fit(disp=0).predict()
-    up = propensity_utility(orig[["x"]], syn[["x"]], maxorder=0)
+    up = propensity_utility(orig[["x"]], syn[["x"]], method="logit", maxorder=0)
     assert up.iloc[0] == pytest.approx(np.mean((p - 0.5) ** 2), rel=1e-6)
 
 
@@ -80,7 +80,7 @@ def test_pmse_detects_bad_synthesis():
     orig = pd.DataFrame({"x": rng.normal(size=300)})
     good = pd.DataFrame({"x": rng.normal(size=300)})
     bad = pd.DataFrame({"x": rng.normal(1.0, size=300)})
-    res = pmse(orig, [good, bad], resamp_method="theory")
+    res = pmse(orig, [good, bad], method="logit", resamp_method="theory")
     assert res.pMSE[2] > 5 * res.pMSE[1]
 
 
@@ -91,7 +91,8 @@ def test_pmse_errors():
     with pytest.raises(KeyError, match=r"variables: .*\['x'\] not found in synthetic dataset 1"):
         pmse(d, d.rename(columns={"x": "y"}))
     # missing values are modelled as synthpop does (was: ValueError "missing"; issue 18)
-    assert np.isfinite(pmse(d, d.assign(x=[1.0, np.nan, 2.0]), resamp_method="none").pMSE).all()
+    res = pmse(d, d.assign(x=[1.0, np.nan, 2.0]), method="logit", resamp_method="none")
+    assert np.isfinite(res.pMSE).all()
     with pytest.raises(ValueError, match="pairs"):
         pmse(d, d, resamp_method="pairs")
 

@@ -9,6 +9,14 @@
 IdentificationRisk <- function(origdata, syndata, known, syn, r = NULL, percentage = TRUE,
                                euclideanDist = FALSE) {
   if (is.data.frame(syndata)) syndata <- list(syndata)
+  # the synthetic columns are read by position (the spec): column k is origdata's column k,
+  # whatever its name; a column read as continuous is coerced by as.double below (a factor
+  # gives its codes, text NA)
+  syndata <- lapply(syndata, function(s) {
+    s <- s[seq_len(ncol(origdata))]
+    names(s) <- names(origdata)
+    s
+  })
   n <- nrow(origdata)
   m <- length(syndata)
   used <- names(origdata)[names(origdata) %in% c(known, syn)]   # data-frame column order
@@ -48,7 +56,7 @@ IdentificationRisk <- function(origdata, syndata, known, syn, r = NULL, percenta
     union(lv(origdata[[v]]), lv(syndata[[1]][[v]]))
   })
   key_of <- function(df) {
-    if (!length(cat_vars)) return(rep("", n))
+    if (!length(cat_vars)) return(rep("*", n))   # one key for all (a list has no "" element)
     parts <- lapply(cat_vars, function(v) {
       x <- if (is.null(r) && !is_cat[[v]]) exact_text(df[[v]]) else labels(df[[v]])
       if (!is.null(r) || is_cat[[v]]) x[!(x %in% allowed[[v]])] <- NA

@@ -1,0 +1,194 @@
+"""Input diagnostics of the identification risk (issue 29): name every wrong-looking input.
+
+* :func:`check_partial_synthesis` -- identification risk assumes that row i of every synthetic
+  dataset is record i's *partially* synthetic version, its known variables unchanged. When
+  too few rows keep them (fully synthetic data, rows in another order), a
+  :class:`RiskInputWarning` (``category``) says so and points to the measures that apply (synthpop's
+  disclosure measures, ``idrisk disclosure``).
+* :func:`check_label_overlap` -- a categorical column whose synthetic labels are (nearly)
+  disjoint from the confidential ones (``'male'`` vs ``'Male'``, ``' F'`` vs ``'F'``, codes vs
+  labels) is named with examples of both.
+* :func:`shared_values` -- the rule every message follows when it shows data values: only
+  values that at least :data:`MIN_SHARED` records share (k-anonymity of published tables).
+* :func:`user_stacklevel` -- the ``stacklevel`` that makes a warning point at the first
+  frame outside idrisk (the user's line).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._interface import current
+from .._stack import user_stacklevel
+
+__all__ = [
+    "MIN_SHARED",
+    "PARTIAL_MIN_SHARE",
+    "check_label_overlap",
+    "check_partial_synthesis",
+    "shared_values",
+    "user_stacklevel",
+]
+
+#: A message, note or table of a default output shows a data value only if at least this many
+#: records share it (k >= 5, as in the disclosure control of published tables).
+MIN_SHARED = 5
+#: Share of rows whose known variables equal the confidential record's below which the data
+#: are not treated as partially synthetic.
+PARTIAL_MIN_SHARE = 0.5
+#: Share of a synthetic column's non-missing values whose label the confidential column holds,
+#: below which the labels are called disjoint.
+LABEL_MIN_SHARE = 0.5
+
+def shared_values(counts: Mapping[Any, int], k: int = MIN_SHARED, limit: int = 3) -> list:
+    """The (at most ``limit``) most frequent values that at least ``k`` records share.
+
+    Examples
+    --------
+    >>> shared_values({0: 1093, -25426: 1, 7: 5})
+    [0, 7]
+    """
+    ranked = sorted(counts.items(), key=lambda vk: -vk[1])
+    return [v for v, c in ranked if c >= k][:limit]
+
+
+def _quoted(values: Sequence) -> str:
+    return ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values)
+
+
+def _equal_rows(a: pd.Series, b: pd.Series) -> np.ndarray:
+    """Row-wise equality, a missing value equal to a missing value."""
+    x, y = a.to_numpy(dtype=object), b.to_numpy(dtype=object)
+    both_na = pd.isna(x) & pd.isna(y)
+    with np.errstate(invalid="ignore"):
+        eq = np.asarray(x == y, dtype=bool)
+    return eq | both_na
+
+
+def check_partial_synthesis(
+    confidential: pd.DataFrame,
+    frames: Sequence[pd.DataFrame],
+    names: Sequence[str],
+    known: Sequence[str],
+    orig_name: str,
+    category: type[Warning] = UserWarning,
+) -> float | None:
+    """Warn when the synthetic data do not look partially synthetic (see the module).
+
+    Returns the smallest share over the datasets of rows whose known variables all equal the
+    confidential record's (None without known variables).
+    """
+    known = list(dict.fromkeys(known))
+    if not known or not frames or len(confidential) == 0:
+        return None
+    n = len(confidential)
+    shares = []
+    for frame in frames:
+        same = np.ones(n, dtype=bool)
+        for c in known:
+            same &= _equal_rows(confidential[c], frame[c])
+        shares.append(float(same.mean()))
+    low = [(w, s) for w, s in zip(names, shares) if s < PARTIAL_MIN_SHARE]
+    if low:
+        where = (
+            f"all {len(frames)} synthetic datasets" if len(low) == len(frames) > 1
+            else ", ".join(w for w, _ in low[:3]) + (" and more" if len(low) > 3 else "")
+        )
+        worst = min(s for _, s in low)
+        best = max(s for _, s in low)
+        span = f"{100 * worst:.2f}%" if worst == best else f"{100 * worst:.2f}–{100 * best:.2f}%"
+        warnings.warn(
+            f"{where}: only {span} of the rows have the known variables ({', '.join(known)}) "
+            f"of the confidential record in the same row of {orig_name}. Identification risk "
+            "assumes partially synthetic data: row i of each synthetic dataset is record i's "
+            "synthetic version with the known variables unchanged. If the data are fully "
+            "synthetic (e.g. synthpop's default syn(), which synthesizes every column), this "
+            "risk does not apply: use synthpop's disclosure measures ("
+            + ("idrisk disclosure" if current() == "cli" else
+               "idrisk.r.disclosure or idrisk.disclosure_summary")
+            + "); if the rows are in another order, restore the confidential order; if a "
+            "known variable was synthesized, move it to the synthesized variables",
+            category,
+            stacklevel=user_stacklevel(),
+        )
+    return min(shares)
+
+
+def _norm(label: object) -> str:
+    return " ".join(str(label).split()).casefold()
+
+
+def check_label_overlap(
+    confidential: pd.DataFrame,
+    frames: Sequence[pd.DataFrame],
+    names: Sequence[str],
+    columns: Sequence[str],
+    orig_name: str,
+    category: type[Warning] = UserWarning,
+) -> list[str]:
+    """Warn for each categorical column whose synthetic labels are (nearly) disjoint from the
+    confidential ones; returns the columns named."""
+    named = []
+    for c in dict.fromkeys(columns):
+        conf_counts = confidential[c].dropna().astype(str).value_counts()
+        if conf_counts.empty:
+            continue
+        conf_labels = set(conf_counts.index)
+        for frame, where in zip(frames, names):
+            syn_counts = frame[c].dropna().astype(str).value_counts()
+            total = int(syn_counts.sum())
+            if total == 0:
+                continue
+            inside = int(syn_counts[syn_counts.index.isin(conf_labels)].sum())
+            if inside >= LABEL_MIN_SHARE * total:
+                continue
+            conf_ex = shared_values(conf_counts.to_dict())
+            syn_ex = shared_values(
+                {v: k for v, k in syn_counts.items() if v not in conf_labels}
+            )
+            conf_norm = {_norm(v) for v in conf_labels}
+            if any(_norm(v) in conf_norm for v in syn_counts.index if v not in conf_labels):
+                how = "they differ in upper/lower case or spaces"
+            elif _numeric(syn_counts.index) != _numeric(conf_counts.index):
+                how = "one holds codes, the other labels"
+            else:
+                how = "the labels differ"
+            pairs = (
+                f" (e.g. {_quoted(syn_ex)} vs {_quoted(conf_ex)})" if conf_ex and syn_ex else ""
+            )
+            warnings.warn(
+                f"{where}: column {c!r} has labels that {orig_name} does not have: "
+                f"{100 * (total - inside) / total:.0f}% of its values{pairs}; {how}. "
+                "A label is matched only by the same label, so these records never match "
+                "and the risk is understated: write the labels as in the confidential data",
+                category,
+                stacklevel=user_stacklevel(),
+            )
+            named.append(c)
+            break
+    return named
+
+
+def _numeric(labels: pd.Index) -> bool:
+    return bool(pd.to_numeric(pd.Series(labels), errors="coerce").notna().mean() > 0.5)
+
+
+def diagnose_inputs(
+    confidential: pd.DataFrame,
+    frames: Sequence[pd.DataFrame],
+    names: Sequence[str],
+    known: Sequence[str],
+    categorical: Sequence[str],
+    orig_name: str,
+    category: type[Warning] = UserWarning,
+) -> None:
+    """All the checks of this module (called by ``prepare_inputs`` with ``category``
+    ``RiskInputWarning``; this module imports nothing of ``_prepare``)."""
+    check_partial_synthesis(confidential, frames, names, known, orig_name, category)
+    check_label_overlap(confidential, frames, names, categorical, orig_name, category)
+
