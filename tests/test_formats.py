@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from idrisk.exceptions import FormatNote
 from idrisk._read import read_table
 from idrisk.cli import main
+from idrisk.exceptions import FormatNote
 
 KNOWN = ["sex", "age"]
 SYN = ["income"]
