@@ -70,7 +70,10 @@ def _datasets(folder: Path) -> dict[str, dict]:
     demo = load_demo(n=1500, seed=3)
     ce = pd.read_csv(cedata_path())
     sv = messy()
-    sv["weight"] = np.round(np.random.default_rng(1).uniform(50, 150, len(sv)), 1)
+    # survey weights with three decimals (as real weights have several): with one decimal on
+    # 50-150 the 1,000 possible values are too dense to be told from the report's own
+    # statistics printed with one decimal (a half-width of 133.4 matched a weight of 133.4)
+    sv["weight"] = np.round(np.random.default_rng(1).uniform(50, 150, len(sv)), 3)
     out = {}
     for name, conf, syns, known, syn, keys, target in [
         ("demo", demo, [_partial(demo, "Income", s) for s in (1, 2)],
@@ -116,7 +119,7 @@ def test_no_default_output_holds_a_value_unique_in_the_confidential_data(outputs
         _run(["risk", *files, *common, "-r", "0.1", "--out-dir", str(d / "risk")], capsys),
         _run(["report", *files, *common, "-r", "0.1", "--radii", "0.05", "0.1", "--no-progress",
               "--out-dir", str(d / "report")], capsys),
-        _run(["disclosure", *files, "--keys", *info["keys"], "--target", info["target"],
+        _run(["disclosure", *files, "--known", *info["keys"], "--syn", info["target"],
               "--out-dir", str(d / "disclosure")], capsys),
     ]
     if name == "survey":
@@ -182,8 +185,8 @@ def test_disclosure_measures_csv_has_no_rounding_tails(tmp_path, capsys):
     syn = conf.assign(Educ=np.random.default_rng(1).permutation(conf["Educ"].to_numpy()))
     conf.to_csv(tmp_path / "c.csv", index=False)
     syn.to_csv(tmp_path / "s.csv", index=False)
-    main(["disclosure", str(tmp_path / "c.csv"), str(tmp_path / "s.csv"), "--keys", "Urban",
-          "Marital", "Tenure", "--target", "Educ", "--out-dir",
+    main(["disclosure", str(tmp_path / "c.csv"), str(tmp_path / "s.csv"), "--known", "Urban",
+          "Marital", "Tenure", "--syn", "Educ", "--out-dir",
           str(tmp_path / "d")])
     capsys.readouterr()
     text = (tmp_path / "d" / "measures.csv").read_text()

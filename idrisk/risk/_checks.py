@@ -14,6 +14,7 @@ import numpy as np
 
 from .._interface import current, spell
 from .._schema import label
+from .._stack import user_stacklevel
 from ..exceptions import RiskInputWarning
 from .options import RiskOptions
 from .result import IdentificationRiskResult, span_text
@@ -144,7 +145,6 @@ def warn_about_checks(
     checks: dict,
     names: Sequence[str],
     *,
-    stacklevel: int = 2,
     threshold: float = 0.01,
     orig_name: str = "the confidential data",
 ) -> None:
@@ -247,4 +247,4 @@ def warn_about_checks(
             "missing-value codes"
         )
     for message in messages:
-        warnings.warn(message, RiskInputWarning, stacklevel=stacklevel)
+        warnings.warn(message, RiskInputWarning, stacklevel=user_stacklevel())
