@@ -478,7 +478,7 @@ def identification_risk_dask(
         c, own, index=index, checks=checks, **result_about(prep)
     )
     names = [synthetic_name(j) for j in range(1, m + 1)]
-    warn_about_checks(result, checks, names, stacklevel=2)
+    warn_about_checks(result, checks, names)
     return result
 
 

@@ -259,7 +259,7 @@ class Prepared:
         )
         if warn:
             warn_about_checks(
-                result, checks, prep.names, stacklevel=stacklevel + 1, orig_name=prep.orig_name
+                result, checks, prep.names, orig_name=prep.orig_name
             )
         return result
 
