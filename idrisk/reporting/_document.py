@@ -386,12 +386,15 @@ def _md_table(df: pd.DataFrame, index: bool = True) -> str:
 def _html_table(df: pd.DataFrame, index: bool = True) -> str:
     header, rows, numeric = _table_cells(df, index)
     align = [" class='num'" if n else " class='txt'" for n in numeric]
-    head = "".join(f"<th{a}>{html.escape(h)}</th>" for h, a in zip(header, align, strict=True))
-    body = "".join(
-        "<tr>" + "".join(f"<td{a}>{html.escape(c)}</td>" for c, a in zip(cells, align, strict=True))
-        + "</tr>\n" for cells in rows)
-    return (f"<table class='tbl'><thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>"
-            "</table>")
+
+    def row(cells: Sequence[str], tag: str) -> str:
+        # quote=False: text of an element, as pandas' to_html (an apostrophe stays one)
+        return "".join(f"<{tag}{a}>{html.escape(c, quote=False)}</{tag}>"
+                       for c, a in zip(cells, align, strict=True))
+
+    body = "".join(f"<tr>{row(cells, 'td')}</tr>\n" for cells in rows)
+    return (f"<table class='tbl'><thead><tr>{row(header, 'th')}</tr></thead>\n<tbody>\n"
+            f"{body}</tbody></table>")
 
 
 _CSS = """
