@@ -208,3 +208,36 @@ def test_report_tables_align_text_left_and_numbers_right(small):
     # the sharing table's file names and the scenario names are text; counts are numbers
     assert {"file", "scenario"} <= seen["txt"]
     assert "m" in seen["num"]
+
+
+def _significant_digits(token: str) -> int:
+    mantissa = token.lstrip("-").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+def test_report_csvs_write_numbers_at_the_precision_they_have(tmp_path):
+    """Every report CSV but datasets.csv (R's results, compared with R to the last bit) holds
+    at most 15 significant digits: a radius 0.1 + 0.05 is written 0.15."""
+    from idrisk import syn
+
+    data = load_demo(n=300, seed=5)
+    scen = {"A": syn(data, m=2, syn=["Income"], seed=1, rng="numpy")}
+    odd = 0.1 + 0.05
+    assert repr(odd) == "0.15000000000000002"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = idrisk.report(data, scen, KNOWN, {"A": ["Income"]}, r=odd, out_dir=tmp_path / "o",
+                            radii=[0.05, odd], maxorder=0, top=3)
+    number = re.compile(r"(?<![\w.])-?\d+\.\d+(?:[eE][-+]?\d+)?(?![\w.])")
+    long_in_datasets = 0
+    for path in sorted(rep.files.folder.glob("*.csv")):
+        digits = [_significant_digits(t) for t in number.findall(path.read_text())]
+        if path.name == "datasets.csv":
+            long_in_datasets = max(digits)
+        else:
+            assert max(digits, default=0) <= 15, path.name
+    assert long_in_datasets > 15  # R's doubles, every bit
+    sweep = pd.read_csv(rep.files.folder / "risk_by_radius.csv")
+    assert sorted(sweep.r.unique()) == [0.05, 0.15]
+    # the rounded values are the engine's to 15 digits
+    np.testing.assert_allclose(sweep.exp_risk, rep.tables.sweep.exp_risk, rtol=1e-14)
