@@ -38,14 +38,18 @@ def _risk(paths, out) -> pd.DataFrame:
     return pd.read_csv(out / "records.csv")
 
 
-@pytest.fixture(scope="module")
-def csv_result(tmp_path_factory):
-    d = tmp_path_factory.mktemp("csv")
+def _csv_files(d) -> list:
     paths = []
     for j, f in enumerate(_frames()):
         paths.append(d / f"d{j}.csv")
         f.to_csv(paths[-1], index=False)
-    return _risk(paths, d / "out")
+    return paths
+
+
+@pytest.fixture(scope="module")
+def csv_result(tmp_path_factory):
+    d = tmp_path_factory.mktemp("csv")
+    return _risk(_csv_files(d), d / "out")
 
 
 @pytest.mark.parametrize("suffix", [".dta", ".sav", ".zsav", ".xpt"])
@@ -158,13 +162,9 @@ def _write(frame: pd.DataFrame, path) -> None:
 @pytest.fixture(scope="module")
 def csv_report(tmp_path_factory):
     d = tmp_path_factory.mktemp("csv_report")
-    paths = []
-    for j, f in enumerate(_frames()):
-        paths.append(d / f"d{j}.csv")
-        f.to_csv(paths[-1], index=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return _report(paths, d / "out")
+        return _report(_csv_files(d), d / "out")
 
 
 @pytest.mark.parametrize("suffix,reader", [(".dta", "pyreadstat"), (".sav", "pyreadstat"),
