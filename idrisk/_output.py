@@ -22,10 +22,13 @@ from .exceptions import OutputError
 
 __all__ = ["CSV_FLOAT_FORMAT", "atomic_dir", "atomic_file", "check_target"]
 
-#: Numbers in the CSV tables of ``idrisk disclosure`` (percentages and ratios computed from
-#: counts): 15 significant digits, the precision a double holds for any decimal, so 27.9 is
-#: written 27.9, not 27.900000000000002 (issue 29). The risk files (records.csv, summary.csv,
-#: the report's tables) keep every bit: they are compared with R's results to the last bit.
+#: Numbers in the CSV tables (``idrisk disclosure``, the report's tables, ``interval.csv``,
+#: ``whatif.csv``): 15 significant digits, the precision a double holds for any decimal, so
+#: 27.9 is written 27.9, not 27.900000000000002, and 0.1 + 0.05 is written 0.15 (issue 29).
+#: Kept at every bit (the shortest decimal that reads back as the same double): the files that
+#: hold R's ``IdentificationRisk`` results and are compared with R's doubles to the last bit
+#: (R's values are stored with 17 digits): ``idrisk risk``'s records.csv and summary.csv and
+#: the report's datasets.csv.
 CSV_FLOAT_FORMAT = "%.15g"
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from ._output import CSV_FLOAT_FORMAT
 from .exceptions import InputError
 
 __all__ = ["check_precision_flags", "interval_lines", "interval_output", "parse_bands",
@@ -150,8 +151,9 @@ def run_whatif(args: argparse.Namespace, confidential: pd.DataFrame,
     datasets = result.to_frame().copy()
     datasets.insert(4, "file", [syn_paths[j - 1] for j in datasets["dataset"]])
     with atomic_dir(args.out_dir, overwrite=args.overwrite) as tmp:
-        result.table.to_csv(tmp / "whatif.csv", index=False)
-        datasets.to_csv(tmp / "whatif_datasets.csv", index=False)
+        result.table.to_csv(tmp / "whatif.csv", index=False, float_format=CSV_FLOAT_FORMAT)
+        datasets.to_csv(tmp / "whatif_datasets.csv", index=False,
+                        float_format=CSV_FLOAT_FORMAT)
         (tmp / "fig_whatif.png").write_bytes(png.getvalue())
     out = Path(args.out_dir)
     print(result)

@@ -136,8 +136,8 @@ def _run_risk(args: argparse.Namespace) -> int:
     advice = interval_lines(result, args)  # after the checks, before any file is written
     with atomic_dir(args.out_dir, overwrite=args.overwrite) as tmp:
         _write_csv(records_stability(records_table(result), result), tmp / "records.csv", show)
-        summary.to_csv(tmp / "summary.csv")
-        interval_csv.to_csv(tmp / "interval.csv")
+        summary.to_csv(tmp / "summary.csv")  # R's results: every bit (FULL_PRECISION_CSV)
+        interval_csv.to_csv(tmp / "interval.csv", float_format=CSV_FLOAT_FORMAT)
     out = Path(args.out_dir)
     print(result)
     print("\ndatasets: " + ", ".join(f"{j} = {p}" for j, p in enumerate(syn_paths, start=1)))

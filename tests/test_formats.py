@@ -38,14 +38,18 @@ def _risk(paths, out) -> pd.DataFrame:
     return pd.read_csv(out / "records.csv")
 
 
-@pytest.fixture(scope="module")
-def csv_result(tmp_path_factory):
-    d = tmp_path_factory.mktemp("csv")
+def _csv_files(d) -> list:
     paths = []
     for j, f in enumerate(_frames()):
         paths.append(d / f"d{j}.csv")
         f.to_csv(paths[-1], index=False)
-    return _risk(paths, d / "out")
+    return paths
+
+
+@pytest.fixture(scope="module")
+def csv_result(tmp_path_factory):
+    d = tmp_path_factory.mktemp("csv")
+    return _risk(_csv_files(d), d / "out")
 
 
 @pytest.mark.parametrize("suffix", [".dta", ".sav", ".zsav", ".xpt"])
@@ -128,3 +132,55 @@ def test_integer_codes_with_missing_values_keep_integer_labels(tmp_path):
     assert got["depress"].cat.categories.tolist() == ["0", "1", "10"]
     assert got["x"].cat.categories.tolist() == ["1.5", "2.5", "3.5", "4.5"]
     assert pd.isna(got["depress"].iloc[2])
+
+
+def _report(paths, out) -> dict[str, pd.DataFrame]:
+    """``idrisk report`` on ``paths``: every CSV table it writes, by file name."""
+    assert main(["report", *map(str, paths), "--known", *KNOWN, "--syn", *SYN, "-r", "0.1",
+                 "--radii", "0.05", "0.1", "--maxorder", "0", "--top", "3", "--no-progress",
+                 "--out-dir", str(out)]) == 0
+    tables = {p.name: pd.read_csv(p) for p in sorted(out.glob("*.csv"))}
+    assert {"summary.csv", "datasets.csv", "checks.csv", "risk_by_radius.csv",
+            "top_records.csv", "risk_utility.csv"} <= set(tables)
+    return tables
+
+
+def _write(frame: pd.DataFrame, path) -> None:
+    if path.suffix == ".rds":
+        import pyreadr
+
+        pyreadr.write_rds(str(path), frame)
+        return
+    import pyreadstat
+
+    if path.suffix == ".dta":
+        pyreadstat.write_dta(frame, str(path))
+    else:
+        pyreadstat.write_sav(frame, str(path))
+
+
+@pytest.fixture(scope="module")
+def csv_report(tmp_path_factory):
+    d = tmp_path_factory.mktemp("csv_report")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _report(_csv_files(d), d / "out")
+
+
+@pytest.mark.parametrize("suffix,reader", [(".dta", "pyreadstat"), (".sav", "pyreadstat"),
+                                           (".rds", "pyreadr")])
+def test_report_on_agency_files_gives_the_csv_tables(tmp_path, csv_report, suffix, reader,
+                                                     capsys):
+    """``idrisk report`` on Stata, SPSS and R files: every table equal to the CSV run's."""
+    pytest.importorskip(reader)
+    paths = []
+    for j, f in enumerate(_frames()):
+        paths.append(tmp_path / f"d{j}{suffix}")
+        _write(f, paths[-1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = _report(paths, tmp_path / "out")
+    capsys.readouterr()
+    assert got.keys() == csv_report.keys()
+    for name, table in csv_report.items():
+        pd.testing.assert_frame_equal(got[name], table, obj=f"{suffix}: {name}")

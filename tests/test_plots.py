@@ -201,3 +201,20 @@ def test_category_shares_keep_the_factor_order_and_wrap_long_labels():
     ax = plot_category_shares(counts, {1: [counts]}, "code")
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "10", "300"]
     plt.close("all")
+
+
+@pytest.mark.parametrize("scenarios", [[1], [1, 2, 3, 4]])
+def test_risk_by_radius_y_axis_fits_its_data(scenarios):
+    """The y axis ends within 15% above the highest risk (issue 29: 4 shared panels ran to
+    100 for data peaking at 53), and starts at 0 so that boxes compare as lengths."""
+    rng = np.random.default_rng(1)
+    rows = [(s, r, d, float(rng.uniform(20, 50))) for s in scenarios for r in RADII
+            for d in range(1, 6)]
+    sweep = pd.DataFrame(rows, columns=["scenario", "r", "dataset", "exp_risk"])
+    sweep.loc[3, "exp_risk"] = 53.0
+    fig = plot_risk_by_radius(sweep, n=5571)
+    for ax in fig.axes:
+        low, high = ax.get_ylim()
+        assert low == 0
+        assert 53 <= high <= 53 * 1.15, high
+    plt.close(fig)

@@ -154,3 +154,90 @@ def test_report_utility_with_a_radius_per_column():
         rep = compute_report(d, [s], ["Age"], ["Income"], r=[0.1, 0.2], radii=None, maxorder=0)
     assert rep.summary()["U_p"].notna().all()
     assert not any("could not be computed" in n for n in rep.notes)
+
+
+_NUM = re.compile(r"^[-+−]?(\d[\d,]*\.?\d*|\.\d+)([eE][-+]?\d+)?\s*%?$")
+
+
+def _reads_as_number(cell: str) -> bool:
+    return cell == "–" or bool(_NUM.match(cell.strip()))
+
+
+def test_report_tables_align_text_left_and_numbers_right(small):
+    """Every table in report.md and report.html: a column whose cells are all numbers is
+    right-aligned, any other column (names, files, notes) left-aligned."""
+    *_, rep = small
+    md = rep.files.markdown.read_text()
+    html = rep.files.html.read_text()
+    seen = {"txt": set(), "num": set()}
+    # Markdown: the alignment row (":--" left, "--:" right) under each header
+    lines = md.splitlines()
+    n_md = 0
+    for k, line in enumerate(lines):
+        if not (line.startswith("| ") and k + 1 < len(lines)
+                and re.fullmatch(r"\|( (:--|--:) \|)+", lines[k + 1])):
+            continue
+        n_md += 1
+        header = [c.strip() for c in line.strip("|").split(" | ")]
+        align = [c.strip() for c in lines[k + 1].strip("|").split("|") if c.strip()]
+        body = []
+        for row in lines[k + 2:]:
+            if not row.startswith("| "):
+                break
+            body.append([c.strip() for c in re.split(r"(?<!\\) \| ", row.strip()[2:-2])])
+        assert len(align) == len(header)
+        for j, (h, a) in enumerate(zip(header, align, strict=True)):
+            cells = [r[j] for r in body]
+            numeric = all(_reads_as_number(c) for c in cells) and any(c != "–" for c in cells)
+            assert a == ("--:" if numeric else ":--"), (h, a, cells[:3])
+            seen["num" if numeric else "txt"].add(h)
+    assert n_md >= 5
+    # HTML: every th/td has the alignment class of its column, and the CSS aligns them
+    assert "table.tbl .txt{text-align:left}" in html
+    tables = re.findall(r"<table class='tbl'>(.*?)</table>", html, flags=re.S)
+    assert len(tables) == n_md
+    for t in tables:
+        head = re.findall(r"<th class='(\w+)'>(.*?)</th>", t)
+        rows = [re.findall(r"<td class='(\w+)'>(.*?)</td>", r)
+                for r in re.findall(r"<tr>(.*?)</tr>", t, flags=re.S)[1:]]
+        for j, (cls, h) in enumerate(head):
+            cells = [r[j][1] for r in rows]
+            assert all(r[j][0] == cls for r in rows)
+            numeric = all(_reads_as_number(c) for c in cells) and any(c != "–" for c in cells)
+            assert cls == ("num" if numeric else "txt"), (h, cls, cells[:3])
+    # the sharing table's file names and the scenario names are text; counts are numbers
+    assert {"file", "scenario"} <= seen["txt"]
+    assert "m" in seen["num"]
+
+
+def _significant_digits(token: str) -> int:
+    mantissa = token.lstrip("-").split("e")[0].split("E")[0].replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+def test_report_csvs_write_numbers_at_the_precision_they_have(tmp_path):
+    """Every report CSV but datasets.csv (R's results, compared with R to the last bit) holds
+    at most 15 significant digits: a radius 0.1 + 0.05 is written 0.15."""
+    from idrisk import syn
+
+    data = load_demo(n=300, seed=5)
+    scen = {"A": syn(data, m=2, syn=["Income"], seed=1, rng="numpy")}
+    odd = 0.1 + 0.05
+    assert repr(odd) == "0.15000000000000002"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = idrisk.report(data, scen, KNOWN, {"A": ["Income"]}, r=odd, out_dir=tmp_path / "o",
+                            radii=[0.05, odd], maxorder=0, top=3)
+    number = re.compile(r"(?<![\w.])-?\d+\.\d+(?:[eE][-+]?\d+)?(?![\w.])")
+    long_in_datasets = 0
+    for path in sorted(rep.files.folder.glob("*.csv")):
+        digits = [_significant_digits(t) for t in number.findall(path.read_text())]
+        if path.name == "datasets.csv":
+            long_in_datasets = max(digits)
+        else:
+            assert max(digits, default=0) <= 15, path.name
+    assert long_in_datasets > 15  # R's doubles, every bit
+    sweep = pd.read_csv(rep.files.folder / "risk_by_radius.csv")
+    assert sorted(sweep.r.unique()) == [0.05, 0.15]
+    # the rounded values are the engine's to 15 digits
+    np.testing.assert_allclose(sweep.exp_risk, rep.tables.sweep.exp_risk, rtol=1e-14)

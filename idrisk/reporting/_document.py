@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -316,18 +317,84 @@ def _dedupe(notes: Sequence[str]) -> list[str]:
     return out
 
 
+#: a cell that reads as a number: "0.1234", "-3", "1e-05", "10 %", "12.5%", or the NA dash
+_NUMBER = re.compile(r"^[-+−]?(\d[\d,]*\.?\d*|\.\d+)([eE][-+]?\d+)?\s*%?$")
+
+
+def _is_number(v: Any) -> bool:
+    """True for a real number (not a bool) or a string that reads as one."""
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return True
+    return isinstance(v, str) and bool(_NUMBER.match(v.strip()))
+
+
+def _is_na(v: Any) -> bool:
+    return v is None or v is pd.NA or v is pd.NaT or (
+        isinstance(v, (float, np.floating)) and np.isnan(v))
+
+
+def _cell(v: Any) -> str:
+    return "–" if _is_na(v) else _fmt(v)
+
+
+def _table_cells(df: pd.DataFrame, index: bool = True
+                 ) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Header, formatted rows and, per column, whether it is numeric (right-aligned).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table; a MultiIndex on the rows becomes one column per level.
+    index : bool
+        Whether the row index is shown as the first column(s).
+
+    Returns
+    -------
+    tuple
+        ``(header, rows, numeric)``: a column is numeric when every non-missing cell is
+        a number or reads as one (and at least one is); text columns are left-aligned.
+    """
+    raw: list[list[Any]] = []
+    header: list[str] = []
+    if index:
+        names = list(df.index.names)
+        header += [str(n) if n is not None else "" for n in names]
+        for level in range(len(names)):
+            raw.append(list(df.index.get_level_values(level)))
+    for j, c in enumerate(df.columns):
+        header.append(" ".join(str(x) for x in c) if isinstance(c, tuple) else str(c))
+        raw.append(list(df.iloc[:, j]))
+    numeric = []
+    for col in raw:
+        present = [v for v in col if not _is_na(v) and v != "–"]
+        numeric.append(bool(present) and all(_is_number(v) for v in present))
+    rows = [[_cell(col[i]) for col in raw] for i in range(len(df))]
+    return header, rows, numeric
+
+
 def _md_table(df: pd.DataFrame, index: bool = True) -> str:
-    cols = ([df.index.name or ""] if index else []) + [str(c) for c in df.columns]
-    lines = ["| " + " | ".join(cols) + " |", "| " + " | ".join(["---"] * len(cols)) + " |"]
-    for i, row in zip(df.index, df.itertuples(index=False), strict=True):
-        cells = ([_fmt(i)] if index else []) + [_fmt(v) for v in row]
+    header, rows, numeric = _table_cells(df, index)
+    lines = ["| " + " | ".join(h.replace("|", "\\|") for h in header) + " |",
+             "| " + " | ".join("--:" if n else ":--" for n in numeric) + " |"]
+    for cells in rows:
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines)
 
 
 def _html_table(df: pd.DataFrame, index: bool = True) -> str:
-    return df.to_html(index=index, border=0, classes="tbl", na_rep="–",
-                      float_format=lambda v: _fmt(v), escape=True)
+    header, rows, numeric = _table_cells(df, index)
+    align = [" class='num'" if n else " class='txt'" for n in numeric]
+
+    def row(cells: Sequence[str], tag: str) -> str:
+        # quote=False: text of an element, as pandas' to_html (an apostrophe stays one)
+        return "".join(f"<{tag}{a}>{html.escape(c, quote=False)}</{tag}>"
+                       for c, a in zip(cells, align, strict=True))
+
+    body = "".join(f"<tr>{row(cells, 'td')}</tr>\n" for cells in rows)
+    return (f"<table class='tbl'><thead><tr>{row(header, 'th')}</tr></thead>\n<tbody>\n"
+            f"{body}</tbody></table>")
 
 
 _CSS = """
@@ -337,6 +404,7 @@ h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #ddd;padding-bott
 margin-top:1.8em}
 table.tbl{border-collapse:collapse;font-size:.85em;margin:.6em 0}
 table.tbl th,table.tbl td{border-bottom:1px solid #e3e3e3;padding:.25em .6em;text-align:right}
+table.tbl .txt{text-align:left}
 table.tbl th{background:#f5f5f5}
 figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
 figcaption{font-size:.85em;color:#555}

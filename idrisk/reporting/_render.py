@@ -12,11 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._output import atomic_dir
+from .._output import CSV_FLOAT_FORMAT, atomic_dir
 from .._progress import progress_bar
 from ._compute import RiskReport
 from ._document import _CSV, _INDEXED, FILES, build_document
 from ._figures import report_figures
+
+#: tables written at every bit: R's IdentificationRisk results per dataset, compared with R's
+#: doubles (stored with 17 digits) to the last bit; every other number at 15 significant
+#: digits (CSV_FLOAT_FORMAT), so 0.1 + 0.05 is written 0.15 (issue 29)
+_FULL_PRECISION = frozenset({"datasets"})
 
 __all__ = ["FILES", "ReportFiles", "write_report"]
 
@@ -68,7 +73,8 @@ def write_report(rep: RiskReport, out_dir: Any = "idrisk-report", *, overwrite: 
         for key, table in rep.tables.items():
             if key not in _CSV:
                 continue
-            table.to_csv(tmp / _CSV[key], index=key in _INDEXED)
+            table.to_csv(tmp / _CSV[key], index=key in _INDEXED,
+                         float_format=None if key in _FULL_PRECISION else CSV_FLOAT_FORMAT)
             tables[key] = final / _CSV[key]
         doc = build_document(rep, figures, png_bytes)
         (tmp / "report.html").write_text(doc.html(), encoding="utf-8")

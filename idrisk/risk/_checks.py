@@ -149,7 +149,8 @@ def warn_about_checks(
     orig_name: str = "the confidential data",
 ) -> None:
     """:class:`RiskInputWarning` for every count above ``threshold`` (a share of n); the
-    counts over the synthetic datasets are summarised as min–max over all of them."""
+    counts over the synthetic datasets are summarised as min–max over all of them. Each
+    warning points at the user's line (the first frame outside idrisk)."""
     n = result.n
     limit = threshold * n
     options = result.options or RiskOptions(known=("?",))
@@ -203,16 +204,25 @@ def warn_about_checks(
             negative = [v for vs in codes.values() for v in vs if str(v).startswith("-")]
             parts = []
             if "negative" in signs and not options.abs_radius:
-                code = negative[0] if negative else "-8"
-                parts.append(
-                    "a value < 0 under a percentage radius has an empty interval (R's rule). "
-                    f"Values like {code} are often missing-value codes: declare them missing"
-                    + (
-                        f" when loading the data ({spell('na_values', [code])})"
-                        if current() == "cli" else " (e.g. replace them by NaN)"
+                # a missing-value code is suggested only when a negative value is shared by
+                # many records (a code); spread-out negatives (losses) are real values
+                code = negative[0] if negative else None
+                text = "a value < 0 under a percentage radius has an empty interval (R's rule)"
+                if code is not None:
+                    text += (
+                        f". Values like {code} are often missing-value codes: declare them "
+                        "missing"
+                        + (
+                            f" when loading the data ({spell('na_values', [code])})"
+                            if current() == "cli" else " (e.g. replace them by NaN)"
+                        )
+                        + "; if they are real values, pass"
                     )
-                    + f"; if they are real values, pass {spell('abs_radius', True)} (radius "
-                    f"from |x|) or {spell('percentage', False)} (an absolute radius)"
+                else:
+                    text += "; if they are real values (such as losses), pass"
+                parts.append(
+                    text + f" {spell('abs_radius', True)} (radius from |x|) or "
+                    f"{spell('percentage', False)} (an absolute radius)"
                 )
             if "zero" in signs:
                 parts.append(
