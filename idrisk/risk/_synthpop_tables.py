@@ -225,6 +225,10 @@ def disclosure_tables(
       after the target's exclusions; corrected: after the key exclusions (``usekeysNA``) only.
     * *full row counts*: synthpop divides by all records even when some were excluded;
       corrected: by the records remaining in the original (synthetic) table.
+    * *TCAP over no records*: with ``exclude_ov_denom_lim`` a DiSCO record (original cell
+      <= denom_lim) can keep its keys while every synthetic cell of those keys is over the
+      limit, so no original record is left in TCAP's denominator and synthpop's TCAP is
+      ``Inf``; corrected: NaN, as every measure whose denominator is empty.
     """
     if quirks not in ("synthpop", "corrected"):
         raise ValueError(f"quirks must be 'synthpop' or 'corrected', got {quirks!r}")
@@ -345,6 +349,11 @@ def disclosure_tables(
         _quirk("identity measures depend on the target",
                "records were excluded for the target, which changes UiO, UiS, UiOiS and repU "
                "as well; denominators stay the full row counts")
+    if warn and not fix and any(np.isinf(p["allCAPs"]["TCAP"]) for p in per):
+        _quirk("TCAP over no records",
+               "DiSCO records remain after the exclusions but no original record's keys "
+               "remain in the synthetic table (e.g. all its cells over denom_lim), so TCAP "
+               "divides by 0 and is Inf")
     return _assemble(per, dkeys, tname, nd, tf, orig_t)
 
 
@@ -457,13 +466,16 @@ def _measures_of(
     pdx, psx = _proportions(Dx), _proportions(Sx)
     dqx, sqx = _colsums(Dx), _colsums(Sx)
     row_totals = _colsums(D.T)
+    tcap_denom = np.float64(_rsum(dqx[sqx > 0]))
     caps = {
         "baseCAPd": 100 * _rsum((row_totals / nd) ** 2),
         "CAPd": _rsum(_colsums(pdx**2) * dqx) / nd_ * 100,
         "CAPs": _rsum(_colsums(psx**2) * sqx) / ns_ * 100,
         "DCAP": _rsum(_colsums(psx * Dx)) / nd_ * 100,
-        "TCAP": float(_rsum(disco) / np.float64(_rsum(dqx[sqx > 0])) * 100),
+        "TCAP": float(_rsum(disco) / tcap_denom * 100),
     }
+    if fix and tcap_denom == 0:  # DiSCO records left but no denominator: undefined, not Inf
+        caps["TCAP"] = float("nan")
     return {
         "ident": ident, "attrib": attrib, "allCAPs": caps, "Nexclusions": nex,
         "tables": tables, "d": d, "s": s, "target_excluded": target_excluded,

@@ -306,6 +306,10 @@ def disclosure(
           only, so they describe the keys alone.
         * *full row counts* -- synthpop divides by all records even when some were excluded;
           corrected: by the records remaining in the original (or synthetic) table.
+        * *TCAP over no records* -- with ``exclude_over_denom_lim`` a DiSCO record can keep
+          its keys while every synthetic cell of those keys is over ``denom_lim``; then no
+          record is left in TCAP's denominator and synthpop gives ``inf``; corrected: NaN,
+          as every measure whose denominator is empty.
 
         Without exclusions, key reordering or missing levels both modes agree.
 

@@ -148,6 +148,29 @@ def test_reference_hand_example():
     assert res["TCAP"] == 100 and res["DCAP"] == 75
 
 
+@pytest.mark.filterwarnings("ignore:synthpop quirk 'identity measures")
+def test_tcap_with_no_record_left_in_its_denominator():
+    """Regression (hypothesis): with denom_lim 1 the DiSCO record b (original cell 1) stays,
+    but both synthetic cells (a: 2, b: 2) are over the limit, so no original record's keys
+    remain in the synthetic table: TCAP = 1 / 0. synthpop gives Inf (checked live in
+    test_disclosure_synthpop); corrected gives NaN, as the reference."""
+    conf = pd.DataFrame({"k0": ["a", "a", "a", "b"], "t": ["x", "x", "x", "x"]})
+    syn = pd.DataFrame({"k0": ["a", "a", "b", "b"], "t": ["x", "x", "x", "x"]})
+    options = {"use_known_na": False, "use_syn_na": False, "not_syn_levels": [],
+               "exclude_over_denom_lim": True, "denom_lim": 1}
+    with pytest.warns(SynthpopQuirkWarning, match="TCAP over no records"):
+        quirky = disclosure(conf, [syn], ["k0"], "t", **options).summary().loc[1]
+    assert quirky["TCAP"] == np.inf and quirky["DiSCO"] == 25
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SynthpopQuirkWarning)
+        fixed = _engine(conf, [syn], ["k0"], options, "corrected").summary().loc[1]
+    assert np.isnan(fixed["TCAP"]) and fixed["DiSCO"] == 100
+    want = reference(conf, [syn], ["k0"], "t", **options)[0]
+    for name in MEASURES:
+        np.testing.assert_allclose(fixed[name], want[name], rtol=1e-12, atol=1e-12,
+                                   equal_nan=True, err_msg=name)
+
+
 # ------------------------------------------------------------------ base R formatting
 @pytest.mark.parametrize(("x", "text"), [
     (100000.0, "1e+05"), (123456.0, "123456"), (123456.7, "123456.7"), (0.1, "0.1"),

@@ -171,6 +171,23 @@ def test_positional_combination_quirk(sd):
     assert fixed["allCAPs"]["DCAP"].iloc[0] != ours["allCAPs"]["DCAP"].iloc[0]
 
 
+@pytest.mark.filterwarnings("ignore:synthpop quirk 'identity measures")
+def test_tcap_inf_when_no_record_left_in_its_denominator():
+    """denom_lim 1 keeps the original record b (a DiSCO record) but excludes both synthetic
+    cells (2 records each): synthpop's TCAP is 1 / 0 = Inf. Reproduced, with a warning."""
+    run('tco <- data.frame(k0 = c("a", "a", "a", "b"), t = "x", stringsAsFactors = TRUE); '
+        'tcs <- data.frame(k0 = c("a", "a", "b", "b"), t = "x", stringsAsFactors = TRUE)')
+    tco, tcs = frame("tco"), frame("tcs")
+    kw = "usekeysNA = FALSE, usetargetNA = FALSE, exclude_ov_denom_lim = TRUE, denom_lim = 1"
+    theirs = value(f'unclass(disclosure(tcs, tco, keys = "k0", target = "t", '
+                   f'print.flag = FALSE, {kw}))')
+    with pytest.warns(SynthpopQuirkWarning, match="TCAP over no records"):
+        ours = disclosure(tcs, tco, "k0", "t", print_flag=False, usekeysNA=False,
+                          usetargetNA=False, exclude_ov_denom_lim=True, denom_lim=1)
+    assert_same(ours, theirs, "TCAP Inf", rtol=RTOL)
+    assert np.isinf(ours["allCAPs"]["TCAP"].iloc[0])
+
+
 def test_na_recoding_sorts_levels_by_name(sd):
     """A numeric target with NA: synthpop recodes it to text, levels sorted by name with
     "Missing", in both tables; so a level the synthetic data lacks (7) is added in the same
