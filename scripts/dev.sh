@@ -71,7 +71,7 @@ setup() {
     python3 -m venv "$VENV"
   fi
   "$PY" -m pip install -q --disable-pip-version-check --upgrade pip
-  local extras="stan,dask,parquet,dp,test,docs"
+  local extras="stan,dask,parquet,dp,formats,test,docs"
   if command -v R >/dev/null 2>&1; then extras="$extras,r"; fi
   echo "== pip install -e .[$extras]"
   "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]"
