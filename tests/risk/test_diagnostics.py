@@ -146,3 +146,38 @@ def test_every_input_warning_points_at_the_callers_line():
     kinds = {w.category.__name__ for w in caught}
     assert {"ExactMatchWarning", "RiskInputWarning"} <= kinds, kinds
     assert {w.filename for w in caught} == {__file__}, [(w.category, w.filename) for w in caught]
+
+
+def test_row_equality_of_the_partial_synthesis_check_is_elementwise_equality():
+    """``_equal_rows`` (hash-based for text) equals a plain loop: ``==`` per row, a missing
+    value equal to a missing value, numbers and text never equal to each other."""
+    from idrisk.risk._diagnostics import _equal_rows
+
+    values = ["a", "b", "Male", " a", 1, 1.0, 2, "1", None, np.nan, True]
+    rng = np.random.default_rng(5)
+    x = pd.Series([values[i] for i in rng.integers(0, len(values), 300)], dtype=object)
+    y = pd.Series([values[i] for i in rng.integers(0, len(values), 300)], dtype=object)
+
+    def same(u, v):
+        if pd.isna(u) or pd.isna(v):
+            return bool(pd.isna(u) and pd.isna(v))
+        return bool(u == v)
+
+    want = np.array([same(u, v) for u, v in zip(x, y)])
+    np.testing.assert_array_equal(_equal_rows(x, y), want)
+    cats = pd.Series(pd.Categorical(["F", "M", None, "M"]))
+    np.testing.assert_array_equal(_equal_rows(cats, pd.Series(["F", "F", None, "M"])),
+                                  [True, False, True, True])
+    nums = pd.Series([1.0, np.nan, 3.0, np.nan])
+    np.testing.assert_array_equal(_equal_rows(nums, pd.Series([1, 2, 4, 5])),
+                                  [True, False, False, False])
+    np.testing.assert_array_equal(_equal_rows(nums, pd.Series([1.0, np.nan, 4.0, 5.0])),
+                                  [True, True, False, False])
+
+
+def test_text_known_variables_out_of_row_order_are_named():
+    conf = _data()
+    moved = _partial(conf, 2).assign(sex=conf["sex"].sample(frac=1, random_state=3).to_numpy(),
+                                     age=conf["age"].sample(frac=1, random_state=4).to_numpy())
+    messages = _messages(conf, [moved, moved])
+    assert any("partially synthetic" in m and "sex, age" in m for m in messages), messages
