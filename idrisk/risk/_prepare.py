@@ -37,30 +37,15 @@ from ..exceptions import (
     RiskInputWarning,
     RParityWarning,
 )
-from ._checks import check_counts, checks_from_counts, input_checks, merge_check_counts
 from .options import RiskOptions
 
 __all__ = [
     "CheckedInputs",
-    "ContinuousCodesWarning",
-    "ExactMatchWarning",
-    "ExtraRadiiWarning",
     "PreparedInputs",
-    "RParityWarning",
-    "RadiusWarning",
-    "RiskInputWarning",
-    "as_float",
-    "check_counts",
     "check_inputs",
-    "checks_from_counts",
-    "column_levels",
     "encode_inputs",
     "exact_codes",
-    "input_checks",
-    "is_factor",
     "level_codes",
-    "merge_check_counts",
-    "numeric_text_columns",
     "prepare_inputs",
 ]
 
@@ -124,7 +109,6 @@ def _radius_vector(
     r: None | float | Sequence[float] | Mapping[str, float],
     continuous: list[str],
     percentage: bool = True,
-    stacklevel: int = 4,
 ) -> dict[str, float] | None:
     """Hand the radius entries out to the continuous columns, as R does (data-frame order)."""
     if r is None:
@@ -329,13 +313,13 @@ class CheckedInputs:
             [c for c in self.ordered if not self.factor[c]], self.orig_name, numeric_in_syn,
         )  # fmt: skip
 
-    def radii(self, options: RiskOptions, stacklevel: int = 3) -> dict[str, float] | None:
+    def radii(self, options: RiskOptions) -> dict[str, float] | None:
         """The radius of every continuous column (None when ``options.r`` is None)."""
         if options.r is None:
             return None
         return _radius_vector(
             options.radius, [c for c in self.ordered if not self.factor[c]],
-            options.percentage, stacklevel=stacklevel + 1,
+            options.percentage,
         )  # fmt: skip
 
 
@@ -441,7 +425,7 @@ def prepare_inputs(
     checked = check_inputs(confidential, synthetic, options, value_checks=value_checks)
     exact = options.r is None
     checked.type_checks(exact)
-    radii = checked.radii(options, stacklevel=4)
+    radii = checked.radii(options)
     return replace(encode_inputs(checked, exact), options=options, radii=radii)
 
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from .._schema import is_factor, numeric_text_columns
 from .._synthetic import synthetic_frames
 from ..exceptions import ExtraRadiiWarning, NumbersAsTextWarning
-from ._prepare import _positional, dataset_label, is_factor, numeric_text_columns
+from ._prepare import _positional, dataset_label
 from .identification import risk_from_options
 from .options import RiskOptions
 from .result import IdentificationRiskResult

@@ -34,18 +34,16 @@ import numpy as np
 import pandas as pd
 
 from .._progress import progress_bar
+from .._schema import as_float, column_levels
 from .._synthetic import synthetic_frames, synthetic_name
-from ._checks import result_about, warn_about_checks
-from ._prepare import (
-    as_float,
+from ._checks import (
     check_counts,
     checks_from_counts,
-    column_levels,
-    exact_codes,
-    level_codes,
     merge_check_counts,
-    prepare_inputs,
+    result_about,
+    warn_about_checks,
 )
+from ._prepare import exact_codes, level_codes, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import RiskOptions
 from .result import IdentificationRiskResult
@@ -121,7 +119,7 @@ def _merge_levels(per_part: list[list[str]], categorical: bool) -> list[str]:
     """Levels of a whole column from its partitions' levels.
 
     Categorical columns keep their declared order (partition by partition); other columns are
-    sorted by label, as :func:`idrisk.risk._prepare.column_levels` does. Only the *set* of
+    sorted by label, as :func:`idrisk._schema.column_levels` does. Only the *set* of
     levels can change a result (codes are compared for equality only).
     """
     merged = list(dict.fromkeys(label for labels in per_part for label in labels))
@@ -163,7 +161,7 @@ def _encode_split(
     part: pd.DataFrame, offset: int, spec: _Spec, where: str, confidential: bool
 ) -> list[Any]:
     """Encode one partition and split it into the key buckets; the last output is the
-    partition's :func:`~idrisk.risk._prepare.check_counts` (NA and never-matched records).
+    partition's :func:`~idrisk.risk._checks.check_counts` (NA and never-matched records).
 
     Columns: ``id`` (global record position), ``k0..`` (level codes of factor columns, float
     values of numeric columns matched exactly), ``x0..`` (continuous values, NaN = NA). Rows with

@@ -163,9 +163,7 @@ def identification_risk(
         closed=closed, abs_radius=abs_radius, ellipsoid=ellipsoid, na_matches=na_matches,
         categorical=categorical or (), continuous=continuous or (), align=align,
     )  # fmt: skip
-    return risk_from_options(
-        confidential, synthetic, options, progress=progress, n_jobs=n_jobs, stacklevel=4
-    )
+    return risk_from_options(confidential, synthetic, options, progress=progress, n_jobs=n_jobs)
 
 
 def risk_from_options(
@@ -175,7 +173,6 @@ def risk_from_options(
     *,
     progress: bool | None = None,
     n_jobs: int | None = None,
-    stacklevel: int = 2,
 ) -> IdentificationRiskResult:
     """:func:`identification_risk` with its options as one :class:`~idrisk.RiskOptions`.
 
@@ -188,5 +185,4 @@ def risk_from_options(
     [2]
     """
     prepared = prepare(confidential, synthetic, options, reusable=False)
-    return prepared.count(options=options, progress=progress, n_jobs=n_jobs,
-                          stacklevel=stacklevel + 1)  # fmt: skip
+    return prepared.count(options=options, progress=progress, n_jobs=n_jobs)

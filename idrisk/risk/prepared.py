@@ -163,11 +163,11 @@ class Prepared:
             )
         return found
 
-    def inputs(self, options: RiskOptions, stacklevel: int = 3) -> tuple[_Mode, PreparedInputs]:
+    def inputs(self, options: RiskOptions) -> tuple[_Mode, PreparedInputs]:
         """The mode of ``options`` and its arrays with the radii of ``options``."""
         exact = options.r is None
         mode = self.mode(exact)
-        radii = self._checked.radii(options, stacklevel=stacklevel + 1)
+        radii = self._checked.radii(options)
         return mode, replace(mode.prep, options=options, radii=radii)
 
     def counts(
@@ -176,14 +176,13 @@ class Prepared:
         *,
         progress: bool | None = None,
         n_jobs: int | None = None,
-        stacklevel: int = 3,
     ) -> tuple[np.ndarray, np.ndarray, dict[str, Any], PreparedInputs]:
         """``(c, own, checks, inputs)``: the raw n x m match counts (int32, column-major), the
         own-row indicators (bool, before R's c = 0 rule), the input checks and the encoded
         inputs with their radii (for :func:`result_about`)."""
         if self._used and not self._reusable:
             raise RuntimeError("this Prepared was built for one count (reusable=False)")
-        mode, prep = self.inputs(options, stacklevel=stacklevel + 1)
+        mode, prep = self.inputs(options)
         rule = MatchRule(
             closed=options.closed, na_matches=options.na_matches, ellipsoid=options.ellipsoid
         )
@@ -244,16 +243,13 @@ class Prepared:
         progress: bool | None = None,
         n_jobs: int | None = None,
         warn: bool = True,
-        stacklevel: int = 2,
     ) -> IdentificationRiskResult:
         """The :class:`~idrisk.risk.IdentificationRiskResult` for radius ``r`` (default: the
         prepared options' radius) or for ``options`` (same known/syn/types/alignment as the
         prepared ones). ``warn``: the :class:`~idrisk.exceptions.RiskInputWarning` of the
         result's checks (a sweep may want them once, not per radius)."""
         options = self.resolve(r, options)
-        c, own, checks, prep = self.counts(
-            options, progress=progress, n_jobs=n_jobs, stacklevel=stacklevel + 1
-        )
+        c, own, checks, prep = self.counts(options, progress=progress, n_jobs=n_jobs)
         result = IdentificationRiskResult.from_counts(
             c, own, index=prep.index, checks=checks, **result_about(prep)
         )

@@ -11,8 +11,8 @@ import pytest
 
 from idrisk import identification_risk
 from idrisk.cli import main
+from idrisk.exceptions import RiskInputWarning
 from idrisk.risk._diagnostics import MIN_SHARED, shared_values
-from idrisk.risk._prepare import RiskInputWarning
 
 
 def _data(n: int = 400, seed: int = 1) -> pd.DataFrame:
