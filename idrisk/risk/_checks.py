@@ -16,6 +16,7 @@ from .._interface import current, spell
 from .._schema import label
 from .._stack import user_stacklevel
 from ..exceptions import RiskInputWarning
+from ._diagnostics import shared_values
 from .options import RiskOptions
 from .result import IdentificationRiskResult, span_text
 
@@ -86,8 +87,6 @@ def checks_from_counts(
     for counts in synthetic:
         for c, k in counts["na_by"].items():
             by_col[c] = max(by_col.get(c, 0), k)
-    from ._diagnostics import shared_values
-
     # only values at least MIN_SHARED records share are shown (issue 29); the signs decide
     # which advice applies
     top = {c: shared_values(values) for c, values in confidential["never_values"].items()}

@@ -10,8 +10,7 @@
   labels) is named with examples of both.
 * :func:`shared_values` -- the rule every message follows when it shows data values: only
   values that at least :data:`MIN_SHARED` records share (k-anonymity of published tables).
-* :func:`user_stacklevel` -- the ``stacklevel`` that makes a warning point at the first
-  frame outside idrisk (the user's line).
+Every warning here points at the user's line (:func:`idrisk._stack.user_stacklevel`).
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ __all__ = [
     "check_label_overlap",
     "check_partial_synthesis",
     "shared_values",
-    "user_stacklevel",
 ]
 
 #: A message, note or table of a default output shows a data value only if at least this many
