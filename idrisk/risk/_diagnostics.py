@@ -81,8 +81,8 @@ def _equal_rows(a: pd.Series, b: pd.Series) -> np.ndarray:
 
 
 def check_partial_synthesis(
-    confidential: pd.DataFrame,
-    frames: Sequence[pd.DataFrame],
+    confidential: pd.DataFrame | Mapping[str, pd.Series],
+    frames: Sequence[pd.DataFrame | Mapping[str, pd.Series]],
     names: Sequence[str],
     known: Sequence[str],
     orig_name: str,
@@ -94,9 +94,9 @@ def check_partial_synthesis(
     confidential record's (None without known variables).
     """
     known = list(dict.fromkeys(known))
-    if not known or not frames or len(confidential) == 0:
+    if not known or not frames or len(confidential[known[0]]) == 0:
         return None
-    n = len(confidential)
+    n = len(confidential[known[0]])
     shares = []
     for frame in frames:
         same = np.ones(n, dtype=bool)
@@ -139,12 +139,12 @@ def _label_counts(series: pd.Series) -> pd.Series:
     return series.dropna().astype(str).value_counts()
 
 
-def _label_tally(series: pd.Series, memo: dict) -> tuple[np.ndarray, np.ndarray]:
-    """``(labels, counts)``: how many non-missing values of ``series`` carry each label (the
-    labels of :func:`_label_counts`; a label may occur twice, as two categories with one
-    text).
+def _label_codes(series: pd.Series, memo: dict) -> tuple[np.ndarray, np.ndarray]:
+    """``(labels, codes)``: the label of each value of ``series`` is ``labels[code]`` (the
+    labels of :func:`_label_counts`; code -1: missing; two codes may share a label, as two
+    categories with one text).
 
-    A categorical counts its codes (its categories' labels are written once per categories
+    A categorical gives its codes (its categories' labels are written once per categories
     object, kept in ``memo``); text, booleans and integers factorise their values (one value,
     one label); any other dtype (floats: -0.0 and 0.0 are one value with two labels; dates;
     objects: 1 and 1.0 likewise) goes through :func:`_label_counts`.
@@ -154,19 +154,28 @@ def _label_tally(series: pd.Series, memo: dict) -> tuple[np.ndarray, np.ndarray]
         cats = dtype.categories
         found = memo.get(id(cats))
         if found is None or found[0] is not cats:
-            each = pd.Categorical.from_codes(np.arange(len(cats)), dtype=dtype)
-            labels = pd.Series(each).astype(str).to_numpy(dtype=object)
-            found = memo[id(cats)] = (cats, labels)
-        counts = np.bincount(series.array.codes.astype(np.intp) + 1, minlength=len(cats) + 1)
-        return found[1], counts[1:]
+            found = memo[id(cats)] = (cats, _category_labels(dtype))
+        return found[1], series.array.codes
     if isinstance(dtype, pd.StringDtype) or (
         isinstance(dtype, np.dtype) and dtype.kind in "biu"
     ):
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        labels = pd.Series(uniques).astype(str).to_numpy(dtype=object)
-        return labels, np.bincount(codes[codes >= 0], minlength=len(uniques))
+        return pd.Series(uniques).astype(str).to_numpy(dtype=object), codes
     counted = _label_counts(series)
-    return counted.index.to_numpy(dtype=object), counted.to_numpy()
+    labels = counted.index.to_numpy(dtype=object)
+    return labels, np.repeat(np.arange(len(labels)), counted.to_numpy())
+
+
+def _category_labels(dtype: pd.CategoricalDtype) -> np.ndarray:
+    """``astype(str)`` of each category: text is itself, an integer its digits, anything else
+    converted by pandas."""
+    cats = dtype.categories
+    if isinstance(cats.dtype, pd.StringDtype):
+        return np.array(cats.tolist(), dtype=object)
+    if cats.dtype.kind in "iu":
+        return np.array([str(v) for v in cats.tolist()], dtype=object)
+    each = pd.Categorical.from_codes(np.arange(len(cats)), dtype=dtype)
+    return pd.Series(each).astype(str).to_numpy(dtype=object)
 
 
 def check_label_overlap(
@@ -180,29 +189,30 @@ def check_label_overlap(
     """Warn for each categorical column whose synthetic labels are (nearly) disjoint from the
     confidential ones; returns the columns named.
 
-    The decision counts labels without writing every value as text (:func:`_label_tally`);
+    The decision counts codes without writing every value as text (:func:`_label_codes`);
     the message, when there is one, is composed from :func:`_label_counts`.
     """
     named = []
     memo: dict = {}
     for c in dict.fromkeys(columns):
-        labels, counts = _label_tally(confidential[c], memo)
-        conf_labels = set(labels[counts > 0])
+        labels, codes = _label_codes(confidential[c], memo)
+        conf_labels = set(labels[np.unique(codes[codes >= 0])])
         if not conf_labels:
             continue
         inside_memo: dict = {}
         for frame, where in zip(frames, names):
-            labels, counts = _label_tally(frame[c], memo)
-            total = int(counts.sum())
+            labels, codes = _label_codes(frame[c], memo)
+            total = len(codes) - int(np.count_nonzero(codes < 0))
             if total == 0:
                 continue
             found = inside_memo.get(id(labels))
-            if found is None or found[0] is not labels:
-                found = inside_memo[id(labels)] = (
-                    labels, np.fromiter((v in conf_labels for v in labels), bool, len(labels))
-                )
-            inside = int(counts[found[1]].sum())
-            if inside >= LABEL_MIN_SHARE * total:
+            if found is None or found[0] is not labels:  # is each label a confidential one?
+                inside = np.fromiter((v in conf_labels for v in labels), bool, len(labels))
+                found = inside_memo[id(labels)] = (labels, np.append(inside, False))
+            if found[1][:-1].all():  # the usual case
+                continue
+            inside_total = int(np.count_nonzero(found[1][codes]))  # code -1 -> the last: False
+            if inside_total >= LABEL_MIN_SHARE * total:
                 continue
             _warn_disjoint(confidential[c], frame[c], c, where, orig_name, category)
             named.append(c)
@@ -248,8 +258,8 @@ def _numeric(labels: pd.Index) -> bool:
 
 
 def diagnose_inputs(
-    confidential: pd.DataFrame,
-    frames: Sequence[pd.DataFrame],
+    confidential: pd.DataFrame | Mapping[str, pd.Series],
+    frames: Sequence[pd.DataFrame | Mapping[str, pd.Series]],
     names: Sequence[str],
     known: Sequence[str],
     categorical: Sequence[str],
