@@ -140,10 +140,7 @@ class Prepared:
         if options is None:
             options = self.options
         else:
-            changed = [
-                name for name in ("known", "syn", "categorical", "continuous", "align", "rules")
-                if getattr(options, name) != getattr(self.options, name)
-            ]
+            changed = self.changed(options)
             if changed:
                 raise ValueError(
                     f"options change {changed} of the prepared inputs: call prepare() again "
@@ -152,6 +149,24 @@ class Prepared:
         if r is not _SAME:
             options = options.replace(r=r)
         return options
+
+    def changed(self, options: RiskOptions) -> list[str]:
+        """The options of the prepared inputs that ``options`` changes (empty: :meth:`count`
+        takes them). A type declared for a column that is neither known nor synthesized
+        changes nothing."""
+        mine = self.options
+        used = set(mine.known) | set(mine.syn)
+
+        def declared(o: RiskOptions, name: str) -> list[str]:
+            return [c for c in getattr(o, name) if c in used]
+
+        return [
+            name for name in ("known", "syn", "align", "rules")
+            if getattr(options, name) != getattr(mine, name)
+        ] + [
+            name for name in ("categorical", "continuous")
+            if declared(options, name) != declared(mine, name)
+        ]  # fmt: skip
 
     def mode(self, exact: bool) -> _Mode:
         """The encoded arrays for ``r`` None (``exact``) or a radius, built once."""

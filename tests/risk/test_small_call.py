@@ -67,3 +67,27 @@ def test_checks_table_equals_the_table_built_column_by_column():
     none = IdentificationRiskResult.from_counts(c, own).checks
     assert none["na_confidential"].isna().all() and none["c_zero"].dtype == np.int64
     assert none["c_zero"].tolist() == want["c_zero"].tolist()
+
+
+def test_a_prepared_call_takes_options_that_differ_only_in_unused_declarations():
+    import pytest
+
+    from idrisk import RiskOptions, identification_risk
+    from idrisk.risk.prepared import prepare
+
+    rng = np.random.default_rng(4)
+    conf = pd.DataFrame({"Sex": rng.choice(["F", "M"], 60), "Code": rng.integers(1, 4, 60),
+                         "Income": rng.lognormal(3, 1, 60)})
+    syns = [conf.assign(Income=conf.Income * rng.lognormal(0, 0.05, 60)) for _ in range(3)]
+    base = RiskOptions(known="Sex", syn="Income", r=0.1, categorical=("Code",))
+    prepared = prepare(conf, syns, base)
+    other = base.replace(categorical=(), r=0.2)
+    assert prepared.changed(other) == []
+    got = prepared.count(options=other)
+    want = identification_risk(conf, syns, "Sex", "Income", r=0.2)
+    np.testing.assert_array_equal(got.array("c"), want.array("c"))
+    used = base.replace(categorical=("Code",), known=("Sex", "Code"))
+    assert prepared.changed(used) == ["known"]
+    with pytest.raises(ValueError, match="categorical"):
+        prepared.count(options=base.replace(continuous=("Income",)).replace(
+            categorical=("Income",), continuous=()))
