@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,8 +71,6 @@ def test_checks_table_equals_the_table_built_column_by_column():
 
 
 def test_a_prepared_call_takes_options_that_differ_only_in_unused_declarations():
-    import pytest
-
     from idrisk import RiskOptions, identification_risk
     from idrisk.risk.prepared import prepare
 
@@ -91,3 +90,47 @@ def test_a_prepared_call_takes_options_that_differ_only_in_unused_declarations()
     with pytest.raises(ValueError, match="categorical"):
         prepared.count(options=base.replace(continuous=("Income",)).replace(
             categorical=("Income",), continuous=()))
+
+
+@pytest.mark.filterwarnings("ignore::idrisk.exceptions.RiskInputWarning")
+def test_a_shared_preparation_block_reads_the_same_frames_once(monkeypatch):
+    from idrisk import identification_risk
+    from idrisk.analysis import radius_sweep
+    from idrisk.risk import prepared as module
+
+    rng = np.random.default_rng(6)
+    n = 60
+    conf = pd.DataFrame({"Sex": rng.choice(["F", "M"], n), "Age": rng.integers(20, 70, n) * 1.0,
+                         "Income": rng.lognormal(3, 1, n)})
+    syns = [conf.assign(Income=conf.Income * rng.lognormal(0, 0.05, n)) for _ in range(3)]
+    calls = []
+    real = module.check_inputs
+    monkeypatch.setattr(module, "check_inputs", lambda *a, **k: calls.append(1) or real(*a, **k))
+
+    def risks():
+        a = identification_risk(conf, syns, ["Sex", "Age"], "Income", r=0.1)
+        b = identification_risk(conf, syns, ["Sex", "Age"], "Income", r=0.2, closed=True)
+        sweep = radius_sweep(conf, syns, ["Sex", "Age"], "Income", radii=[0.1], progress=False)
+        other = identification_risk(conf, syns, ["Sex"], "Income", r=0.1)  # other known
+        copy = identification_risk(conf.copy(), syns, ["Sex", "Age"], "Income", r=0.1)
+        return a, b, sweep, other, copy
+
+    alone = risks()
+    assert len(calls) == 5
+    calls.clear()
+    with module.shared_preparation():
+        shared = risks()
+        again = identification_risk(conf.copy(), syns, ["Sex", "Age"], "Income", r=0.1)
+    # once for conf with known Sex, Age; once for known Sex; the copies are not kept
+    assert len(calls) == 4
+    for x, y in zip(alone, shared):
+        if isinstance(x, pd.DataFrame):
+            pd.testing.assert_frame_equal(x, y)
+        else:
+            for name in ("c", "T", "K", "F"):
+                np.testing.assert_array_equal(x.array(name), y.array(name))
+            pd.testing.assert_frame_equal(x.checks, y.checks)
+    np.testing.assert_array_equal(again.array("c"), alone[4].array("c"))
+    calls.clear()
+    identification_risk(conf, syns, ["Sex", "Age"], "Income", r=0.1)  # outside: read again
+    assert len(calls) == 1
