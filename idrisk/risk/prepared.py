@@ -60,9 +60,11 @@ from .result import IdentificationRiskResult
 __all__ = ["Prepared", "prepare", "shared_preparation"]
 
 #: below this many records in the datasets after the first (n x (m - 1)), datasets are counted
-#: one after the other: a thread pool's start-up (~0.2 ms) costs more than it saves. (CE
-#: scenario 1, 5,571 x 19 = 106k: the same CPU time on 2 threads as on one, measured.)
-THREAD_MIN_CELLS = 20_000
+#: one after the other: a thread pool's start-up and hand-offs cost more than they save.
+#: (Measured on 2 cores, min of 30-60 rounds: CE scenario 1, 5,571 x 19 = 106k, and 10,000 x
+#: 19 = 190k take 8-9% more CPU on 2 threads and no less wall time; from 20,000 x 19 the wall
+#: time drops when the second core is free.)
+THREAD_MIN_CELLS = 250_000
 
 #: up to this many records per dataset, a reusable Prepared keeps each dataset's sorted
 #: synthetic side (sort order, ranks, prefix table) for the next radius
