@@ -13,16 +13,15 @@ from hypothesis import strategies as st
 from idrisk.risk._diagnostics import (
     LABEL_MIN_SHARE,
     _equal_rows,
-    _numeric,
-    _quoted,
+    _warn_disjoint,
     check_label_overlap,
-    shared_values,
 )
-from idrisk.risk._diagnostics import _norm as norm
 
 
 def _string_path(confidential, frames, names, columns, orig_name):
-    """The check as it was (issue 29): every value written with ``astype(str)``."""
+    """The check's decision as it was (issue 29): every value written with ``astype(str)``;
+    the message is the one the check composes (moved unchanged; its words are checked in
+    test_diagnostics)."""
     named = []
     for c in dict.fromkeys(columns):
         conf_counts = confidential[c].dropna().astype(str).value_counts()
@@ -37,24 +36,7 @@ def _string_path(confidential, frames, names, columns, orig_name):
             inside = int(syn_counts[syn_counts.index.isin(conf_labels)].sum())
             if inside >= LABEL_MIN_SHARE * total:
                 continue
-            conf_ex = shared_values(conf_counts.to_dict())
-            syn_ex = shared_values({v: k for v, k in syn_counts.items() if v not in conf_labels})
-            conf_norm = {norm(v) for v in conf_labels}
-            if any(norm(v) in conf_norm for v in syn_counts.index if v not in conf_labels):
-                how = "they differ in upper/lower case or spaces"
-            elif _numeric(syn_counts.index) != _numeric(conf_counts.index):
-                how = "one holds codes, the other labels"
-            else:
-                how = "the labels differ"
-            pairs = f" (e.g. {_quoted(syn_ex)} vs {_quoted(conf_ex)})" if conf_ex and syn_ex else ""
-            warnings.warn(
-                f"{where}: column {c!r} has labels that {orig_name} does not have: "
-                f"{100 * (total - inside) / total:.0f}% of its values{pairs}; {how}. "
-                "A label is matched only by the same label, so these records never match "
-                "and the risk is understated: write the labels as in the confidential data",
-                UserWarning,
-                stacklevel=2,
-            )
+            _warn_disjoint(confidential[c], frame[c], c, where, orig_name, UserWarning)
             named.append(c)
             break
     return named
