@@ -74,6 +74,10 @@ def _equal_rows(a: pd.Series, b: pd.Series) -> np.ndarray:
             return np.asarray(a.array.codes == b.array.codes)
     x, y = a.to_numpy(), b.to_numpy()
     if x.dtype.kind in "biuf" and y.dtype.kind in "biuf":
+        if x.dtype == y.dtype:  # the usual case: a known variable kept as it was
+            same = x == y
+            if same.all():  # (values equal in their dtype are equal as floats)
+                return same
         xf, yf = x.astype(np.float64), y.astype(np.float64)
         return (xf == yf) | (np.isnan(xf) & np.isnan(yf))
     codes, _ = pd.factorize(np.concatenate([x.astype(object), y.astype(object)]))

@@ -134,3 +134,21 @@ def test_row_equality_on_categoricals_is_elementwise_equality(data):
     want = np.array([(pd.isna(u) and pd.isna(v)) or (not pd.isna(u) and not pd.isna(v) and u == v)
                      for u, v in zip(x.astype(object), y.astype(object))])
     np.testing.assert_array_equal(_equal_rows(x, y), want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_row_equality_on_numbers_is_equality_as_floats(data):
+    """Numbers compare as float64 (NaN equal to NaN), also when all rows are equal in their
+    own dtype and when large integers round to one float."""
+    n = data.draw(st.integers(1, 20))
+    dtype = data.draw(st.sampled_from(["int64", "float64", "bool"]))
+    big = 2**53
+    pool = {"int64": [0, 1, -3, big, big + 1], "float64": [0.0, -0.0, 1.5, np.nan],
+            "bool": [True, False]}[dtype]
+    x = np.array(data.draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n)), dtype=dtype)
+    y = x.copy() if data.draw(st.booleans()) else np.array(
+        data.draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n)), dtype=dtype)
+    xf, yf = x.astype(np.float64), y.astype(np.float64)
+    want = (xf == yf) | (np.isnan(xf) & np.isnan(yf))
+    np.testing.assert_array_equal(_equal_rows(pd.Series(x), pd.Series(y)), want)
