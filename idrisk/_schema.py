@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -287,6 +287,9 @@ def as_float(series: pd.Series, column: str, where: str, parse: bool = False) ->
     ``parse``: the column was declared continuous, so text/categories holding numbers are
     converted (anything that is not a number is an error naming the values).
     """
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "fiu":  # numbers without an NA mask
+        return series.to_numpy(dtype=np.float64, copy=False)
     if is_categorical(series) and not pd.api.types.is_bool_dtype(series.dtype):
         if parse:
             values, parsed = _parse_numbers(series)
@@ -305,13 +308,13 @@ def as_float(series: pd.Series, column: str, where: str, parse: bool = False) ->
             + (f"; values that are not numbers: {bad}" if bad else "")
             + f"); convert it to numbers, or declare it {spell('categorical', [column])}"
         )
-    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":  # no NA mask
-        return series.to_numpy(dtype=np.float64, copy=False)
     return series.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def numeric_text_columns(
-    frame: pd.DataFrame, columns: Sequence[str], numeric_elsewhere: Sequence[str] = ()
+    frame: pd.DataFrame | Mapping[str, pd.Series],
+    columns: Sequence[str],
+    numeric_elsewhere: Sequence[str] = (),
 ) -> dict[str, list[str]]:
     """Object/string columns among ``columns`` whose values are mostly numbers.
 

@@ -87,6 +87,16 @@ def _radius_arg(r):
     return float(r)
 
 
+def _label_column(blocks: list[list]) -> list | pd.Series:
+    """A column of labels given in blocks, typed as pandas types the blocks one by one and
+    then joins them (labels of one type: as one list; None or mixed types: block by block)."""
+    flat = [v for block in blocks for v in block]
+    kinds = {type(v) for v in flat}
+    if len(kinds) == 1 and type(None) not in kinds:
+        return flat
+    return pd.concat([pd.Series(block) for block in blocks], ignore_index=True)
+
+
 def _scenarios(synthetic, syn) -> dict:
     if isinstance(synthetic, Mapping):
         out = {}
@@ -177,7 +187,10 @@ def radius_sweep(
     if not radii:
         raise ValueError("radii is empty")
     n = len(confidential)
-    rows = []
+    # the table's columns, filled per (scenario, radius) and framed once at the end
+    parts: dict[str, list] = {key: [] for key in (
+        "scenario", "r", "dataset", "exp_risk", "true_rate", "false_rate", "s", "c_zero",
+        "never_match")}  # fmt: skip
     total = len(scen) * len(radii)
     show = (total > 4) if progress is None else progress
     with progress_bar(total=total, desc="radius sweep", show=show) as bar:
@@ -191,24 +204,28 @@ def radius_sweep(
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
                     res = prepared.count(r=_radius_arg(r), progress=False, warn=False)
-                df = pd.DataFrame(
-                    {
-                        "scenario": name,
-                        "r": [_radius_label(r)] * len(res.exp_risk),
-                        "dataset": np.asarray(res.exp_risk.index, dtype=int),
-                        "exp_risk": res.exp_risk.to_numpy(dtype=float),
-                        "true_rate": res.true_rate.to_numpy(dtype=float),
-                        "false_rate": res.false_rate.to_numpy(dtype=float),
-                    }
-                )
-                df["record_mean_risk"] = df["exp_risk"] / n
-                df["s"] = res.s.to_numpy()
                 assert res.checks is not None  # identification_risk always counts them
-                df["c_zero"] = res.checks["c_zero"].to_numpy()
-                df["never_match"] = res.checks["never_match"].to_numpy()
-                rows.append(df)
+                m = res.m
+                parts["scenario"].append([name] * m)
+                parts["r"].append([_radius_label(r)] * m)
+                parts["dataset"].append(np.arange(1, m + 1))
+                for key in ("exp_risk", "true_rate", "false_rate", "s"):
+                    parts[key].append(getattr(res, key).to_numpy())
+                for key in ("c_zero", "never_match"):
+                    parts[key].append(res.checks[key].to_numpy())
                 bar.update()
-    return pd.concat(rows, ignore_index=True)
+    out = pd.DataFrame({
+        "scenario": _label_column(parts["scenario"]),
+        "r": _label_column(parts["r"]),
+        "dataset": np.concatenate(parts["dataset"]),
+        "exp_risk": np.concatenate(parts["exp_risk"]).astype(float),
+        "true_rate": np.concatenate(parts["true_rate"]).astype(float),
+        "false_rate": np.concatenate(parts["false_rate"]).astype(float),
+    })  # fmt: skip
+    out["record_mean_risk"] = out["exp_risk"] / n
+    for key in ("s", "c_zero", "never_match"):
+        out[key] = np.concatenate(parts[key])
+    return out
 
 
 @check_keywords

@@ -18,6 +18,7 @@ from .._interface import check_keywords, spell
 from .._result import Result
 from .._schema import as_names, column_kinds, is_categorical
 from ..risk.options import RiskOptions, matching_rules
+from ..risk.prepared import shared_preparation
 from ..risk.result import span_text
 
 __all__ = ["DEFAULT_RADII", "ReportTables", "RiskReport", "compute_report"]
@@ -178,6 +179,7 @@ def _radius_text(r: Any) -> str:
 
 
 @check_keywords
+@shared_preparation()  # the risk at the radius, the what-if and the sweep read the data once
 def compute_report(
     confidential: pd.DataFrame,
     synthetic: Any,

@@ -26,6 +26,7 @@ __all__ = [
     "input_checks",
     "merge_check_counts",
     "result_about",
+    "synthetic_counts",
     "warn_about_checks",
 ]
 
@@ -114,19 +115,31 @@ def _is_number(v: object) -> bool:
     return True
 
 
-def input_checks(prep: Any, d: np.ndarray | None, closed: bool) -> dict[str, Any]:
+def input_checks(
+    prep: Any,
+    d: np.ndarray | None,
+    closed: bool,
+    synthetic: Sequence[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Counts of records whose risk R's rules change silently (see ``result.checks``):
     ``na_confidential``/``na_synthetic`` (records with NA in a continuous known/syn variable),
     ``never_match`` (records whose radius interval is empty) and the same per column, for
-    messages."""
+    messages. ``synthetic``: the synthetic datasets' counts (:func:`synthetic_counts`) when
+    known already (they do not depend on the radius)."""
+    cols = prep.continuous if prep.radii is not None else []
+    if synthetic is None:
+        synthetic = synthetic_counts(prep)
+    if not cols:
+        return checks_from_counts(check_counts(np.empty((prep.n, 0)), []), synthetic)
+    return checks_from_counts(check_counts(prep.cont_orig, cols, d, closed), synthetic)
+
+
+def synthetic_counts(prep: Any) -> list[dict[str, Any]]:
+    """:func:`check_counts` of each synthetic dataset (NA in a continuous column)."""
     cols = prep.continuous if prep.radii is not None else []
     if not cols:
-        empty = np.empty((prep.n, 0))
-        return checks_from_counts(check_counts(empty, []), [check_counts(empty, [])] * prep.m)
-    return checks_from_counts(
-        check_counts(prep.cont_orig, cols, d, closed),
-        [check_counts(y, cols) for y in prep.cont_syn],
-    )
+        return [check_counts(np.empty((prep.n, 0)), [])] * prep.m
+    return [check_counts(y, cols) for y in prep.cont_syn]
 
 
 def result_about(prep: Any) -> dict[str, Any]:

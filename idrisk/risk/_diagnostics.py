@@ -62,12 +62,22 @@ def _quoted(values: Sequence) -> str:
 def _equal_rows(a: pd.Series, b: pd.Series) -> np.ndarray:
     """Row-wise equality, a missing value equal to a missing value.
 
-    Numbers are compared as numbers; anything else through one joint factorisation (a hash
-    table: equal values get one code, every missing value the code -1), which is what ``==``
-    on the values gives, without the per-element ``isna`` of object arrays.
+    Two categoricals with the same categories in the same order compare their codes (equal
+    codes are equal values; -1 is missing); numbers are compared as numbers; anything else
+    through one joint factorisation (a hash table: equal values get one code, every missing
+    value the code -1), which is what ``==`` on the values gives, without the per-element
+    ``isna`` of object arrays.
     """
+    if isinstance(a.dtype, pd.CategoricalDtype) and isinstance(b.dtype, pd.CategoricalDtype):
+        ca, cb = a.dtype.categories, b.dtype.categories
+        if ca is cb or (ca.dtype == cb.dtype and ca.equals(cb)):
+            return np.asarray(a.array.codes == b.array.codes)
     x, y = a.to_numpy(), b.to_numpy()
     if x.dtype.kind in "biuf" and y.dtype.kind in "biuf":
+        if x.dtype == y.dtype:  # the usual case: a known variable kept as it was
+            same = x == y
+            if same.all():  # (values equal in their dtype are equal as floats)
+                return same
         xf, yf = x.astype(np.float64), y.astype(np.float64)
         return (xf == yf) | (np.isnan(xf) & np.isnan(yf))
     codes, _ = pd.factorize(np.concatenate([x.astype(object), y.astype(object)]))
@@ -75,8 +85,8 @@ def _equal_rows(a: pd.Series, b: pd.Series) -> np.ndarray:
 
 
 def check_partial_synthesis(
-    confidential: pd.DataFrame,
-    frames: Sequence[pd.DataFrame],
+    confidential: pd.DataFrame | Mapping[str, pd.Series],
+    frames: Sequence[pd.DataFrame | Mapping[str, pd.Series]],
     names: Sequence[str],
     known: Sequence[str],
     orig_name: str,
@@ -88,9 +98,9 @@ def check_partial_synthesis(
     confidential record's (None without known variables).
     """
     known = list(dict.fromkeys(known))
-    if not known or not frames or len(confidential) == 0:
+    if not known or not frames or len(confidential[known[0]]) == 0:
         return None
-    n = len(confidential)
+    n = len(confidential[known[0]])
     shares = []
     for frame in frames:
         same = np.ones(n, dtype=bool)
@@ -127,55 +137,124 @@ def _norm(label: object) -> str:
     return " ".join(str(label).split()).casefold()
 
 
+def _label_counts(series: pd.Series) -> pd.Series:
+    """Label -> number of records, as the messages show them (``astype(str)`` of the values,
+    missing values left out)."""
+    return series.dropna().astype(str).value_counts()
+
+
+def _label_codes(series: pd.Series, memo: dict) -> tuple[np.ndarray, np.ndarray]:
+    """``(labels, codes)``: the label of each value of ``series`` is ``labels[code]`` (the
+    labels of :func:`_label_counts`; code -1: missing; two codes may share a label, as two
+    categories with one text).
+
+    A categorical gives its codes (its categories' labels are written once per categories
+    object, kept in ``memo``); text, booleans and integers factorise their values (one value,
+    one label); any other dtype (floats: -0.0 and 0.0 are one value with two labels; dates;
+    objects: 1 and 1.0 likewise) goes through :func:`_label_counts`.
+    """
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.categories.dtype.kind not in "mM":
+        cats = dtype.categories
+        found = memo.get(id(cats))
+        if found is None or found[0] is not cats:
+            found = memo[id(cats)] = (cats, _category_labels(dtype))
+        return found[1], series.array.codes
+    if isinstance(dtype, pd.StringDtype) or (
+        isinstance(dtype, np.dtype) and dtype.kind in "biu"
+    ):
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        return pd.Series(uniques).astype(str).to_numpy(dtype=object), codes
+    counted = _label_counts(series)
+    labels = counted.index.to_numpy(dtype=object)
+    return labels, np.repeat(np.arange(len(labels)), counted.to_numpy())
+
+
+def _category_labels(dtype: pd.CategoricalDtype) -> np.ndarray:
+    """``astype(str)`` of each category: text is itself, an integer its digits, anything else
+    converted by pandas."""
+    cats = dtype.categories
+    if isinstance(cats.dtype, pd.StringDtype):
+        return np.array(cats.tolist(), dtype=object)
+    if cats.dtype.kind in "iu":
+        return np.array([str(v) for v in cats.tolist()], dtype=object)
+    each = pd.Categorical.from_codes(np.arange(len(cats)), dtype=dtype)
+    return pd.Series(each).astype(str).to_numpy(dtype=object)
+
+
 def check_label_overlap(
-    confidential: pd.DataFrame,
-    frames: Sequence[pd.DataFrame],
+    confidential: pd.DataFrame | Mapping[str, pd.Series],
+    frames: Sequence[pd.DataFrame | Mapping[str, pd.Series]],
     names: Sequence[str],
     columns: Sequence[str],
     orig_name: str,
     category: type[Warning] = UserWarning,
 ) -> list[str]:
     """Warn for each categorical column whose synthetic labels are (nearly) disjoint from the
-    confidential ones; returns the columns named."""
+    confidential ones; returns the columns named.
+
+    The decision counts codes without writing every value as text (:func:`_label_codes`);
+    the message, when there is one, is composed from :func:`_label_counts`.
+    """
     named = []
+    memo: dict = {}
     for c in dict.fromkeys(columns):
-        conf_counts = confidential[c].dropna().astype(str).value_counts()
-        if conf_counts.empty:
+        labels, codes = _label_codes(confidential[c], memo)
+        conf_labels = set(labels[np.unique(codes[codes >= 0])])
+        if not conf_labels:
             continue
-        conf_labels = set(conf_counts.index)
+        inside_memo: dict = {}
         for frame, where in zip(frames, names):
-            syn_counts = frame[c].dropna().astype(str).value_counts()
-            total = int(syn_counts.sum())
+            labels, codes = _label_codes(frame[c], memo)
+            total = len(codes) - int(np.count_nonzero(codes < 0))
             if total == 0:
                 continue
-            inside = int(syn_counts[syn_counts.index.isin(conf_labels)].sum())
-            if inside >= LABEL_MIN_SHARE * total:
+            found = inside_memo.get(id(labels))
+            if found is None or found[0] is not labels:  # is each label a confidential one?
+                inside = np.fromiter((v in conf_labels for v in labels), bool, len(labels))
+                found = inside_memo[id(labels)] = (labels, np.append(inside, False))
+            if found[1][:-1].all():  # the usual case
                 continue
-            conf_ex = shared_values(conf_counts.to_dict())
-            syn_ex = shared_values(
-                {v: k for v, k in syn_counts.items() if v not in conf_labels}
-            )
-            conf_norm = {_norm(v) for v in conf_labels}
-            if any(_norm(v) in conf_norm for v in syn_counts.index if v not in conf_labels):
-                how = "they differ in upper/lower case or spaces"
-            elif _numeric(syn_counts.index) != _numeric(conf_counts.index):
-                how = "one holds codes, the other labels"
-            else:
-                how = "the labels differ"
-            pairs = (
-                f" (e.g. {_quoted(syn_ex)} vs {_quoted(conf_ex)})" if conf_ex and syn_ex else ""
-            )
-            warnings.warn(
-                f"{where}: column {c!r} has labels that {orig_name} does not have: "
-                f"{100 * (total - inside) / total:.0f}% of its values{pairs}; {how}. "
-                "A label is matched only by the same label, so these records never match "
-                "and the risk is understated: write the labels as in the confidential data",
-                category,
-                stacklevel=user_stacklevel(),
-            )
+            inside_total = int(np.count_nonzero(found[1][codes]))  # code -1 -> the last: False
+            if inside_total >= LABEL_MIN_SHARE * total:
+                continue
+            _warn_disjoint(confidential[c], frame[c], c, where, orig_name, category)
             named.append(c)
             break
     return named
+
+
+def _warn_disjoint(
+    conf: pd.Series,
+    syn: pd.Series,
+    column: str,
+    where: str,
+    orig_name: str,
+    category: type[Warning],
+) -> None:
+    """The warning of :func:`check_label_overlap` for one column of one dataset."""
+    conf_counts, syn_counts = _label_counts(conf), _label_counts(syn)
+    conf_labels = set(conf_counts.index)
+    total = int(syn_counts.sum())
+    inside = int(syn_counts[syn_counts.index.isin(conf_labels)].sum())
+    conf_ex = shared_values(conf_counts.to_dict())
+    syn_ex = shared_values({v: k for v, k in syn_counts.items() if v not in conf_labels})
+    conf_norm = {_norm(v) for v in conf_labels}
+    if any(_norm(v) in conf_norm for v in syn_counts.index if v not in conf_labels):
+        how = "they differ in upper/lower case or spaces"
+    elif _numeric(syn_counts.index) != _numeric(conf_counts.index):
+        how = "one holds codes, the other labels"
+    else:
+        how = "the labels differ"
+    pairs = f" (e.g. {_quoted(syn_ex)} vs {_quoted(conf_ex)})" if conf_ex and syn_ex else ""
+    warnings.warn(
+        f"{where}: column {column!r} has labels that {orig_name} does not have: "
+        f"{100 * (total - inside) / total:.0f}% of its values{pairs}; {how}. "
+        "A label is matched only by the same label, so these records never match "
+        "and the risk is understated: write the labels as in the confidential data",
+        category,
+        stacklevel=user_stacklevel(),
+    )
 
 
 def _numeric(labels: pd.Index) -> bool:
@@ -183,8 +262,8 @@ def _numeric(labels: pd.Index) -> bool:
 
 
 def diagnose_inputs(
-    confidential: pd.DataFrame,
-    frames: Sequence[pd.DataFrame],
+    confidential: pd.DataFrame | Mapping[str, pd.Series],
+    frames: Sequence[pd.DataFrame | Mapping[str, pd.Series]],
     names: Sequence[str],
     known: Sequence[str],
     categorical: Sequence[str],

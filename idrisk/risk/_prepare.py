@@ -58,7 +58,10 @@ CODE_DTYPE = np.int32
 
 
 def level_codes(
-    series: pd.Series, levels: pd.Index, memo: dict | None = None, rules: str = "python"
+    series: pd.Series,
+    levels: pd.Index | Sequence[str],
+    memo: dict | None = None,
+    rules: str = "python",
 ) -> np.ndarray:
     """Integer codes of ``series`` in ``levels``, found **by label**; -1 for NA or a label not
     in ``levels``.
@@ -66,11 +69,13 @@ def level_codes(
     ``memo`` caches the label lookup of a categorical column's categories: frames usually
     share one categories object, found by identity (kept alive in the memo). Two dtypes with
     the same labels in another order are different lookups (pandas calls such unordered dtypes
-    equal, so the memo is never keyed on the dtype).
+    equal, so the memo is never keyed on the dtype). When the categories are the first levels
+    in their order (the confidential data's own categories), the codes are the answer.
     """
     lookup = None
-    if isinstance(series.dtype, pd.CategoricalDtype):  # codes are there already
-        uniques = series.dtype.categories
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):  # codes are there already
+        uniques = dtype.categories
         codes = series.array.codes
         if memo is not None:
             same = memo.get((id(levels), id(uniques)))
@@ -82,12 +87,20 @@ def level_codes(
         return np.full(len(series), -1, dtype=CODE_DTYPE)
     if lookup is None:
         to_label = _labeller(rules)
-        # one extra entry, -1, so that code -1 (NA) maps to -1 in a single take
-        lookup = np.append(levels.get_indexer([to_label(u) for u in uniques]), -1)
-        lookup = lookup.astype(CODE_DTYPE)
-        if memo is not None and isinstance(series.dtype, pd.CategoricalDtype):
+        position = {label: i for i, label in enumerate(levels)}
+        lookup = np.array([position.get(to_label(u), -1) for u in uniques], dtype=CODE_DTYPE)
+        if np.array_equal(lookup, np.arange(len(uniques))):
+            lookup = _IDENTITY  # codes are level positions already (-1: NA)
+        else:  # one extra entry, -1, so that code -1 (NA) maps to -1 in a single take
+            lookup = np.append(lookup, CODE_DTYPE(-1))
+        if memo is not None and isinstance(dtype, pd.CategoricalDtype):
             memo[(id(levels), id(uniques))] = (uniques, levels, lookup)
+    if lookup is _IDENTITY:
+        return codes.astype(CODE_DTYPE)
     return lookup[codes]
+
+
+_IDENTITY = np.empty(0, dtype=CODE_DTYPE)  # level_codes' lookup when codes are levels already
 
 
 def exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:
@@ -273,8 +286,9 @@ class CheckedInputs:
     known/syn column (``factor``: True for a factor under the package's rule or declared
     ``categorical``; a numeric column is a factor only when ``r`` is None).
 
-    ``exact``/``radius``: the arrays of :func:`encode_inputs` for a call with ``r`` None / a
-    radius, built by the first such call (:class:`idrisk.risk.prepared.Prepared` keeps them).
+    ``columns``: the known/syn columns of the confidential data (entry 0) and of each
+    synthetic dataset (entry j), taken out of their frames once (a frame's ``[]`` builds a
+    new Series every time).
     """
 
     confidential: pd.DataFrame
@@ -286,8 +300,8 @@ class CheckedInputs:
     factor: dict[str, bool]
     declared_cat: list[str]
     declared_cont: list[str]
+    columns: list[dict[str, pd.Series]]
     value_checks: bool = True
-    encoded: dict[bool, PreparedInputs] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -302,14 +316,16 @@ class CheckedInputs:
         if exact:
             if self.options.rules == "python":
                 _warn_exact_numbers(
-                    self.confidential, [c for c in self.ordered if not self.factor[c]],
+                    self.columns[0], [c for c in self.ordered if not self.factor[c]],
                     self.orig_name,
                 )  # fmt: skip
             return
         rules = self.options.rules
-        numeric_in_syn = [c for c in self.ordered if not is_factor(self.frames[0][c], rules)]
+        numeric_in_syn = [
+            c for c in self.ordered if not is_factor(self.columns[1][c], rules)
+        ]
         _check_types(
-            self.confidential, self.ordered, self.declared_cat, self.declared_cont,
+            self.columns[0], self.ordered, self.declared_cat, self.declared_cont,
             [c for c in self.ordered if not self.factor[c]], self.orig_name, numeric_in_syn,
         )  # fmt: skip
 
@@ -380,20 +396,21 @@ def check_inputs(
         ]
     # column order of the data frame decides the radius hand-out
     ordered = [c for c in confidential.columns if c in set(used)]
-    factor = {c: is_factor(confidential[c], rules) for c in ordered}
+    columns = [{c: f[c] for c in ordered} for f in [confidential, *frames]]
+    factor = {c: is_factor(columns[0][c], rules) for c in ordered}
     factor.update({c: True for c in declared_cat})
     factor.update({c: False for c in declared_cont})
     if value_checks and rules == "python":
         from ._diagnostics import diagnose_inputs
 
         cat_cols = [c for c in ordered
-                    if (factor[c] or options.r is None) and is_categorical(confidential[c])]
-        diagnose_inputs(confidential, frames, names, list(options.known), cat_cols, orig_name,
-                        RiskInputWarning)
+                    if (factor[c] or options.r is None) and is_categorical(columns[0][c])]
+        diagnose_inputs(columns[0], columns[1:], names, list(options.known), cat_cols,
+                        orig_name, RiskInputWarning)
     return CheckedInputs(
         confidential=confidential, frames=frames, names=names, orig_name=orig_name,
         options=options, ordered=ordered, factor=factor, declared_cat=declared_cat,
-        declared_cont=declared_cont, value_checks=value_checks,
+        declared_cont=declared_cont, columns=columns, value_checks=value_checks,
     )  # fmt: skip
 
 
@@ -432,8 +449,9 @@ def prepare_inputs(
 def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
     """The arrays of the counting engine for a call with ``r`` None (``exact``) or a radius
     (``radii`` left None: the caller sets them)."""
-    options, frames, names = checked.options, checked.frames, checked.names
-    confidential, orig_name, rules = checked.confidential, checked.orig_name, options.rules
+    options, names = checked.options, checked.names
+    conf_cols, syn_cols = checked.columns[0], checked.columns[1:]
+    orig_name, rules = checked.orig_name, options.rules
     n = checked.n
     known_l, syn_l = list(options.known), list(options.syn)
     factor = {c: True for c in checked.ordered} if exact else checked.factor
@@ -449,7 +467,7 @@ def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
     levels: dict[str, list[str]] = {}
     # one (n, p_cat) array per dataset, filled column by column (no list-then-stack copy)
     cat_orig = np.empty((n, len(categorical_l)), dtype=CODE_DTYPE)
-    cat_syn = [np.empty((n, len(categorical_l)), dtype=CODE_DTYPE) for _ in frames]
+    cat_syn = [np.empty((n, len(categorical_l)), dtype=CODE_DTYPE) for _ in syn_cols]
     done: dict[str, int] = {}
     for v, c in enumerate(categorical_l):
         if c in done:  # a column listed twice (R's rules): the same codes
@@ -458,34 +476,33 @@ def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
                 a[:, v] = a[:, done[c]]
             continue
         done[c] = v
-        column = confidential[c]
+        column = conf_cols[c]
         if is_factor(column, rules) or c in declared_cat:
             lv = column_levels(column, rules)
             seen = set(lv)
-            lv = lv + [x for x in column_levels(frames[0][c], rules) if x not in seen]
+            lv = lv + [x for x in column_levels(syn_cols[0][c], rules) if x not in seen]
             levels[c] = lv
-            index = pd.Index(lv)
             memo: dict = {}
-            cat_orig[:, v] = level_codes(column, index, memo, rules)
-            for j, frame in enumerate(frames):
-                cat_syn[j][:, v] = level_codes(frame[c], index, memo, rules)
+            cat_orig[:, v] = level_codes(column, lv, memo, rules)
+            for j, cols in enumerate(syn_cols):
+                cat_syn[j][:, v] = level_codes(cols[c], lv, memo, rules)
         else:  # numeric column matched exactly (r is None)
             values = [as_float(column, c, orig_name)] + [
-                as_float(f[c], c, where) for f, where in zip(frames, names)
+                as_float(f[c], c, where) for f, where in zip(syn_cols, names)
             ]
             codes = exact_codes(values)
             if codes[0].dtype != CODE_DTYPE:  # more distinct values than int32 holds
                 cat_orig = cat_orig.astype(codes[0].dtype)
                 cat_syn = [a.astype(codes[0].dtype) for a in cat_syn]
             cat_orig[:, v] = codes[0]
-            for j in range(len(frames)):
+            for j in range(len(syn_cols)):
                 cat_syn[j][:, v] = codes[j + 1]
             del codes, values
 
     parse = set(checked.declared_cont)
     value_checks = checked.value_checks
 
-    def stack_float(frame: pd.DataFrame, where: str) -> np.ndarray:
+    def stack_float(frame: Mapping[str, pd.Series], where: str) -> np.ndarray:
         out = np.empty((n, len(continuous_l)), dtype=np.float64)
         for v, c in enumerate(continuous_l):
             if c not in parse:
@@ -497,14 +514,14 @@ def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
         return out
 
     return PreparedInputs(
-        index=confidential.index,
+        index=checked.confidential.index,
         options=options,
         categorical=categorical_l,
         continuous=continuous_l,
         cat_orig=cat_orig,
         cat_syn=cat_syn,
-        cont_orig=stack_float(confidential, orig_name),
-        cont_syn=[stack_float(f, where) for f, where in zip(frames, names)],
+        cont_orig=stack_float(conf_cols, orig_name),
+        cont_syn=[stack_float(f, where) for f, where in zip(syn_cols, names)],
         cont_known=cont_known,
         radii=None,
         levels=levels,
@@ -513,7 +530,9 @@ def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
     )
 
 
-def _warn_exact_numbers(frame: pd.DataFrame, columns: list[str], where: str) -> None:
+def _warn_exact_numbers(
+    frame: Mapping[str, pd.Series], columns: list[str], where: str
+) -> None:
     """R prints "Assuming all synthetic and known vars to be categorical" for ``r = None``;
     here the numeric columns matched by equality are named, with their distinct values."""
     if not columns:
@@ -535,7 +554,7 @@ def bad_values(text: Mapping[str, list[str]]) -> list[str]:
 
 
 def _check_types(
-    confidential: pd.DataFrame,
+    confidential: Mapping[str, pd.Series],
     ordered: list[str],
     declared_cat: list[str],
     declared_cont: list[str],

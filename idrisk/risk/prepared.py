@@ -25,13 +25,24 @@ count of a mode only. A different ``known``/``syn``/``categorical``/
 
 The inputs must not be changed in place while a :class:`Prepared` is in use: it reads them
 once (it keeps references to the frames, and the encoded arrays).
+
+Inside ``with shared_preparation():`` (the report's steps), :func:`prepare` of the same frames
+(the same objects) with options that :meth:`Prepared.count` takes returns the one
+:class:`Prepared` built for them first: the risk at the radius, the sweep and the what-if
+read the inputs once. The block promises that the frames do not change inside it; the input
+warnings come with the first preparation only. Kept: one Prepared per set of synthetic frames
+of the block's first confidential frame (not the what-if's transformed copies), up to
+:data:`SHARE_MAX_CELLS` records x datasets (a larger one would hold its encoded arrays, about
+the size of the inputs, for the whole block).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -39,24 +50,35 @@ import numpy as np
 import pandas as pd
 
 from .._progress import progress_bar
-from ._checks import input_checks, result_about, warn_about_checks
+from .._synthetic import synthetic_frames
+from ._checks import input_checks, result_about, synthetic_counts, warn_about_checks
 from ._prepare import CheckedInputs, PreparedInputs, check_inputs, encode_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import Radius, RiskOptions
 from .result import IdentificationRiskResult
 
-__all__ = ["Prepared", "prepare"]
+__all__ = ["Prepared", "prepare", "shared_preparation"]
 
 #: below this many records in the datasets after the first (n x (m - 1)), datasets are counted
-#: one after the other: a thread pool's start-up (~0.2 ms) costs more than it saves. (CE
-#: scenario 1, 5,571 x 19 = 106k: the same CPU time on 2 threads as on one, measured.)
-THREAD_MIN_CELLS = 20_000
+#: one after the other: a thread pool's start-up and hand-offs cost more than they save.
+#: (Measured on 2 cores, min of 30-60 rounds: CE scenario 1, 5,571 x 19 = 106k, and 10,000 x
+#: 19 = 190k take 8-9% more CPU on 2 threads and no less wall time; from 20,000 x 19 the wall
+#: time drops when the second core is free.)
+THREAD_MIN_CELLS = 250_000
 
 #: up to this many records per dataset, a reusable Prepared keeps each dataset's sorted
 #: synthetic side (sort order, ranks, prefix table) for the next radius
 STORE_MAX_RECORDS = 100_000
 
 _SAME: Any = object()  # "the prepared options' value"
+
+#: the largest n x m whose Prepared a ``shared_preparation`` block keeps
+SHARE_MAX_CELLS = 2_000_000
+
+#: the current ``shared_preparation`` block: "confidential" -> its first confidential frame;
+#: ids of the synthetic frames -> (the frames, kept alive so that the ids stay theirs; the
+#: Prepared)
+_SHARED: ContextVar[dict | None] = ContextVar("idrisk_shared_preparation", default=None)
 
 #: options that :meth:`Prepared.count` may change (the rest define the prepared inputs)
 COUNT_OPTIONS = frozenset(
@@ -82,10 +104,17 @@ class _Mode:
         self.encoder = KeyEncoder(prep.cat_orig)
         self._skeys: list[np.ndarray | None] = [None] * prep.m
         self._keep = keep
+        self._syn_checks: list[dict[str, Any]] | None = None
         # per dataset, the radius-independent synthetic side of the counting (small inputs)
         self.stores: list[dict | None] = [
             {} if keep and prep.n <= STORE_MAX_RECORDS else None for _ in range(prep.m)
         ]
+
+    def syn_checks(self, prep: PreparedInputs) -> list[dict[str, Any]]:
+        """The synthetic datasets' input checks (NA counts: the same for every radius)."""
+        if self._syn_checks is None:
+            self._syn_checks = synthetic_counts(prep)
+        return self._syn_checks
 
     def skey(self, j: int) -> np.ndarray:
         key = self._skeys[j]
@@ -140,10 +169,7 @@ class Prepared:
         if options is None:
             options = self.options
         else:
-            changed = [
-                name for name in ("known", "syn", "categorical", "continuous", "align", "rules")
-                if getattr(options, name) != getattr(self.options, name)
-            ]
+            changed = self.changed(options)
             if changed:
                 raise ValueError(
                     f"options change {changed} of the prepared inputs: call prepare() again "
@@ -152,6 +178,24 @@ class Prepared:
         if r is not _SAME:
             options = options.replace(r=r)
         return options
+
+    def changed(self, options: RiskOptions) -> list[str]:
+        """The options of the prepared inputs that ``options`` changes (empty: :meth:`count`
+        takes them). A type declared for a column that is neither known nor synthesized
+        changes nothing."""
+        mine = self.options
+        used = set(mine.known) | set(mine.syn)
+
+        def declared(o: RiskOptions, name: str) -> list[str]:
+            return [c for c in getattr(o, name) if c in used]
+
+        return [
+            name for name in ("known", "syn", "align", "rules")
+            if getattr(options, name) != getattr(mine, name)
+        ] + [
+            name for name in ("categorical", "continuous")
+            if declared(options, name) != declared(mine, name)
+        ]  # fmt: skip
 
     def mode(self, exact: bool) -> _Mode:
         """The encoded arrays for ``r`` None (``exact``) or a radius, built once."""
@@ -198,7 +242,9 @@ class Prepared:
                 euclidean_dist=options.euclidean_dist,
                 known=prep.cont_known,
             )
-        checks = input_checks(prep, d if prep.radii is not None else None, options.closed)
+        checks = input_checks(
+            prep, d if prep.radii is not None else None, options.closed, mode.syn_checks(prep)
+        )
         encoder = mode.encoder
         cache = CountCache()
         n, m = prep.n, prep.m
@@ -281,5 +327,29 @@ def prepare(
     >>> [prepared.count(r=r).c[1].tolist() for r in (0.01, 0.1)]
     [[1, 1, 1], [2, 2, 1]]
     """
-    checked = check_inputs(confidential, synthetic, options)
-    return Prepared(checked, reusable=reusable)
+    shared = _SHARED.get()
+    if shared is None:
+        return Prepared(check_inputs(confidential, synthetic, options), reusable=reusable)
+    frames = synthetic_frames(synthetic)
+    key = tuple(map(id, frames))
+    first = shared.setdefault("confidential", confidential)
+    found = shared.get(key)
+    if first is confidential and found is not None and not found[1].changed(options):
+        return found[1]
+    keep = (first is confidential and found is None
+            and len(confidential) * len(frames) <= SHARE_MAX_CELLS)  # fmt: skip
+    prepared = Prepared(check_inputs(confidential, frames, options), reusable=keep or reusable)
+    if keep:
+        shared[key] = (frames, prepared)
+    return prepared
+
+
+@contextmanager
+def shared_preparation() -> Iterator[None]:
+    """A block in which :func:`prepare` of the same frames and the same known/syn/types/
+    alignment returns one :class:`Prepared` (see the module docstring)."""
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)

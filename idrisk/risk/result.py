@@ -168,17 +168,16 @@ class IdentificationRiskResult(Result):
         true_rate = k_sum / n if n else np.full(m, np.nan)
         with np.errstate(divide="ignore", invalid="ignore"):
             false_rate = f_sum / s
-        check_values: dict[str, Any] = {key: np.nan for key in _CHECKS}
-        if checks is not None:
-            check_values.update({key: checks[key] for key in _CHECKS if key in checks})
-        check_values["c_zero"] = c_zero
         columns = pd.RangeIndex(1, m + 1, name="dataset")
-        table = pd.DataFrame(
-            {key: np.broadcast_to(np.asarray(v), (m,)) for key, v in check_values.items()},
-            index=columns,
-        )
-        if checks is not None:
-            table = table.astype(np.int64)
+        if checks is None:  # only c_zero was counted
+            table = pd.DataFrame({key: np.full(m, np.nan) for key in _CHECKS}, index=columns)
+            table["c_zero"] = c_zero
+        else:  # one (m, 4) int64 block (built column by column it costs 0.2 ms)
+            values = np.empty((m, len(_CHECKS)), dtype=np.int64)
+            for v, key in enumerate(_CHECKS[:-1]):
+                values[:, v] = checks[key]
+            values[:, -1] = c_zero
+            table = pd.DataFrame(values, index=columns, columns=_CHECK_COLUMNS, copy=False)
         return cls._wrap(
             c, t, k, f, None, s, exp_risk, true_rate, false_rate, index, checks=table,
             options=options, r=r, categorical=categorical, continuous=continuous,
@@ -447,4 +446,5 @@ class IdentificationRiskResult(Result):
         return [unit, *self._notes()]
 
 
-_CHECKS = ("na_confidential", "na_synthetic", "never_match", "c_zero")
+_CHECKS = ("na_confidential", "na_synthetic", "never_match", "c_zero")  # c_zero: last
+_CHECK_COLUMNS = pd.Index(_CHECKS)

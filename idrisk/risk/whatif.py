@@ -411,6 +411,7 @@ def what_if(
     import time
 
     from .identification import risk_from_options
+    from .prepared import prepare
 
     t0 = time.perf_counter()
     if options is None:
@@ -434,22 +435,27 @@ def what_if(
     frames = _frames(synthetic)
     notes: list[str] = []
 
-    def compute(conf: pd.DataFrame, syns: list[pd.DataFrame], opts: RiskOptions,
-                keep: bool = False):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            res = risk_from_options(conf, syns, opts, n_jobs=n_jobs)
-        if keep:  # the baseline's warnings; the changed rows repeat them with other counts
-            notes.extend(f"baseline: {w.message}" for w in caught)
-        return res
+    def compute(conf: pd.DataFrame, syns: list[pd.DataFrame], opts: RiskOptions):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the baseline's warnings, with other counts
+            return risk_from_options(conf, syns, opts, n_jobs=n_jobs)
 
-    first = compute(confidential, frames, base, keep=True)
+    # the baseline's inputs are read once: rows that change only the radius count them again
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        baseline = prepare(confidential, frames, base)
+        first = baseline.count(options=base, n_jobs=n_jobs)
+    notes.extend(f"baseline: {w.message}" for w in caught)
     rows = variants(base, first.r, first.continuous, first.categorical, radii=radii,
                     bands=bands, merge=merge)
     records, per_dataset = [], []
     for k, row in enumerate(rows):
         if k == 0:  # the baseline (its options name the radius per column: the same call)
             res = first
+        elif row.transform is None and not baseline.changed(row.options):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res = baseline.count(options=row.options, n_jobs=n_jobs)
         elif row.transform is None:
             res = compute(confidential, frames, row.options)
         else:
