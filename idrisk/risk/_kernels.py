@@ -26,8 +26,8 @@ import numpy as np
 from .._numba import jit as _jit
 
 __all__ = [
-    "count_candidates", "count_grid", "encode_keys", "grid_table", "merge_positions", "own_rows",
-    "risk_summaries", "sort_by_key",
+    "count_candidates", "count_few", "count_grid", "distinct_values", "encode_keys", "few_side",
+    "grid_table", "merge_positions", "order_by_key", "own_rows", "risk_summaries", "sort_by_key",
 ]
 
 
@@ -300,3 +300,188 @@ def encode_keys(codes, sizes, lut, offsets, out):
             if key < 0:
                 break
         out[i] = key
+
+
+# --------------------------------------------------------------------------- few w values
+# The compiled grid when the bucketed variable w has few distinct values (one bucket per
+# value, no bucket ever cut): one pass lays out a dataset's synthetic side, one pass counts.
+
+
+@_jit
+def distinct_values(y, skey, limit):
+    """``(values, True)``: the sorted distinct values of ``y`` over the rows with a key >= 0
+    (NaN left out), or ``(empty, False)`` as soon as there are more than ``limit``."""
+    buf = np.empty(limit + 1, dtype=np.float64)
+    count = 0
+    for i in range(y.shape[0]):
+        v = y[i]
+        if skey[i] < 0 or np.isnan(v):
+            continue
+        lo = 0
+        hi = count
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if buf[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < count and buf[lo] == v:
+            continue
+        if count == limit:
+            return buf[:0].copy(), False
+        for q in range(count, lo, -1):
+            buf[q] = buf[q - 1]
+        buf[lo] = v
+        count += 1
+    return buf[:count].copy(), True
+
+
+@_jit
+def few_side(order, skey, yu, yw, values, n_keys, block):
+    """A dataset's synthetic side for :func:`count_few`, in one pass over ``order`` (the rows
+    sorted by u): the live rows (key >= 0) in (key, u) order as ``sorted_u`` and ``rank`` (the
+    index of the row's w in ``values``), ``starts`` (key k at ``starts[k]:starts[k + 1]``) and
+    the prefix table of the ranks (:func:`grid_table`). The last item is False when a w value
+    is not in ``values`` (NaN included): nothing else is then valid."""
+    n_values = values.shape[0]
+    counts = np.zeros(n_keys + 1, dtype=np.int64)
+    for r in range(skey.shape[0]):
+        k = skey[r]
+        if k >= 0:
+            counts[k + 1] += 1
+    for k in range(n_keys):
+        counts[k + 1] += counts[k]
+    fill = counts[:n_keys].copy()
+    size = counts[n_keys]
+    sorted_u = np.empty(size, dtype=np.float64)
+    rank = np.empty(size, dtype=np.int32)
+    for q in range(order.shape[0]):
+        r = order[q]
+        k = skey[r]
+        if k < 0:
+            continue
+        v = yw[r]
+        base = 0  # the last index whose value is <= v (without branches on the data)
+        length = n_values
+        while length > 1:
+            half = length >> 1
+            if values[base + half] <= v:
+                base += half
+            length -= half
+        if n_values == 0 or values[base] != v:
+            return counts, sorted_u, rank, np.zeros((1, 1), dtype=np.int32), False
+        pos = fill[k]
+        fill[k] = pos + 1
+        sorted_u[pos] = yu[r]
+        rank[pos] = base
+    return counts, sorted_u, rank, grid_table(rank, n_values, block), True
+
+
+@_jit
+def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_second,
+              hi_second, to_first, lo_nan, hi_nan, c_rank, d_rank, first, closed, na_matches,
+              out):
+    """Per target: the rows of its key whose u lies in its u-window and whose w rank lies in
+    ``[c_rank, d_rank)``, written to ``out[first[i]]`` (targets in (key, lower bound) order).
+
+    The u-windows are found by merging: the lower bounds in this order (``lo_first``), the
+    upper bounds in (key, upper bound) order (``hi_second``; ``to_first[i]`` is target i's
+    place in that order). Open windows: ``lo < u < hi``; ``closed``: ``lo <= u <= hi``. A NaN
+    bound (``lo_nan``/``hi_nan``, empty when there is none) excludes nothing on its side when
+    ``na_matches`` (R), everything otherwise. A key < 0 matches nothing.
+    """
+    n = keys_first.shape[0]
+    n_keys = starts.shape[0] - 1
+    size = rank.shape[0]
+    has_nan = lo_nan.shape[0] > 0
+    upper = np.empty(n, dtype=np.int64)
+    found = np.empty(n, dtype=np.int64)
+    current = -1
+    p = 0
+    stop = 0
+    for j in range(n):
+        k = keys_second[j]
+        if k < 0 or k >= n_keys:
+            upper[j] = 0
+            continue
+        if k != current:
+            current = k
+            p = starts[k]
+            stop = starts[k + 1]
+        v = hi_second[j]
+        if closed:
+            while p < stop and sorted_u[p] <= v:
+                p += 1
+        else:
+            while p < stop and sorted_u[p] < v:
+                p += 1
+        upper[j] = p
+    current = -1
+    for i in range(n):
+        k = keys_first[i]
+        if k < 0 or k >= n_keys:
+            found[i] = 0
+            continue
+        if k != current:
+            current = k
+            p = starts[k]
+            stop = starts[k + 1]
+        v = lo_first[i]
+        if closed:
+            while p < stop and sorted_u[p] < v:
+                p += 1
+        else:
+            while p < stop and sorted_u[p] <= v:
+                p += 1
+        pa = p
+        pb = upper[to_first[i]]
+        if has_nan and (lo_nan[i] or hi_nan[i]):
+            if not na_matches:
+                found[i] = 0
+                continue
+            if lo_nan[i]:
+                pa = starts[k]
+            if hi_nan[i]:
+                pb = stop
+        c = c_rank[i]
+        d = d_rank[i]
+        count = 0
+        if pa < pb and c < d:
+            count = _inside(table, rank, block, size, pb, c, d) - _inside(
+                table, rank, block, size, pa, c, d
+            )
+        found[i] = count
+    for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
+        out[first[i]] = found[i]
+
+
+@_jit
+def _inside(table, rank, block, size, pos, c, d):
+    """Number of positions < pos whose rank is in [c, d): the table row of pos's block and a
+    scan of that block up to pos (a fixed-length masked scan: no branch on the data)."""
+    t = pos // block
+    start = t * block
+    count = np.int64(table[t, d]) - np.int64(table[t, c])
+    for p in range(start, min(start + block, size)):
+        r = rank[p]
+        count += (r >= c) & (r < d) & (p < pos)
+    return count
+
+
+@_jit
+def order_by_key(order_by_value, keys, n_keys):
+    """Stable counting sort by key (keys < 0 first) of targets already ordered by value."""
+    counts = np.zeros(n_keys + 2, dtype=np.int64)
+    for r in range(keys.shape[0]):
+        k = keys[r]
+        counts[(k + 1 if k >= 0 else 0) + 1] += 1
+    for k in range(n_keys + 1):
+        counts[k + 1] += counts[k]
+    out = np.empty(order_by_value.shape[0], dtype=np.int64)
+    for r in order_by_value:
+        k = keys[r]
+        slot = k + 1 if k >= 0 else 0
+        out[counts[slot]] = r
+        counts[slot] += 1
+    return out
+

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .._radius import half_width
-from . import _kernels
+from . import _fewgrid, _kernels
 
 __all__ = [
     "CountCache",
@@ -213,9 +213,10 @@ def _search(
 
 
 def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
-    """Order of the targets by (key, bound): the needles of every search become sorted."""
-    by_bound = np.argsort(bound, kind="stable")
-    return by_bound[np.argsort(tkey[by_bound], kind="stable")]
+    """Order of the targets by (key, bound), keys < 0 first and NaN bounds last within a key:
+    the needles of every search become sorted."""
+    tkey = np.ascontiguousarray(tkey, dtype=np.int64)
+    return _kernels.order_by_key(np.argsort(bound), tkey, int(tkey.max(initial=-1)) + 1)
 
 
 class _Window(NamedTuple):
@@ -373,22 +374,6 @@ _GRID_BLOCK = 16  # positions between two rows of the compiled grid's prefix tab
 _GRID_BUCKETS = 512  # at most this many w buckets (one per distinct value below that)
 
 
-def _grid_buckets(rank: np.ndarray, n_ranks: int) -> tuple[np.ndarray, np.ndarray]:
-    """Cut ranks 0..n_ranks-1 into contiguous buckets of about equal row counts.
-
-    Returns ``bucket_of_rank`` and ``bucket_start`` (first rank of each bucket, then n_ranks).
-    With at most ``_GRID_BUCKETS`` distinct ranks every rank is its own bucket.
-    """
-    if n_ranks <= _GRID_BUCKETS:
-        return np.arange(n_ranks, dtype=np.int64), np.arange(n_ranks + 1, dtype=np.int64)
-    cum = np.cumsum(np.bincount(rank, minlength=n_ranks))
-    quota = np.arange(1, _GRID_BUCKETS) * (cum[-1] / _GRID_BUCKETS)
-    cuts = np.searchsorted(cum, quota, side="left") + 1
-    starts = np.unique(np.concatenate([[0], cuts[cuts < n_ranks], [n_ranks]])).astype(np.int64)
-    bucket_of_rank = np.searchsorted(starts, np.arange(n_ranks), side="right") - 1
-    return bucket_of_rank.astype(np.int64), starts
-
-
 class _GridTargets:
     """The targets of the compiled grid, laid out once for every dataset.
 
@@ -413,6 +398,7 @@ class _GridTargets:
         self.lo_nan = lo_nan if has_nan else None  # NaN bounds (see _SortedDim.windows)
         self.hi_nan = hi_nan if has_nan else None
         self.dead = self.keys_first < 0
+        self.windows: dict = {}  # the few-values grid's rank windows (see _fewgrid)
 
 
 class _RankCache:
@@ -422,6 +408,7 @@ class _RankCache:
 
     def __init__(self) -> None:
         self._entry: tuple | None = None  # (column, value), replaced as a whole (threads)
+        self.few: np.ndarray | bool | None = None  # the few-values grid's values (_fewgrid)
 
     def get(self, column, lo_w, hi_w, rule: MatchRule, first, w_orders=None):
         entry = self._entry
@@ -471,6 +458,14 @@ def _count_grid(
     n_keys = int(max(n_keys, skey.max(initial=-1) + 1, tkey.max(initial=-1) + 1))
     if targets is None:
         targets = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
+    ranks = ranks if ranks is not None else _RankCache()
+    few = store.get(("few", u)) if store is not None else None
+    if few is None and ranks.few is not False:  # w has few values: one bucket per value
+        few = _fewgrid.side(skey, y, u, n_keys, ranks, _GRID_BUCKETS)
+        if few is not None and store is not None:
+            store[("few", u)] = few
+    if few is not None:
+        return _fewgrid.count(targets, few, lo[:, w], hi[:, w], rule.closed, rule.na_matches)
     side = store.get(("grid", u)) if store is not None else None
     if side is None:
         yu = np.ascontiguousarray(y[:, u])
@@ -501,13 +496,12 @@ def _count_grid(
         a, b = np.where(targets.dead, 0, a), np.where(targets.dead, 0, b)
     np.maximum(a, b, out=b)
 
-    ranks = ranks if ranks is not None else _RankCache()
     n_values, rank_of_row, c, d = ranks.get(
         np.ascontiguousarray(y[:, w]), lo[:, w], hi[:, w], rule, targets.first, w_orders
     )
     if side is None:
         rank = rank_of_row[rows]
-        bucket_of_rank, bucket_start = _grid_buckets(rank, n_values)
+        bucket_of_rank, bucket_start = _fewgrid.buckets(rank, n_values, _GRID_BUCKETS)
         k = len(bucket_start) - 1
         if n_values <= _GRID_BUCKETS:  # one bucket per value: no bucket is ever cut
             bucket = rank
@@ -535,12 +529,13 @@ def _count_grid(
     return out
 
 
-def _grid_axis(skey, y) -> int:
+def _grid_axis(skey, y, ranks: dict) -> int:
     """The variable to binary-search in the compiled grid: the one with more distinct values
-    (the other one, bucketed, then often needs no edge checks at all)."""
-    live = skey >= 0
-    n_distinct = [len(np.unique(y[live, v])) for v in range(2)]
-    return 0 if n_distinct[0] >= n_distinct[1] else 1
+    (the other one, bucketed, then often needs no edge checks at all). Its few distinct
+    values, if so, go to the other variable's :class:`_RankCache` (``ranks``)."""
+    u, values = _fewgrid.grid_axis(skey, y, _GRID_BUCKETS)
+    ranks.setdefault(1 - u, _RankCache()).few = values if values is not None else False
+    return u
 
 
 def _expansion(
@@ -707,7 +702,7 @@ def _count_box(
     cache = cache or CountCache()
     if p == 2 and not _nan_in_live_rows(skey, y):
         if cache.grid_axis is None:
-            cache.grid_axis = _grid_axis(skey, y)
+            cache.grid_axis = _grid_axis(skey, y, cache.ranks)
         u = cache.grid_axis
         if not top:
             return _count_grid(tkey, skey, lo, hi, y, rule, u, n_keys)
