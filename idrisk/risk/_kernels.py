@@ -275,11 +275,14 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
 
 
 @_jit
-def own_rows(lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
-    """``out[i]``: does target i match its own synthetic row i on every continuous variable
-    (the check of :func:`count_candidates` for the pairs (i, i))."""
+def own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
+    """``out[i]``: does target i match its own synthetic row i (a key >= 0, the same key, and
+    on every continuous variable the check of :func:`count_candidates` for the pair (i, i))?"""
     for i in range(lo.shape[0]):
-        out[i] = _row_matches(i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid)
+        k = tkey[i]
+        out[i] = k >= 0 and skey[i] == k and _row_matches(
+            i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid
+        )
 
 
 @_jit
@@ -338,27 +341,22 @@ def distinct_values(y, skey, limit):
 
 @_jit
 def few_side(order, skey, yu, yw, values, n_keys, block):
-    """A dataset's synthetic side for :func:`count_few`, in one pass over ``order`` (the rows
-    sorted by u): the live rows (key >= 0) in (key, u) order as ``sorted_u`` and ``rank`` (the
-    index of the row's w in ``values``), ``starts`` (key k at ``starts[k]:starts[k + 1]``) and
-    the prefix table of the ranks (:func:`grid_table`). The last item is False when a w value
-    is not in ``values`` (NaN included): nothing else is then valid."""
+    """A dataset's synthetic side for :func:`count_few`: the live rows (key >= 0) in (key, u)
+    order as ``sorted_u`` and ``rank`` (the index of the row's w in ``values``), ``starts``
+    (key k at ``starts[k]:starts[k + 1]``) and the prefix table of the ranks
+    (:func:`grid_table`). ``order``: the rows sorted by u. The last item is False when a w
+    value is not in ``values`` (NaN included): nothing else is then valid.
+
+    A first pass in row order finds each row's rank and keeps (u, key and rank) side by side,
+    so that the pass in u order reads one place per row."""
     n_values = values.shape[0]
+    n = skey.shape[0]
     counts = np.zeros(n_keys + 1, dtype=np.int64)
-    for r in range(skey.shape[0]):
-        k = skey[r]
-        if k >= 0:
-            counts[k + 1] += 1
-    for k in range(n_keys):
-        counts[k + 1] += counts[k]
-    fill = counts[:n_keys].copy()
-    size = counts[n_keys]
-    sorted_u = np.empty(size, dtype=np.float64)
-    rank = np.empty(size, dtype=np.int32)
-    for q in range(order.shape[0]):
-        r = order[q]
+    pair = np.empty((n, 2), dtype=np.float64)  # (u, key * n_values + rank or -1) per row
+    for r in range(n):
         k = skey[r]
         if k < 0:
+            pair[r, 1] = -1.0
             continue
         v = yw[r]
         base = 0  # the last index whose value is <= v (without branches on the data)
@@ -369,11 +367,26 @@ def few_side(order, skey, yu, yw, values, n_keys, block):
                 base += half
             length -= half
         if n_values == 0 or values[base] != v:
-            return counts, sorted_u, rank, np.zeros((1, 1), dtype=np.int32), False
+            return counts, yu[:0].copy(), np.zeros(0, np.int32), np.zeros((1, 1), np.int32), False
+        counts[k + 1] += 1
+        pair[r, 0] = yu[r]
+        pair[r, 1] = np.float64(k * n_values + base)
+    for k in range(n_keys):
+        counts[k + 1] += counts[k]
+    fill = counts[:n_keys].copy()
+    size = counts[n_keys]
+    sorted_u = np.empty(size, dtype=np.float64)
+    rank = np.empty(size, dtype=np.int32)
+    for q in range(order.shape[0]):
+        r = order[q]
+        cell = np.int64(pair[r, 1])
+        if cell < 0:
+            continue
+        k = cell // n_values
         pos = fill[k]
         fill[k] = pos + 1
-        sorted_u[pos] = yu[r]
-        rank[pos] = base
+        sorted_u[pos] = pair[r, 0]
+        rank[pos] = cell - k * n_values
     return counts, sorted_u, rank, grid_table(rank, n_values, block), True
 
 

@@ -361,12 +361,13 @@ def _float64(*arrays: np.ndarray) -> list[np.ndarray]:
     return [np.ascontiguousarray(z, dtype=np.float64) for z in arrays]
 
 
-def _own_rows_match(lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
-    """Does target row i match synthetic row i on every continuous variable (the candidate
-    check of :func:`idrisk.risk._kernels.count_candidates` for the pairs (i, i))?"""
-    out = np.empty(len(lo), dtype=bool)
+def _own_rows_match(tkey, skey, lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
+    """Does target row i match synthetic row i: same key (>= 0) and on every continuous variable
+    (the candidate check of :func:`idrisk.risk._kernels.count_candidates` for the pairs (i, i))?"""
+    out = np.empty(len(tkey), dtype=bool)
     lo, hi, x, d, y = _float64(lo, hi, x, d, y)
-    _kernels.own_rows(lo, hi, x, d, y, rule.closed, rule.na_matches, rule.ellipsoid, out)
+    _kernels.own_rows(tkey, skey, lo, hi, x, d, y, rule.closed, rule.na_matches, rule.ellipsoid,
+                      out)  # fmt: skip
     return out
 
 
@@ -775,9 +776,7 @@ def count_matches(
     if n_keys is None:
         n_keys = int(max(tkey.max(initial=-1), skey.max(initial=-1))) + 1
     lo, hi = cache.bounds(x, d) if cache is not None else interval_bounds(x, d)
-    own = (tkey >= 0) & (skey == tkey)
-    if p:
-        own &= _own_rows_match(lo, hi, x, d, y, rule)
+    own = _own_rows_match(tkey, skey, lo, hi, x, d, y, rule)
     if not rule.ellipsoid or p == 0:
         return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache, store=store), own
     # ellipsoid: box candidates on the most selective variable, then the joint test
