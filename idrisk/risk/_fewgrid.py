@@ -67,10 +67,11 @@ def _block(n_values: int) -> int:
 
 def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit: int):
     """The :class:`FewSide` of a dataset, or None when w has more than ``limit`` distinct values
-    (or a NA: the grid's callers exclude it). ``hint`` (any object) carries the values of
-    the last dataset in its attribute ``few``: None (unknown), False (too many) or the values."""
+    (or a NA: the grid's callers exclude it). ``hint`` (any object) carries what the last
+    dataset found: ``few``, its values (None: unknown, False: too many), and ``cells``, its
+    keys, w and cells (reused when this dataset's keys and w are the same: known variables)."""
     yu, yw = np.ascontiguousarray(y[:, u]), np.ascontiguousarray(y[:, 1 - u])
-    order = None
+    found = None
     for _ in range(2):
         values = hint.few
         if values is None:
@@ -80,16 +81,35 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
                 return None
         if values is False:
             return None
-        if order is None:
-            order = np.argsort(yu)
-        block = _block(len(values))
-        starts, sorted_u, rank, table, ok = _kernels.few_side(
-            order, skey, yu, yw, values, n_keys, block
-        )
-        if ok:
-            return FewSide(values, block, starts, sorted_u, rank, table)
+        found = _cells(skey, yw, values, n_keys, hint)
+        if found is not None:
+            break
         hint.few = None  # a w value outside the last dataset's: this dataset's own values
-    return None
+    if found is None:
+        return None
+    cells, counts = found
+    block = _block(len(values))
+    starts, sorted_u, rank, table = _kernels.few_side(
+        np.argsort(yu), np.sort(yu), cells, counts, len(values), block
+    )
+    return FewSide(values, block, starts, sorted_u, rank, table)
+
+
+def _cells(skey, yw, values, n_keys, hint):
+    """(cells, counts) of :func:`idrisk.risk._kernels.few_cells`, or None (a w value not in
+    ``values``); the last dataset's when its keys, w and values are this one's."""
+    last = hint.cells  # (skey, yw, values, cells, counts), replaced as a whole (threads)
+    if (
+        last is not None and last[2] is values and len(last[0]) == len(skey)
+        and np.array_equal(last[0], skey) and np.array_equal(last[1], yw)
+    ):  # fmt: skip
+        return last[3], last[4]
+    cells = np.empty(len(skey), dtype=np.int32 if n_keys * len(values) < 2**31 else np.int64)
+    counts, ok = _kernels.few_cells(skey, yw, values, n_keys, cells)
+    if not ok:
+        return None
+    hint.cells = (skey.copy(), yw, values, cells, counts)
+    return cells, counts
 
 
 def _rank_windows(targets: Any, values: np.ndarray, lo_w, hi_w, closed: bool, na_matches: bool):

@@ -26,7 +26,8 @@ import numpy as np
 from .._numba import jit as _jit
 
 __all__ = [
-    "count_candidates", "count_few", "count_grid", "distinct_values", "encode_keys", "few_side",
+    "count_candidates", "count_few", "count_grid", "distinct_values", "encode_keys", "few_cells",
+    "few_side",
     "grid_table", "merge_positions", "order_by_key", "own_rows", "risk_summaries", "sort_by_key",
 ]
 
@@ -340,23 +341,16 @@ def distinct_values(y, skey, limit):
 
 
 @_jit
-def few_side(order, skey, yu, yw, values, n_keys, block):
-    """A dataset's synthetic side for :func:`count_few`: the live rows (key >= 0) in (key, u)
-    order as ``sorted_u`` and ``rank`` (the index of the row's w in ``values``), ``starts``
-    (key k at ``starts[k]:starts[k + 1]``) and the prefix table of the ranks
-    (:func:`grid_table`). ``order``: the rows sorted by u. The last item is False when a w
-    value is not in ``values`` (NaN included): nothing else is then valid.
-
-    A first pass in row order finds each row's rank and keeps (u, key and rank) side by side,
-    so that the pass in u order reads one place per row."""
+def few_cells(skey, yw, values, n_keys, cells):
+    """``cells[r]``: row r's key * len(values) + the index of its w in ``values`` (-1 for a key
+    < 0). Returns the rows per key (``counts[k + 1]``) and False when a live row's w is not in
+    ``values`` (NaN included): nothing else is then valid."""
     n_values = values.shape[0]
-    n = skey.shape[0]
     counts = np.zeros(n_keys + 1, dtype=np.int64)
-    pair = np.empty((n, 2), dtype=np.float64)  # (u, key * n_values + rank or -1) per row
-    for r in range(n):
+    for r in range(skey.shape[0]):
         k = skey[r]
         if k < 0:
-            pair[r, 1] = -1.0
+            cells[r] = -1
             continue
         v = yw[r]
         base = 0  # the last index whose value is <= v (without branches on the data)
@@ -367,27 +361,38 @@ def few_side(order, skey, yu, yw, values, n_keys, block):
                 base += half
             length -= half
         if n_values == 0 or values[base] != v:
-            return counts, yu[:0].copy(), np.zeros(0, np.int32), np.zeros((1, 1), np.int32), False
+            return counts, False
         counts[k + 1] += 1
-        pair[r, 0] = yu[r]
-        pair[r, 1] = np.float64(k * n_values + base)
+        cells[r] = k * n_values + base
+    return counts, True
+
+
+@_jit
+def few_side(order, sorted_all, cells, counts, n_values, block):
+    """A dataset's synthetic side for :func:`count_few`: the live rows in (key, u) order as
+    ``sorted_u`` and ``rank`` (w's index in the values), ``starts`` (key k at
+    ``starts[k]:starts[k + 1]``) and the prefix table of the ranks (:func:`grid_table`).
+
+    ``order``: the rows sorted by u, ``sorted_all``: u sorted (the same values in the same
+    order: no gather of u), ``cells``/``counts``: from :func:`few_cells`."""
+    n_keys = counts.shape[0] - 1
+    starts = counts.copy()
     for k in range(n_keys):
-        counts[k + 1] += counts[k]
-    fill = counts[:n_keys].copy()
-    size = counts[n_keys]
+        starts[k + 1] += starts[k]
+    fill = starts[:n_keys].copy()
+    size = starts[n_keys]
     sorted_u = np.empty(size, dtype=np.float64)
     rank = np.empty(size, dtype=np.int32)
     for q in range(order.shape[0]):
-        r = order[q]
-        cell = np.int64(pair[r, 1])
+        cell = cells[order[q]]
         if cell < 0:
             continue
         k = cell // n_values
         pos = fill[k]
         fill[k] = pos + 1
-        sorted_u[pos] = pair[r, 0]
+        sorted_u[pos] = sorted_all[q]
         rank[pos] = cell - k * n_values
-    return counts, sorted_u, rank, grid_table(rank, n_values, block), True
+    return starts, sorted_u, rank, grid_table(rank, n_values, block)
 
 
 @_jit

@@ -410,6 +410,7 @@ class _RankCache:
     def __init__(self) -> None:
         self._entry: tuple | None = None  # (column, value), replaced as a whole (threads)
         self.few: np.ndarray | bool | None = None  # the few-values grid's values (_fewgrid)
+        self.cells: tuple | None = None  # and the last dataset's cells (_fewgrid.side)
 
     def get(self, column, lo_w, hi_w, rule: MatchRule, first, w_orders=None):
         entry = self._entry

@@ -80,6 +80,9 @@ def test_datasets_with_other_values_and_kept_sides():
         rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
         cache = CountCache()
         ys = [_problem(rng, n, int(rng.integers(1, 8)))[4] for _ in range(4)]
+        for _ in range(2):  # the same keys and w as the last dataset, another u (cells reused)
+            ys.append(np.column_stack([ys[-1][:, 0], rng.permutation(ys[-1][:, 1])]))
+        ys.append(np.column_stack([ys[0][:, 0], ys[-1][:, 1]]))  # another w, the same u
         for y in ys:
             y[:, 1][np.isnan(y[:, 1])] = 0.5
             y[np.isnan(y)] = 1.0
