@@ -144,8 +144,8 @@ def count(targets: Any, few: FewSide, lo_w, hi_w, closed: bool, na_matches: bool
     out = np.empty(len(targets.first), dtype=np.int64)
     _kernels.count_few(
         few.starts, few.sorted_u, few.rank, few.table, few.block, targets.keys_first,
-        targets.lo_first, targets.keys_second, targets.hi_second, targets.to_first, lo_nan,
-        hi_nan, c, d, targets.first, closed, na_matches, out,
+        targets.lo_first, targets.keys_second, targets.hi_second, targets.to_first,
+        targets.same_order, lo_nan, hi_nan, c, d, targets.first, closed, na_matches, out,
     )  # fmt: skip
     return out
 

@@ -397,14 +397,15 @@ def few_side(order, sorted_all, cells, counts, n_values, block):
 
 @_jit
 def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_second,
-              hi_second, to_first, lo_nan, hi_nan, c_rank, d_rank, first, closed, na_matches,
-              out):
+              hi_second, to_first, same, lo_nan, hi_nan, c_rank, d_rank, first, closed,
+              na_matches, out):
     """Per target: the rows of its key whose u lies in its u-window and whose w rank lies in
     ``[c_rank, d_rank)``, written to ``out[first[i]]`` (targets in (key, lower bound) order).
 
     The u-windows are found by merging: the lower bounds in this order (``lo_first``), the
     upper bounds in (key, upper bound) order (``hi_second``; ``to_first[i]`` is target i's
-    place in that order). Open windows: ``lo < u < hi``; ``closed``: ``lo <= u <= hi``. A NaN
+    place in that order; ``same``: both orders are one, and both bounds are merged in one
+    pass). Open windows: ``lo < u < hi``; ``closed``: ``lo <= u <= hi``. A NaN
     bound (``lo_nan``/``hi_nan``, empty when there is none) excludes nothing on its side when
     ``na_matches`` (R), everything otherwise. A key < 0 matches nothing.
     """
@@ -412,12 +413,13 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
     n_keys = starts.shape[0] - 1
     size = rank.shape[0]
     has_nan = lo_nan.shape[0] > 0
-    upper = np.empty(n, dtype=np.int64)
+    upper = np.empty(0 if same else n, dtype=np.int64)
     found = np.empty(n, dtype=np.int64)
     current = -1
     p = 0
+    q = 0
     stop = 0
-    for j in range(n):
+    for j in range(0 if same else n):
         k = keys_second[j]
         if k < 0 or k >= n_keys:
             upper[j] = 0
@@ -443,6 +445,7 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
         if k != current:
             current = k
             p = starts[k]
+            q = p
             stop = starts[k + 1]
         v = lo_first[i]
         if closed:
@@ -452,7 +455,17 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
             while p < stop and sorted_u[p] <= v:
                 p += 1
         pa = p
-        pb = upper[to_first[i]]
+        if same:
+            v = hi_second[i]
+            if closed:
+                while q < stop and sorted_u[q] <= v:
+                    q += 1
+            else:
+                while q < stop and sorted_u[q] < v:
+                    q += 1
+            pb = q
+        else:
+            pb = upper[to_first[i]]
         if has_nan and (lo_nan[i] or hi_nan[i]):
             if not na_matches:
                 found[i] = 0

@@ -379,13 +379,17 @@ class _GridTargets:
     """The targets of the compiled grid, laid out once for every dataset.
 
     Targets are visited in (key, lower bound on u) order (``first``); the upper-bound merge runs
-    in (key, upper bound) order and ``to_first`` maps its results into the first order.
+    in (key, upper bound) order and ``to_first`` maps its results into the first order. When
+    the upper bounds are sorted in the first order too (``same_order``), that order is both.
     """
 
     def __init__(self, tkey, lo_u, hi_u, orders=None):
-        if orders is None:
-            orders = (target_order(tkey, lo_u), target_order(tkey, hi_u))
-        first, second = orders
+        first, second = orders if orders is not None else (target_order(tkey, lo_u), None)
+        hs, ks = hi_u[first], tkey[first]
+        if not np.isnan(hs).any() and bool(np.all((hs[1:] >= hs[:-1]) | (ks[1:] != ks[:-1]))):
+            second = first
+        elif second is None:
+            second = target_order(tkey, hi_u)
         self.first = first
         self.keys_first = np.ascontiguousarray(tkey[first])
         self.lo_first = np.ascontiguousarray(lo_u[first])
@@ -394,6 +398,7 @@ class _GridTargets:
         position = np.empty(len(tkey), dtype=np.int64)
         position[second] = np.arange(len(tkey))
         self.to_first = position[first]
+        self.same_order = second is first
         lo_nan, hi_nan = np.isnan(lo_u)[first], np.isnan(hi_u)[first]
         has_nan = bool(lo_nan.any() or hi_nan.any())
         self.lo_nan = lo_nan if has_nan else None  # NaN bounds (see _SortedDim.windows)

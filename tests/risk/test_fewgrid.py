@@ -70,6 +70,30 @@ def test_few_values_grid_equals_brute_force(monkeypatch):
     assert len(calls) > 100  # the few-values path, not the bucketed grid
 
 
+def test_bounds_in_one_order_and_in_two(monkeypatch):
+    """Upper bounds sorted like the lower ones (positive values, a percentage radius: one
+    merge order) and not (negative values, ties broken apart): both exact."""
+    seen = []
+    real = matching._GridTargets.__init__
+
+    def spy(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        seen.append(self.same_order)
+
+    monkeypatch.setattr(matching._GridTargets, "__init__", spy)
+    rng = np.random.default_rng(32)
+    for _ in range(60):
+        n = int(rng.integers(2, 120))
+        tkey, skey, x, d, y = _problem(rng, n, int(rng.integers(1, 6)))
+        if rng.random() < 0.5:
+            x, y = np.abs(x), np.abs(y)
+            d = 0.25 * x
+        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
+        got, _ = count_matches(tkey, skey, x, d, y, rule)
+        np.testing.assert_array_equal(got, brute(tkey, skey, x, d, y, rule))
+    assert True in seen and False in seen
+
+
 def test_datasets_with_other_values_and_kept_sides():
     """One cache over datasets whose w values differ (the last dataset's values do not hold
     them all), and a kept synthetic side counted again with other radii."""
