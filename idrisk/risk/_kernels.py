@@ -11,6 +11,11 @@ numpy call is needed and memory stays O(n):
   the rows of a target's u-window whose w bucket lies strictly inside its w-window; the rows of
   the (at most two) buckets cut by the window's ends are checked one by one on their ranks.
   Comparisons are on integer ranks obtained by binary search, so the counts are exact.
+* :func:`few_cells`, :func:`few_side`, :func:`count_few`: the same grid when w has few distinct
+  values (one bucket per value, so no bucket is ever cut), fused: per dataset one pass finds
+  each row's (key, w rank) cell, one pass in u order lays the rows out by key with the prefix
+  table, and one pass merges the targets' u bounds and reads their counts from the table
+  (:mod:`idrisk.risk._fewgrid`).
 * :func:`count_candidates`: any number of variables and every rule (closed, NA semantics,
   ellipsoid): every candidate row of a target's window on the most selective variable is
   checked on all variables with R's floating-point comparisons.
@@ -419,23 +424,8 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
     p = 0
     q = 0
     stop = 0
-    for j in range(0 if same else n):
-        k = keys_second[j]
-        if k < 0 or k >= n_keys:
-            upper[j] = 0
-            continue
-        if k != current:
-            current = k
-            p = starts[k]
-            stop = starts[k + 1]
-        v = hi_second[j]
-        if closed:
-            while p < stop and sorted_u[p] <= v:
-                p += 1
-        else:
-            while p < stop and sorted_u[p] < v:
-                p += 1
-        upper[j] = p
+    if not same:
+        merge_positions(sorted_u, starts, keys_second, hi_second, closed, upper)
     current = -1
     for i in range(n):
         k = keys_first[i]

@@ -13,8 +13,9 @@ The R package compares every target with every synthetic record, O(n^2) per data
 Comparisons are the same floating-point comparisons the R package makes, so counts are exact.
 
 The loops are the compiled kernels of :mod:`idrisk.risk._kernels` (numba): a prefix-count
-grid for two continuous variables and candidate checks for any number of variables and every
-rule. This module finds the windows (exact binary searches) and chooses the strategy.
+grid for two continuous variables (fused into two passes per dataset when one of them has few
+distinct values: :mod:`idrisk.risk._fewgrid`) and candidate checks for any number of variables
+and every rule. This module finds the windows (exact binary searches) and chooses the strategy.
 """
 
 from __future__ import annotations
