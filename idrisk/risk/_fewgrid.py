@@ -57,8 +57,11 @@ def grid_axis(skey: np.ndarray, y: np.ndarray, limit: int) -> tuple[int, np.ndar
     return (0 if n_distinct[0] >= n_distinct[1] else 1), None
 
 
-def _block(n_values: int) -> int:
-    """Table rows every 16 positions, fewer for many values (at most ~32 bytes per row)."""
+def _block(n_values: int, n_rows: int) -> int:
+    """Positions between two rows of the prefix table: 4 while the table stays small (up to
+    4 MB), else 16, and more for many values (at most ~32 bytes of table per position)."""
+    if (n_rows // 4 + 1) * (n_values + 1) * 4 <= 1 << 22:
+        return 4
     block = 16
     while n_values + 1 > 8 * block:
         block *= 2
@@ -88,7 +91,7 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
     if found is None:
         return None
     cells, counts = found
-    block = _block(len(values))
+    block = _block(len(values), len(skey))
     starts, sorted_u, rank, table = _kernels.few_side(
         np.argsort(yu), np.sort(yu), cells, counts, len(values), block
     )

@@ -133,6 +133,19 @@ def test_limit_at_the_number_of_values(limit, monkeypatch):
         np.testing.assert_array_equal(got, brute(tkey, skey, x, d, y, rule))
 
 
+@pytest.mark.parametrize("block", [1, 2, 16])
+def test_table_blocks(block, monkeypatch):
+    """Any spacing of the prefix table's rows gives the same exact counts."""
+    monkeypatch.setattr(_fewgrid, "_block", lambda n_values, n_rows: block)
+    rng = np.random.default_rng(40 + block)
+    for _ in range(40):
+        n = int(rng.integers(1, 150))
+        tkey, skey, x, d, y = _problem(rng, n, int(rng.integers(1, 10)))
+        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
+        got, _ = count_matches(tkey, skey, x, d, y, rule)
+        np.testing.assert_array_equal(got, brute(tkey, skey, x, d, y, rule))
+
+
 def test_distinct_values_kernel():
     from idrisk.risk import _kernels
 
