@@ -635,9 +635,9 @@ class CountCache:
             self._value_orders[v] = (np.argsort(lo[:, v]), np.argsort(hi[:, v]))
         return self._value_orders[v]
 
-    def orders(self, tkey, lo, hi, v, always=False) -> tuple[np.ndarray, np.ndarray] | None:
+    def orders(self, tkey, lo, hi, v) -> tuple[np.ndarray, np.ndarray] | None:
         """The targets ordered by (key, lo) and (key, hi) on variable v, computed once."""
-        if len(tkey) < min(_SORT_NEEDLES, _CACHED_ORDERS) and not always:
+        if len(tkey) < min(_SORT_NEEDLES, _CACHED_ORDERS):
             return None
         if v not in self._orders:
             self._orders[v] = (target_order(tkey, lo[:, v]), target_order(tkey, hi[:, v]))
@@ -716,8 +716,8 @@ def _count_box(
             return _count_grid(tkey, skey, lo, hi, y, rule, u, n_keys)
         targets = cache.grid_targets.get(u)
         if targets is None:
-            orders = cache.orders(tkey, lo, hi, u, always=True)
-            targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
+            # (the upper bounds' order only if it is not the lower bounds': _GridTargets)
+            targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u])
         return _count_grid(
             tkey, skey, lo, hi, y, rule, u, n_keys,
             w_orders=cache.value_orders(lo, hi, 1 - u),
