@@ -12,6 +12,12 @@ Run:  python -m pytest benchmarks/bench_engine.py --benchmark-enable \
   call beside ``np.sort`` of the 20 synthetic Income columns in the same process (target
   <= 4.5x), peak RSS of a fresh process (target <= 1.5 GB, data included); Age and Income
   both synthesized (target <= 3 s).
+* The counting steps of one dataset (``test_*_counting_steps``), each beside its own lower
+  bound, in CPU time (``time.process_time``, min of rounds): the engine's sort of the synthetic
+  u column (``np.argsort``) beside ``np.sort`` of it; the synthetic side's compiled pass (group
+  by key, ranks, prefix table) and the targets' compiled pass (merge, table reads) beside a
+  plain pass over the same column (``np.sum``); the own-row pass. The whole count of the
+  dataset (``Prepared``'s ``count_matches`` with the targets' work done) is the benchmark.
 
 Every result records the machine load (``uptime``) in ``extra_info``: the machine is shared.
 """
@@ -28,6 +34,7 @@ from bench_risk import quiet
 
 from idrisk import RiskOptions, identification_risk
 from idrisk.analysis import radius_sweep
+from idrisk.risk import _fewgrid, _kernels, matching
 from idrisk.risk.prepared import prepare
 
 RADII = [0.01 * k for k in range(1, 11)]
@@ -122,3 +129,72 @@ def test_million_m20(benchmark, both):
         fresh_process_seconds=child["seconds"], fresh_sort_seconds=child["sort_seconds"],
         previous_s=8.71 if both else 8.30, previous_peak_rss_mb=2700 if both else 2540,
     )  # fmt: skip
+
+
+def _cpu(func, rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        func()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _counting_steps(benchmark, orig, syns, call, rounds):
+    """One dataset's counting, step by step, each beside its lower bound (see the module's
+    notes); the benchmark is the dataset's whole count with the targets' work already done."""
+    prepared = prepare(orig, syns, RiskOptions(**call))
+    options = prepared.resolve()
+    mode, prep = prepared.inputs(options)
+    x = prep.cont_orig
+    d = matching.half_widths(x, prep.radius_vector, percentage=options.percentage)
+    tkey, skey, y = mode.encoder.keys, mode.skey(1), prep.cont_syn[1]
+    n_keys, rule = mode.encoder.n_keys, matching.MatchRule()
+    cache = matching.CountCache()
+    matching.count_matches(tkey, mode.skey(0), x, d, prep.cont_syn[0], rule, n_keys, cache)
+    lo, hi = cache.bounds(x, d)
+    u = cache.grid_axis
+    assert u is not None
+    yu = np.ascontiguousarray(y[:, u])
+    targets = cache.grid_targets[u]
+    limit = matching._GRID_BUCKETS
+    few = _fewgrid.side(skey, y, u, n_keys, cache.ranks[1 - u], limit)
+    assert few is not None
+    own = np.empty(len(tkey), dtype=bool)
+    steps = {
+        "np_sort_u": _cpu(lambda: np.sort(yu), rounds),
+        "argsort_u": _cpu(lambda: np.argsort(yu), rounds),
+        "plain_pass_u": _cpu(lambda: yu.sum(), rounds),
+        "synthetic_side": _cpu(
+            lambda: _fewgrid.side(skey, y, u, n_keys, cache.ranks[1 - u], limit), rounds
+        ),
+        "targets_pass": _cpu(
+            lambda: _fewgrid.count(targets, few, lo[:, 1 - u], hi[:, 1 - u], False, True), rounds
+        ),
+        "own_rows": _cpu(
+            lambda: _kernels.own_rows(tkey, skey, lo, hi, x, d, y, False, True, False, own),
+            rounds,
+        ),
+    }
+    benchmark.pedantic(
+        matching.count_matches, args=(tkey, skey, x, d, y, rule, n_keys, cache), rounds=rounds,
+        iterations=1, warmup_rounds=1,
+    )  # fmt: skip
+    steps["whole_count_cpu"] = _cpu(
+        lambda: matching.count_matches(tkey, skey, x, d, y, rule, n_keys, cache), rounds
+    )
+    benchmark.extra_info.update(
+        load=machine_load(), steps_cpu_s=steps,
+        ratio_to_np_sort={k: v / steps["np_sort_u"] for k, v in steps.items()},
+    )  # fmt: skip
+
+
+def test_ce1_counting_steps(benchmark, ce1):
+    orig, syns = ce1
+    _counting_steps(benchmark, orig, syns, CE1_CALL, rounds=50)
+
+
+@pytest.mark.parametrize("both", [False, True], ids=["age_known", "age_and_income_syn"])
+def test_million_counting_steps(benchmark, both):
+    orig, syns, call = make_age_income(1_000_000, 2, both)
+    _counting_steps(benchmark, orig, syns, call, rounds=5)

@@ -11,6 +11,11 @@ numpy call is needed and memory stays O(n):
   the rows of a target's u-window whose w bucket lies strictly inside its w-window; the rows of
   the (at most two) buckets cut by the window's ends are checked one by one on their ranks.
   Comparisons are on integer ranks obtained by binary search, so the counts are exact.
+* :func:`few_cells`, :func:`few_side`, :func:`count_few`: the same grid when w has few distinct
+  values (one bucket per value, so no bucket is ever cut), fused: per dataset one pass finds
+  each row's (key, w rank) cell, one pass in u order lays the rows out by key with the prefix
+  table, and one pass merges the targets' u bounds and reads their counts from the table
+  (:mod:`idrisk.risk._fewgrid`).
 * :func:`count_candidates`: any number of variables and every rule (closed, NA semantics,
   ellipsoid): every candidate row of a target's window on the most selective variable is
   checked on all variables with R's floating-point comparisons.
@@ -26,8 +31,9 @@ import numpy as np
 from .._numba import jit as _jit
 
 __all__ = [
-    "count_candidates", "count_grid", "encode_keys", "grid_table", "merge_positions", "own_rows",
-    "risk_summaries", "sort_by_key",
+    "count_candidates", "count_few", "count_grid", "distinct_values", "encode_keys", "few_cells",
+    "few_side",
+    "grid_table", "merge_positions", "order_by_key", "own_rows", "risk_summaries", "sort_by_key",
 ]
 
 
@@ -275,11 +281,14 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
 
 
 @_jit
-def own_rows(lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
-    """``out[i]``: does target i match its own synthetic row i on every continuous variable
-    (the check of :func:`count_candidates` for the pairs (i, i))."""
+def own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
+    """``out[i]``: does target i match its own synthetic row i (a key >= 0, the same key, and
+    on every continuous variable the check of :func:`count_candidates` for the pair (i, i))?"""
     for i in range(lo.shape[0]):
-        out[i] = _row_matches(i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid)
+        k = tkey[i]
+        out[i] = k >= 0 and skey[i] == k and _row_matches(
+            i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid
+        )
 
 
 @_jit
@@ -300,3 +309,200 @@ def encode_keys(codes, sizes, lut, offsets, out):
             if key < 0:
                 break
         out[i] = key
+
+
+# --------------------------------------------------------------------------- few w values
+# The compiled grid when the bucketed variable w has few distinct values (one bucket per
+# value, no bucket ever cut): one pass lays out a dataset's synthetic side, one pass counts.
+
+
+@_jit
+def distinct_values(y, skey, limit):
+    """``(values, True)``: the sorted distinct values of ``y`` over the rows with a key >= 0
+    (NaN left out), or ``(empty, False)`` as soon as there are more than ``limit``."""
+    buf = np.empty(limit + 1, dtype=np.float64)
+    count = 0
+    for i in range(y.shape[0]):
+        v = y[i]
+        if skey[i] < 0 or np.isnan(v):
+            continue
+        lo = 0
+        hi = count
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if buf[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < count and buf[lo] == v:
+            continue
+        if count == limit:
+            return buf[:0].copy(), False
+        for q in range(count, lo, -1):
+            buf[q] = buf[q - 1]
+        buf[lo] = v
+        count += 1
+    return buf[:count].copy(), True
+
+
+@_jit
+def few_cells(skey, yw, values, n_keys, cells):
+    """``cells[r]``: row r's key * len(values) + the index of its w in ``values`` (-1 for a key
+    < 0). Returns the rows per key (``counts[k + 1]``) and False when a live row's w is not in
+    ``values`` (NaN included): nothing else is then valid."""
+    n_values = values.shape[0]
+    counts = np.zeros(n_keys + 1, dtype=np.int64)
+    for r in range(skey.shape[0]):
+        k = skey[r]
+        if k < 0:
+            cells[r] = -1
+            continue
+        v = yw[r]
+        base = 0  # the last index whose value is <= v (without branches on the data)
+        length = n_values
+        while length > 1:
+            half = length >> 1
+            if values[base + half] <= v:
+                base += half
+            length -= half
+        if n_values == 0 or values[base] != v:
+            return counts, False
+        counts[k + 1] += 1
+        cells[r] = k * n_values + base
+    return counts, True
+
+
+@_jit
+def few_side(order, sorted_all, cells, counts, n_values, block):
+    """A dataset's synthetic side for :func:`count_few`: the live rows in (key, u) order as
+    ``sorted_u`` and ``rank`` (w's index in the values), ``starts`` (key k at
+    ``starts[k]:starts[k + 1]``) and the prefix table of the ranks (:func:`grid_table`).
+
+    ``order``: the rows sorted by u, ``sorted_all``: u sorted (the same values in the same
+    order: no gather of u), ``cells``/``counts``: from :func:`few_cells`."""
+    n_keys = counts.shape[0] - 1
+    starts = counts.copy()
+    for k in range(n_keys):
+        starts[k + 1] += starts[k]
+    fill = starts[:n_keys].copy()
+    size = starts[n_keys]
+    sorted_u = np.empty(size, dtype=np.float64)
+    rank = np.empty(size, dtype=np.int32)
+    for q in range(order.shape[0]):
+        cell = cells[order[q]]
+        if cell < 0:
+            continue
+        k = cell // n_values
+        pos = fill[k]
+        fill[k] = pos + 1
+        sorted_u[pos] = sorted_all[q]
+        rank[pos] = cell - k * n_values
+    return starts, sorted_u, rank, grid_table(rank, n_values, block)
+
+
+@_jit
+def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_second,
+              hi_second, to_first, same, lo_nan, hi_nan, c_rank, d_rank, first, closed,
+              na_matches, out):
+    """Per target: the rows of its key whose u lies in its u-window and whose w rank lies in
+    ``[c_rank, d_rank)``, written to ``out[first[i]]`` (targets in (key, lower bound) order).
+
+    The u-windows are found by merging: the lower bounds in this order (``lo_first``), the
+    upper bounds in (key, upper bound) order (``hi_second``; ``to_first[i]`` is target i's
+    place in that order; ``same``: both orders are one, and both bounds are merged in one
+    pass). Open windows: ``lo < u < hi``; ``closed``: ``lo <= u <= hi``. A NaN
+    bound (``lo_nan``/``hi_nan``, empty when there is none) excludes nothing on its side when
+    ``na_matches`` (R), everything otherwise. A key < 0 matches nothing.
+    """
+    n = keys_first.shape[0]
+    n_keys = starts.shape[0] - 1
+    size = rank.shape[0]
+    has_nan = lo_nan.shape[0] > 0
+    upper = np.empty(0 if same else n, dtype=np.int64)
+    found = np.empty(n, dtype=np.int64)
+    current = -1
+    p = 0
+    q = 0
+    stop = 0
+    if not same:
+        merge_positions(sorted_u, starts, keys_second, hi_second, closed, upper)
+    current = -1
+    for i in range(n):
+        k = keys_first[i]
+        if k < 0 or k >= n_keys:
+            found[i] = 0
+            continue
+        if k != current:
+            current = k
+            p = starts[k]
+            q = p
+            stop = starts[k + 1]
+        v = lo_first[i]
+        if closed:
+            while p < stop and sorted_u[p] < v:
+                p += 1
+        else:
+            while p < stop and sorted_u[p] <= v:
+                p += 1
+        pa = p
+        if same:
+            v = hi_second[i]
+            if closed:
+                while q < stop and sorted_u[q] <= v:
+                    q += 1
+            else:
+                while q < stop and sorted_u[q] < v:
+                    q += 1
+            pb = q
+        else:
+            pb = upper[to_first[i]]
+        if has_nan and (lo_nan[i] or hi_nan[i]):
+            if not na_matches:
+                found[i] = 0
+                continue
+            if lo_nan[i]:
+                pa = starts[k]
+            if hi_nan[i]:
+                pb = stop
+        c = c_rank[i]
+        d = d_rank[i]
+        count = 0
+        if pa < pb and c < d:
+            count = _inside(table, rank, block, size, pb, c, d) - _inside(
+                table, rank, block, size, pa, c, d
+            )
+        found[i] = count
+    for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
+        out[first[i]] = found[i]
+
+
+@_jit
+def _inside(table, rank, block, size, pos, c, d):
+    """Number of positions < pos whose rank is in [c, d): the table row of pos's block and a
+    scan of that block up to pos (a fixed-length masked scan: no branch on the data)."""
+    t = pos // block
+    start = t * block
+    count = np.int64(table[t, d]) - np.int64(table[t, c])
+    for p in range(start, min(start + block, size)):
+        r = rank[p]
+        count += (r >= c) & (r < d) & (p < pos)
+    return count
+
+
+@_jit
+def order_by_key(order_by_value, keys, n_keys):
+    """Stable counting sort by key (keys < 0 first) of targets already ordered by value."""
+    counts = np.zeros(n_keys + 2, dtype=np.int64)
+    for r in range(keys.shape[0]):
+        k = keys[r]
+        counts[(k + 1 if k >= 0 else 0) + 1] += 1
+    for k in range(n_keys + 1):
+        counts[k + 1] += counts[k]
+    out = np.empty(order_by_value.shape[0], dtype=np.int64)
+    for r in order_by_value:
+        k = keys[r]
+        slot = k + 1 if k >= 0 else 0
+        out[counts[slot]] = r
+        counts[slot] += 1
+    return out
+

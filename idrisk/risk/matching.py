@@ -13,8 +13,9 @@ The R package compares every target with every synthetic record, O(n^2) per data
 Comparisons are the same floating-point comparisons the R package makes, so counts are exact.
 
 The loops are the compiled kernels of :mod:`idrisk.risk._kernels` (numba): a prefix-count
-grid for two continuous variables and candidate checks for any number of variables and every
-rule. This module finds the windows (exact binary searches) and chooses the strategy.
+grid for two continuous variables (fused into two passes per dataset when one of them has few
+distinct values: :mod:`idrisk.risk._fewgrid`) and candidate checks for any number of variables
+and every rule. This module finds the windows (exact binary searches) and chooses the strategy.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .._radius import half_width
-from . import _kernels
+from . import _fewgrid, _kernels
 
 __all__ = [
     "CountCache",
@@ -213,9 +214,10 @@ def _search(
 
 
 def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
-    """Order of the targets by (key, bound): the needles of every search become sorted."""
-    by_bound = np.argsort(bound, kind="stable")
-    return by_bound[np.argsort(tkey[by_bound], kind="stable")]
+    """Order of the targets by (key, bound), keys < 0 first and NaN bounds last within a key:
+    the needles of every search become sorted."""
+    tkey = np.ascontiguousarray(tkey, dtype=np.int64)
+    return _kernels.order_by_key(np.argsort(bound), tkey, int(tkey.max(initial=-1)) + 1)
 
 
 class _Window(NamedTuple):
@@ -360,12 +362,13 @@ def _float64(*arrays: np.ndarray) -> list[np.ndarray]:
     return [np.ascontiguousarray(z, dtype=np.float64) for z in arrays]
 
 
-def _own_rows_match(lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
-    """Does target row i match synthetic row i on every continuous variable (the candidate
-    check of :func:`idrisk.risk._kernels.count_candidates` for the pairs (i, i))?"""
-    out = np.empty(len(lo), dtype=bool)
+def _own_rows_match(tkey, skey, lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
+    """Does target row i match synthetic row i: same key (>= 0) and on every continuous variable
+    (the candidate check of :func:`idrisk.risk._kernels.count_candidates` for the pairs (i, i))?"""
+    out = np.empty(len(tkey), dtype=bool)
     lo, hi, x, d, y = _float64(lo, hi, x, d, y)
-    _kernels.own_rows(lo, hi, x, d, y, rule.closed, rule.na_matches, rule.ellipsoid, out)
+    _kernels.own_rows(tkey, skey, lo, hi, x, d, y, rule.closed, rule.na_matches, rule.ellipsoid,
+                      out)  # fmt: skip
     return out
 
 
@@ -373,33 +376,21 @@ _GRID_BLOCK = 16  # positions between two rows of the compiled grid's prefix tab
 _GRID_BUCKETS = 512  # at most this many w buckets (one per distinct value below that)
 
 
-def _grid_buckets(rank: np.ndarray, n_ranks: int) -> tuple[np.ndarray, np.ndarray]:
-    """Cut ranks 0..n_ranks-1 into contiguous buckets of about equal row counts.
-
-    Returns ``bucket_of_rank`` and ``bucket_start`` (first rank of each bucket, then n_ranks).
-    With at most ``_GRID_BUCKETS`` distinct ranks every rank is its own bucket.
-    """
-    if n_ranks <= _GRID_BUCKETS:
-        return np.arange(n_ranks, dtype=np.int64), np.arange(n_ranks + 1, dtype=np.int64)
-    cum = np.cumsum(np.bincount(rank, minlength=n_ranks))
-    quota = np.arange(1, _GRID_BUCKETS) * (cum[-1] / _GRID_BUCKETS)
-    cuts = np.searchsorted(cum, quota, side="left") + 1
-    starts = np.unique(np.concatenate([[0], cuts[cuts < n_ranks], [n_ranks]])).astype(np.int64)
-    bucket_of_rank = np.searchsorted(starts, np.arange(n_ranks), side="right") - 1
-    return bucket_of_rank.astype(np.int64), starts
-
-
 class _GridTargets:
     """The targets of the compiled grid, laid out once for every dataset.
 
     Targets are visited in (key, lower bound on u) order (``first``); the upper-bound merge runs
-    in (key, upper bound) order and ``to_first`` maps its results into the first order.
+    in (key, upper bound) order and ``to_first`` maps its results into the first order. When
+    the upper bounds are sorted in the first order too (``same_order``), that order is both.
     """
 
     def __init__(self, tkey, lo_u, hi_u, orders=None):
-        if orders is None:
-            orders = (target_order(tkey, lo_u), target_order(tkey, hi_u))
-        first, second = orders
+        first, second = orders if orders is not None else (target_order(tkey, lo_u), None)
+        hs, ks = hi_u[first], tkey[first]
+        if not np.isnan(hs).any() and bool(np.all((hs[1:] >= hs[:-1]) | (ks[1:] != ks[:-1]))):
+            second = first
+        elif second is None:
+            second = target_order(tkey, hi_u)
         self.first = first
         self.keys_first = np.ascontiguousarray(tkey[first])
         self.lo_first = np.ascontiguousarray(lo_u[first])
@@ -408,11 +399,13 @@ class _GridTargets:
         position = np.empty(len(tkey), dtype=np.int64)
         position[second] = np.arange(len(tkey))
         self.to_first = position[first]
+        self.same_order = second is first
         lo_nan, hi_nan = np.isnan(lo_u)[first], np.isnan(hi_u)[first]
         has_nan = bool(lo_nan.any() or hi_nan.any())
         self.lo_nan = lo_nan if has_nan else None  # NaN bounds (see _SortedDim.windows)
         self.hi_nan = hi_nan if has_nan else None
         self.dead = self.keys_first < 0
+        self.windows: dict = {}  # the few-values grid's rank windows (see _fewgrid)
 
 
 class _RankCache:
@@ -422,6 +415,8 @@ class _RankCache:
 
     def __init__(self) -> None:
         self._entry: tuple | None = None  # (column, value), replaced as a whole (threads)
+        self.few: np.ndarray | bool | None = None  # the few-values grid's values (_fewgrid)
+        self.cells: tuple | None = None  # and the last dataset's cells (_fewgrid.side)
 
     def get(self, column, lo_w, hi_w, rule: MatchRule, first, w_orders=None):
         entry = self._entry
@@ -471,6 +466,14 @@ def _count_grid(
     n_keys = int(max(n_keys, skey.max(initial=-1) + 1, tkey.max(initial=-1) + 1))
     if targets is None:
         targets = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
+    ranks = ranks if ranks is not None else _RankCache()
+    few = store.get(("few", u)) if store is not None else None
+    if few is None and ranks.few is not False:  # w has few values: one bucket per value
+        few = _fewgrid.side(skey, y, u, n_keys, ranks, _GRID_BUCKETS)
+        if few is not None and store is not None:
+            store[("few", u)] = few
+    if few is not None:
+        return _fewgrid.count(targets, few, lo[:, w], hi[:, w], rule.closed, rule.na_matches)
     side = store.get(("grid", u)) if store is not None else None
     if side is None:
         yu = np.ascontiguousarray(y[:, u])
@@ -501,13 +504,12 @@ def _count_grid(
         a, b = np.where(targets.dead, 0, a), np.where(targets.dead, 0, b)
     np.maximum(a, b, out=b)
 
-    ranks = ranks if ranks is not None else _RankCache()
     n_values, rank_of_row, c, d = ranks.get(
         np.ascontiguousarray(y[:, w]), lo[:, w], hi[:, w], rule, targets.first, w_orders
     )
     if side is None:
         rank = rank_of_row[rows]
-        bucket_of_rank, bucket_start = _grid_buckets(rank, n_values)
+        bucket_of_rank, bucket_start = _fewgrid.buckets(rank, n_values, _GRID_BUCKETS)
         k = len(bucket_start) - 1
         if n_values <= _GRID_BUCKETS:  # one bucket per value: no bucket is ever cut
             bucket = rank
@@ -535,12 +537,13 @@ def _count_grid(
     return out
 
 
-def _grid_axis(skey, y) -> int:
+def _grid_axis(skey, y, ranks: dict) -> int:
     """The variable to binary-search in the compiled grid: the one with more distinct values
-    (the other one, bucketed, then often needs no edge checks at all)."""
-    live = skey >= 0
-    n_distinct = [len(np.unique(y[live, v])) for v in range(2)]
-    return 0 if n_distinct[0] >= n_distinct[1] else 1
+    (the other one, bucketed, then often needs no edge checks at all). Its few distinct
+    values, if so, go to the other variable's :class:`_RankCache` (``ranks``)."""
+    u, values = _fewgrid.grid_axis(skey, y, _GRID_BUCKETS)
+    ranks.setdefault(1 - u, _RankCache()).few = values if values is not None else False
+    return u
 
 
 def _expansion(
@@ -632,9 +635,9 @@ class CountCache:
             self._value_orders[v] = (np.argsort(lo[:, v]), np.argsort(hi[:, v]))
         return self._value_orders[v]
 
-    def orders(self, tkey, lo, hi, v, always=False) -> tuple[np.ndarray, np.ndarray] | None:
+    def orders(self, tkey, lo, hi, v) -> tuple[np.ndarray, np.ndarray] | None:
         """The targets ordered by (key, lo) and (key, hi) on variable v, computed once."""
-        if len(tkey) < min(_SORT_NEEDLES, _CACHED_ORDERS) and not always:
+        if len(tkey) < min(_SORT_NEEDLES, _CACHED_ORDERS):
             return None
         if v not in self._orders:
             self._orders[v] = (target_order(tkey, lo[:, v]), target_order(tkey, hi[:, v]))
@@ -707,14 +710,14 @@ def _count_box(
     cache = cache or CountCache()
     if p == 2 and not _nan_in_live_rows(skey, y):
         if cache.grid_axis is None:
-            cache.grid_axis = _grid_axis(skey, y)
+            cache.grid_axis = _grid_axis(skey, y, cache.ranks)
         u = cache.grid_axis
         if not top:
             return _count_grid(tkey, skey, lo, hi, y, rule, u, n_keys)
         targets = cache.grid_targets.get(u)
         if targets is None:
-            orders = cache.orders(tkey, lo, hi, u, always=True)
-            targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u], orders)
+            # (the upper bounds' order only if it is not the lower bounds': _GridTargets)
+            targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u])
         return _count_grid(
             tkey, skey, lo, hi, y, rule, u, n_keys,
             w_orders=cache.value_orders(lo, hi, 1 - u),
@@ -780,9 +783,7 @@ def count_matches(
     if n_keys is None:
         n_keys = int(max(tkey.max(initial=-1), skey.max(initial=-1))) + 1
     lo, hi = cache.bounds(x, d) if cache is not None else interval_bounds(x, d)
-    own = (tkey >= 0) & (skey == tkey)
-    if p:
-        own &= _own_rows_match(lo, hi, x, d, y, rule)
+    own = _own_rows_match(tkey, skey, lo, hi, x, d, y, rule)
     if not rule.ellipsoid or p == 0:
         return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache, store=store), own
     # ellipsoid: box candidates on the most selective variable, then the joint test
