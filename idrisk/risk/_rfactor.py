@@ -7,6 +7,7 @@ the ``Missing`` level, and the numeric grouping of ``disclosure(..., ngroups_tar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -87,9 +88,139 @@ def recode_missing(f: _Factor) -> _Factor:
     levels re-sorted by name and unused ones dropped (only when there is an NA)."""
     if not f.has_na:
         return f
-    labels = f.labels()
-    labels[f.codes < 0] = MISSING
-    return _from_labels(labels, sorted(set(labels)))
+    used = np.zeros(len(f.levels) + 1, dtype=bool)
+    used[f.codes] = True  # code -1 (NA) marks the last slot
+    labels = [lv for lv, u in zip(f.levels, used[:-1], strict=True) if u] + [MISSING]
+    levels = sorted(set(labels))
+    index = {lv: i for i, lv in enumerate(levels)}
+    lookup = np.array([index.get(lv, -1) for lv in f.levels] + [index[MISSING]],
+                      dtype=np.intp)
+    return _Factor(levels, lookup[f.codes])
+
+
+# ====================================================================== table dimensions
+SEP = " | "
+
+
+def _rank(names: list[str]) -> np.ndarray:
+    """Each name's position when the names are sorted by code point."""
+    rank = np.empty(len(names), dtype=np.intp)
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    return rank
+
+
+class _Axis:
+    """The level names of one table dimension over the original and the synthetic datasets.
+
+    A table's rows or columns are ids into ``names``; ``rank`` orders the ids by name (code
+    point, R's ``order()`` under ``LC_COLLATE=C``). The names of a quasi-identifier's
+    combinations are pasted from ``parts`` (one label array per key) only when asked for.
+    """
+
+    __slots__ = ("_fields", "_names", "parts", "rank")
+
+    def __init__(self, rank: np.ndarray, names: list[str] | None = None,
+                 parts: list[np.ndarray] | None = None) -> None:
+        self.rank = rank
+        self._names = None if names is None else np.array(names, dtype=object)
+        self.parts = parts
+        self._fields: dict[int, np.ndarray] = {}
+
+    @property
+    def names(self) -> np.ndarray:
+        """The level names (an object array indexed by id)."""
+        if self._names is None:
+            parts = cast(list[np.ndarray], self.parts)
+            self._names = np.array([SEP.join(p) for p in zip(*parts, strict=True)],
+                                   dtype=object)
+        return self._names
+
+    def field(self, i: int, n_keys: int) -> np.ndarray:
+        """Each name's ``i``-th field as synthpop splits it (``strsplit(name, " | ")``; the
+        whole name with one key)."""
+        if n_keys == 1:
+            return self.names
+        if i not in self._fields:
+            if self.parts is not None and not any(SEP in v for v in self.parts[i]):
+                self._fields[i] = self.parts[i]
+            else:
+                self._fields[i] = np.array([v.split(SEP)[i] for v in self.names],
+                                           dtype=object)
+        return self._fields[i]
+
+
+def _universe(factors: list[_Factor]) -> tuple[list[str], list[np.ndarray]]:
+    """The union of the factors' level names and each factor's level -> id lookup."""
+    ids: dict[str, int] = {}
+    lookups = [np.array([ids.setdefault(lv, len(ids)) for lv in f.levels], dtype=np.intp)
+               for f in factors]
+    return list(ids), lookups
+
+
+def level_axis(factors: list[_Factor]) -> tuple[_Axis, list[np.ndarray]]:
+    """One variable's axis over the datasets (``factors``, one per dataset) and each
+    factor's levels as ids."""
+    names, lookups = _universe(factors)
+    return _Axis(_rank(names), names), lookups
+
+
+def _prefix_free(texts: list[str]) -> bool:
+    """No text is a proper prefix of another (a prefix sorts right before its extensions)."""
+    ordered = sorted(texts)
+    return not any(b.startswith(a) for a, b in zip(ordered, ordered[1:], strict=False))
+
+
+def quasi_identifiers(
+    keys: list[list[_Factor]],
+) -> tuple[_Axis, list[np.ndarray], list[np.ndarray]]:
+    """synthpop's quasi-identifier q of every dataset: ``keys[i][j]`` is key i's factor in
+    dataset j, without NA (after :func:`recode_missing`).
+
+    One key: q is the key factor (its levels, used or not, in factor order). Several keys:
+    q's levels are the observed combinations named by pasting the labels with ``" | "``,
+    sorted by that name. Returns the axis and, per dataset, q's levels as ids and each
+    record's code into them.
+
+    The combinations are numbered on integer codes: with ``rank_i`` the order of key i's
+    labels followed by ``" | "`` (plain labels for the last key), the pasted names sort as
+    the tuples of ranks whenever no label followed by ``" | "`` is a prefix of another one;
+    otherwise the pasted names are sorted as text.
+    """
+    if len(keys) == 1:
+        axis, lookups = level_axis(keys[0])
+        return axis, lookups, [f.codes for f in keys[0]]
+    sizes = [len(f.codes) for f in keys[0]]
+    code = np.zeros(sum(sizes), dtype=np.int64)
+    bound, ordered = 1, True
+    label_ids, label_names = [], []
+    for i, factors in enumerate(keys):
+        names, lookups = _universe(factors)
+        sort_keys = names if i == len(keys) - 1 else [v + SEP for v in names]
+        ordered = ordered and _prefix_free(sort_keys)
+        ids = np.concatenate([lk[f.codes] for lk, f in zip(lookups, factors, strict=True)])
+        if bound * max(len(names), 1) >= 2**62:  # renumber the combinations seen so far
+            _, code = np.unique(code, return_inverse=True)
+            bound = int(code.max()) + 1 if code.size else 1
+        code = code * max(len(names), 1) + _rank(sort_keys)[ids]
+        bound *= max(len(names), 1)
+        label_ids.append(ids)
+        label_names.append(np.array(names, dtype=object))
+    _, first, combo = np.unique(code, return_index=True, return_inverse=True)
+    parts = [nm[ids[first]] for nm, ids in zip(label_names, label_ids, strict=True)]
+    if ordered:
+        axis = _Axis(np.arange(len(first)), parts=parts)
+    else:  # sort (and merge) the pasted names as text
+        pasted = [SEP.join(p) for p in zip(*parts, strict=True)]
+        names = sorted(set(pasted))
+        index = {v: i for i, v in enumerate(names)}
+        combo = np.array([index[v] for v in pasted], dtype=np.intp)[combo]
+        axis = _Axis(np.arange(len(names)), names)
+    levels, codes = [], []
+    for part in np.split(combo, np.cumsum(sizes)[:-1]):
+        lv, cd = np.unique(part, return_inverse=True)
+        levels.append(lv)
+        codes.append(cd)
+    return axis, levels, codes
 
 
 # ====================================================================== grouping

@@ -22,10 +22,13 @@ from .._synthetic import synthetic_name
 from ..exceptions import SynthpopQuirkWarning
 from ._rfactor import (
     MISSING,
+    _Axis,
     _Factor,
     as_factor,
     group_numeric,
     is_r_numeric,
+    level_axis,
+    quasi_identifiers,
     recode_missing,
 )
 
@@ -40,67 +43,84 @@ def _quirk(name: str, detail: str) -> None:
 
 # ====================================================================== tables
 class _Table:
-    """A target x quasi-identifier count table with its level names."""
+    """A target x quasi-identifier count table: rows and columns are level ids of the
+    target's and q's axes."""
 
-    __slots__ = ("cols", "counts", "rows")
+    __slots__ = ("col_axis", "col_ids", "counts", "row_axis", "row_ids")
 
-    def __init__(self, counts: np.ndarray, rows: list[str], cols: list[str]) -> None:
+    def __init__(self, counts: np.ndarray, row_ids: np.ndarray, col_ids: np.ndarray,
+                 row_axis: _Axis, col_axis: _Axis) -> None:
         self.counts = counts
-        self.rows = list(rows)
-        self.cols = list(cols)
+        self.row_ids = row_ids
+        self.col_ids = col_ids
+        self.row_axis = row_axis
+        self.col_axis = col_axis
 
-    def copy(self, counts: np.ndarray | None = None) -> _Table:
-        return _Table(self.counts.copy() if counts is None else counts, self.rows, self.cols)
+    @property
+    def rows(self) -> list[str]:
+        """The target's level names."""
+        return self.row_axis.names[self.row_ids].tolist()
 
+    @property
+    def cols(self) -> list[str]:
+        """q's level names."""
+        return self.col_axis.names[self.col_ids].tolist()
 
-def _quasi_identifier(keys: list[_Factor]) -> tuple[list[str], np.ndarray]:
-    """(levels, codes) of q: one key is the key factor, several keys their labels pasted with
-    ``" | "`` (only observed combinations, sorted by name)."""
-    if len(keys) == 1:
-        return keys[0].levels, keys[0].codes
-    pasted = [" | ".join(parts) for parts in zip(*[k.labels() for k in keys], strict=True)]
-    levels = sorted(set(pasted))
-    index = {lv: i for i, lv in enumerate(levels)}
-    return levels, np.array([index[p] for p in pasted], dtype=np.intp)
+    def row_names(self) -> np.ndarray:
+        return self.row_axis.names[self.row_ids]
 
-
-def _crosstab(target: _Factor, q_levels: list[str], q_codes: np.ndarray) -> _Table:
-    counts = np.zeros((len(target.levels), len(q_levels)), dtype=np.int64)
-    ok = (target.codes >= 0) & (q_codes >= 0)
-    np.add.at(counts, (target.codes[ok], q_codes[ok]), 1)
-    return _Table(counts, target.levels, q_levels)
+    def col_field(self, i: int, n_keys: int) -> np.ndarray:
+        """Key ``i``'s label in each column's name, as synthpop splits the name."""
+        return self.col_axis.field(i, n_keys)[self.col_ids]
 
 
-def _complete(t: _Table, rows: list[str], cols: list[str], by_name: bool) -> _Table:
+def _crosstab(t_codes: np.ndarray, t_ids: np.ndarray, q_codes: np.ndarray, q_ids: np.ndarray,
+              t_axis: _Axis, q_axis: _Axis) -> _Table:
+    """``table(target, q)``: records by target level (rows) and q level (columns)."""
+    nt, nq = len(t_ids), len(q_ids)
+    ok = (t_codes >= 0) & (q_codes >= 0)
+    flat = np.bincount(t_codes[ok] * nq + q_codes[ok], minlength=nt * nq)
+    return _Table(flat.astype(np.int64).reshape(nt, nq), t_ids, q_ids, t_axis, q_axis)
+
+
+def _union(a: np.ndarray, b: np.ndarray, axis: _Axis, fix: bool) -> np.ndarray:
+    """The levels of both tables: sorted by name (synthpop), or ``a``'s then ``b``'s new ones
+    (corrected)."""
+    if fix:
+        return np.concatenate([a, b[~np.isin(b, a)]])
+    both = np.unique(np.concatenate([a, b]))
+    return both[np.argsort(axis.rank[both], kind="stable")]
+
+
+def _complete(t: _Table, rows: np.ndarray, cols: np.ndarray, by_name: bool) -> _Table:
     """Add the missing rows and columns as zeros.
 
     synthpop (``by_name=False``) re-sorts a dimension by name only when something was added
     to it; ``by_name=True`` puts both tables in the order of ``rows``/``cols``.
     """
-    counts = t.counts
-    r, counts = _complete_axis(list(t.rows), rows, counts, 0, by_name)
-    c, counts = _complete_axis(list(t.cols), cols, counts, 1, by_name)
-    return _Table(counts, r, c)
+    r, counts = _complete_axis(t.row_ids, rows, t.counts, 0, by_name, t.row_axis)
+    c, counts = _complete_axis(t.col_ids, cols, counts, 1, by_name, t.col_axis)
+    return _Table(counts, r, c, t.row_axis, t.col_axis)
 
 
 def _complete_axis(
-    have: list[str], want: list[str], counts: np.ndarray, axis: int, by_name: bool
-) -> tuple[list[str], np.ndarray]:
+    have: np.ndarray, want: np.ndarray, counts: np.ndarray, axis: int, by_name: bool,
+    levels: _Axis,
+) -> tuple[np.ndarray, np.ndarray]:
     """One dimension of :func:`_complete`."""
-    present = set(have)
-    extra = [x for x in want if x not in present]
-    if not (extra or by_name):
+    extra = want[~np.isin(want, have)]
+    if not (extra.size or by_name):
         return have, counts
     shape = list(counts.shape)
     shape[axis] = len(extra)
     counts = np.concatenate([counts, np.zeros(shape, np.int64)], axis=axis)
-    names = have + extra
-    if by_name:
-        position = {x: i for i, x in enumerate(names)}
-        order = [position[x] for x in want]
+    names = np.concatenate([have, extra])
+    if by_name:  # the last place of each wanted level
+        backwards, first = np.unique(names[::-1], return_index=True)
+        order = (len(names) - 1 - first)[np.searchsorted(backwards, want)]
     else:
-        order = sorted(range(len(names)), key=names.__getitem__)
-    return [names[i] for i in order], np.take(counts, order, axis=axis)
+        order = np.argsort(levels.rank[names], kind="stable")
+    return names[order], np.take(counts, order, axis=axis)
 
 
 def _rsum(x: np.ndarray) -> np.float64:
@@ -111,30 +131,42 @@ def _rsum(x: np.ndarray) -> np.float64:
     return np.float64(np.cumsum(flat, dtype=np.longdouble)[-1])
 
 
-def _rmean(x: object) -> float:
-    """R's ``mean()`` of doubles: a long-double sum over n, then one correction pass."""
+def _rmean(x: object, whole: bool = False) -> float:
+    """R's ``mean()`` of doubles: a long-double sum over n, then one correction pass
+    (``whole``: the values are whole numbers, whose sum is exact in any order)."""
     v = np.asarray(x, dtype=float)
     if not v.size:
         return float("nan")
-    s = np.cumsum(v, dtype=np.longdouble)[-1] / v.size
+    total = np.longdouble(v.sum()) if whole else np.cumsum(v, dtype=np.longdouble)[-1]
+    s = total / v.size
     if np.isfinite(s):
         s = s + np.cumsum(v.astype(np.longdouble) - s)[-1] / v.size
     return float(s)
 
 
 def _colsums(x: np.ndarray) -> np.ndarray:
-    """R's ``colSums()``: each column accumulated in long double."""
+    """R's ``colSums()``: each column accumulated in long double, row after row. A column
+    with at most one non-zero value sums to it exactly; only the others take long double."""
     x = np.asarray(x, dtype=float)
-    if not x.shape[0]:
-        return np.zeros(x.shape[1])
-    return np.cumsum(x, axis=0, dtype=np.longdouble)[-1].astype(float)
+    out = x.sum(axis=0)
+    seen = np.zeros(x.shape[1], dtype=bool)
+    twice = seen.copy()
+    for row in x != 0:
+        twice |= seen & row
+        seen |= row
+    several = np.flatnonzero(twice)
+    if several.size:
+        acc = np.zeros(several.size, dtype=np.longdouble)
+        for row in np.take(x, several, axis=1):
+            acc += row
+        out[several] = acc
+    return out
 
 
-def _proportions(counts: np.ndarray) -> np.ndarray:
-    totals = counts.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = counts / totals
-    return np.where(totals > 0, p, 0.0)
+def _total(counts: np.ndarray) -> np.float64:
+    """R's ``sum()`` of whole numbers held as doubles: exact in any order below 2**53, so
+    numpy's sum equals R's long-double one."""
+    return np.float64(counts.sum())
 
 
 TABLES = ("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
@@ -145,10 +177,6 @@ EXCLUSION_COLUMNS = (
 
 
 # ====================================================================== disclosure
-def _fields(col: str, n_keys: int) -> list[str]:
-    return col.split(" | ") if n_keys > 1 else [col]
-
-
 def _as_int_list(value: object, argument: str) -> list[int]:
     vals: list[Any] = [value] if np.isscalar(value) else list(cast(Iterable[Any], value))
     out = []
@@ -293,12 +321,15 @@ def disclosure_tables(
         return [as_factor(c) for c in cols]
 
     tf = factors(tname, ngroups_target)
-    kf = [factors(k, None if ng_data is None else ng_data[i]) for i, k in enumerate(dkeys)]
     target_had_na = tf[0].has_na
-    orig_t = recode_missing(tf[0])
-    orig_k = [recode_missing(f[0]) for f in kf]
-    q0_levels, q0_codes = _quasi_identifier(orig_k)
-    d0 = _crosstab(orig_t, q0_levels, q0_codes)
+    tf = [recode_missing(f) for f in tf]
+    kf = [[recode_missing(f) for f in factors(k, None if ng_data is None else ng_data[i])]
+          for i, k in enumerate(dkeys)]
+    orig_t, orig_k = tf[0], [f[0] for f in kf]
+    # every dataset's levels as ids of one axis per dimension: tables line up by integers
+    t_axis, t_ids = level_axis(tf)
+    q_axis, q_ids, q_codes = quasi_identifiers(kf)
+    d0 = _crosstab(orig_t.codes, t_ids[0], q_codes[0], q_ids[0], t_axis, q_axis)
     nd = len(data)
 
     not_t = [] if not_targetlev is None else (
@@ -323,18 +354,16 @@ def disclosure_tables(
                              f"{tname!r} in data")
 
     per = []
+    two_way = _TwoWay(orig_t, orig_k)
     for j in range(m):
-        st = recode_missing(tf[j + 1])
-        sk = [recode_missing(f[j + 1]) for f in kf]
-        ql, qc = _quasi_identifier(sk)
-        s0 = _crosstab(st, ql, qc)
-        rows_d = sorted(set(d0.rows) | set(s0.rows)) if not fix else d0.rows + [
-            r for r in s0.rows if r not in set(d0.rows)]
-        cols_d = sorted(set(d0.cols) | set(s0.cols)) if not fix else d0.cols + [
-            c for c in s0.cols if c not in set(d0.cols)]
+        s0 = _crosstab(tf[j + 1].codes, t_ids[j + 1], q_codes[j + 1], q_ids[j + 1], t_axis,
+                       q_axis)
+        rows_d = _union(d0.row_ids, s0.row_ids, t_axis, fix)
+        cols_d = _union(d0.col_ids, s0.col_ids, q_axis, fix)
         d = _complete(d0, rows_d, cols_d, by_name=fix)
         s = _complete(s0, rows_d, cols_d, by_name=fix)
-        if warn and not fix and (d.rows != s.rows or d.cols != s.cols):
+        if warn and not fix and not (np.array_equal(d.row_ids, s.row_ids)
+                                     and np.array_equal(d.col_ids, s.col_ids)):
             _quirk("tables combined by position",
                    f"synthesis {j + 1}: the original and synthetic tables of {tname} by keys "
                    "list their levels in different orders and synthpop combines them by "
@@ -344,7 +373,7 @@ def disclosure_tables(
                              exclude_ov_denom_lim, int(denom_lim), fix))
         per[-1]["dims"] = (d0.counts.shape, d.counts.shape)
         per[-1]["check_1way"] = _check_1way(per[-1], thresh_1way)
-        per[-1]["check_2way"] = _check_2way(per[-1], orig_t, orig_k, dkeys, thresh_2way)
+        per[-1]["check_2way"] = _check_2way(per[-1], two_way, dkeys, thresh_2way)
     if warn and not fix and any(p["target_excluded"] for p in per):
         _quirk("identity measures depend on the target",
                "records were excluded for the target, which changes UiO, UiS, UiOiS and repU "
@@ -380,19 +409,23 @@ def _measures_of(
     not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
     triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
 ) -> dict:
+    # a cell's proportion of its column is 1 (R's ``prop == 1``) exactly when the cell holds
+    # the whole column: counts are whole numbers far below 2**52
+    s_total = s.counts.sum(axis=0)
+    s_present = s_total > 0
+    fixed_d = (d.counts == d.counts.sum(axis=0)) & (d.counts > 0)
+    fixed_s = (s.counts == s_total) & s_present
     D, S = d.counts.astype(float), s.counts.astype(float)
-    pd_, ps = _proportions(D), _proportions(S)
-    s_present = S.sum(axis=0) > 0
     tables = {
         "original": D.copy(),
         "synthetic": S.copy(),
-        "Dorig": np.where(pd_ == 1, D, 0.0),
-        "Dsyn": np.where(ps == 1, S, 0.0),
+        "Dorig": np.where(fixed_d, D, 0.0),
+        "Dsyn": np.where(fixed_s, S, 0.0),
         "iS": np.where(s_present[None, :], D, 0.0),
-        "DiS": np.where((ps == 1).any(axis=0)[None, :], D, 0.0),
+        "DiS": np.where(fixed_s.any(axis=0)[None, :], D, 0.0),
+        "DiSCO": np.where(fixed_s, D, 0.0),
+        "DiSDiO": np.where(fixed_s & fixed_d, D, 0.0),
     }
-    tables["DiSCO"] = np.where(ps == 1, tables["iS"], 0.0)
-    tables["DiSDiO"] = np.where(pd_ == 1, tables["DiSCO"], 0.0)
     names = {k: (s if k in ("synthetic", "Dsyn") else d) for k in TABLES}
     nex = np.zeros((len(TABLES), len(EXCLUSION_COLUMNS)))
 
@@ -403,12 +436,12 @@ def _measures_of(
             tables[k][mask] = 0.0
 
     def rows_named(levels):
-        return lambda t, _: np.isin(np.array(t.rows, dtype=object), levels)[:, None] & \
-            np.ones((1, len(t.cols)), bool)
+        return lambda t, _: np.isin(t.row_names(), levels)[:, None] & \
+            np.ones((1, len(t.col_ids)), bool)
 
-    def cols_where(pred):
-        return lambda t, _: np.ones((len(t.rows), 1), bool) & np.array(
-            [pred(_fields(c, n_keys)) for c in t.cols], dtype=bool)[None, :]
+    def key_is(i: int, level: str):
+        return lambda t, _: np.ones((len(t.row_ids), 1), bool) & (
+            t.col_field(i, n_keys) == level)[None, :]
 
     if not_t:
         zero(0, rows_named(not_t))
@@ -416,12 +449,12 @@ def _measures_of(
         zero(1, rows_named([MISSING]))
     for i, use in enumerate(use_na):
         if not use:
-            zero(2, cols_where(lambda f, i=i: f[i] == MISSING))
+            zero(2, key_is(i, MISSING))
+    def pair_is(i: int, key_level: str, target_level: str):
+        return lambda t, v: (t.row_names() == target_level)[:, None] & key_is(i, key_level)(t, v)
+
     for key, keylev, targetlev in triples:
-        i = dkeys.index(key)
-        zero(3, lambda t, _, i=i, kl=str(keylev), tl=str(targetlev):
-             np.array([r == tl for r in t.rows], bool)[:, None]
-             & np.array([_fields(c, n_keys)[i] == kl for c in t.cols], bool)[None, :])
+        zero(3, pair_is(dkeys.index(key), str(keylev), str(targetlev)))
     if over_lim:
         zero(4, lambda t, values: values > denom_lim)
     for i, k in enumerate(TABLES):
@@ -434,7 +467,7 @@ def _measures_of(
             out = values.copy()
             for i, use in enumerate(use_na):
                 if not use:
-                    out[:, [_fields(c, n_keys)[i] == MISSING for c in t.cols]] = 0.0
+                    out[:, t.col_field(i, n_keys) == MISSING] = 0.0
             return out
 
         ident_d, ident_s = key_only(d, D), key_only(s, S)
@@ -444,7 +477,7 @@ def _measures_of(
         ident_d, ident_s = Dx, Sx
         nd_, ns_ = ident_nd, ident_ns = np.float64(nd), np.float64(ns)
     # R's forms: count / N * 100; sum(), colSums() and rowSums() accumulate in long double
-    dq, sq = _colsums(ident_d), _colsums(ident_s)
+    dq, sq = ident_d.sum(axis=0), ident_s.sum(axis=0)  # whole numbers: exact
     ident = {
         "UiO": float((dq == 1).sum()) / ident_nd * 100,
         "UiS": float((sq == 1).sum()) / ident_ns * 100,
@@ -454,25 +487,29 @@ def _measures_of(
     disco = tables["DiSCO"]
     nonzero = disco[disco > 0]
     attrib = {
-        "Dorig": _rsum(tables["Dorig"]) / nd_ * 100,
-        "Dsyn": _rsum(tables["Dsyn"]) / ns_ * 100,
-        "iS": _rsum(tables["iS"]) / nd_ * 100,
-        "DiS": _rsum(tables["DiS"]) / nd_ * 100,
-        "DiSCO": _rsum(disco) / nd_ * 100,
-        "DiSDiO": _rsum(tables["DiSDiO"]) / nd_ * 100,
+        "Dorig": _total(tables["Dorig"]) / nd_ * 100,
+        "Dsyn": _total(tables["Dsyn"]) / ns_ * 100,
+        "iS": _total(tables["iS"]) / nd_ * 100,
+        "DiS": _total(tables["DiS"]) / nd_ * 100,
+        "DiSCO": _total(disco) / nd_ * 100,
+        "DiSDiO": _total(tables["DiSDiO"]) / nd_ * 100,
         "max_denom": float(disco.max()) if disco.size else 0.0,
-        "mean_denom": _rmean(nonzero),
+        "mean_denom": _rmean(nonzero, whole=True),
     }
-    pdx, psx = _proportions(Dx), _proportions(Sx)
-    dqx, sqx = _colsums(Dx), _colsums(Sx)
-    row_totals = _colsums(D.T)
-    tcap_denom = np.float64(_rsum(dqx[sqx > 0]))
+    # the CAPs sum proportions over the columns holding records: the other columns add
+    # exact zeros, which leave R's long-double sums unchanged
+    dqx, sqx = Dx.sum(axis=0), Sx.sum(axis=0)
+    in_d, in_s = np.flatnonzero(dqx), np.flatnonzero(sqx)
+    pdx = np.take(Dx, in_d, axis=1) / dqx[in_d]  # np.take keeps rows contiguous
+    psx = np.take(Sx, in_s, axis=1) / sqx[in_s]
+    row_totals = D.sum(axis=1)
+    tcap_denom = _total(dqx[sqx > 0])
     caps = {
         "baseCAPd": 100 * _rsum((row_totals / nd) ** 2),
-        "CAPd": _rsum(_colsums(pdx**2) * dqx) / nd_ * 100,
-        "CAPs": _rsum(_colsums(psx**2) * sqx) / ns_ * 100,
-        "DCAP": _rsum(_colsums(psx * Dx)) / nd_ * 100,
-        "TCAP": float(_rsum(disco) / tcap_denom * 100),
+        "CAPd": _rsum(_colsums(pdx**2) * dqx[in_d]) / nd_ * 100,
+        "CAPs": _rsum(_colsums(psx**2) * sqx[in_s]) / ns_ * 100,
+        "DCAP": _rsum(_colsums(psx * np.take(Dx, in_s, axis=1))) / nd_ * 100,
+        "TCAP": float(_total(disco) / tcap_denom * 100),
     }
     if fix and tcap_denom == 0:  # DiSCO records left but no denominator: undefined, not Inf
         caps["TCAP"] = float("nan")
@@ -509,32 +546,57 @@ def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
     )
 
 
+class _TwoWay:
+    """The original records the 2-way check counts, by level name, once for all syntheses:
+    per key, records by key label and by (target label, key label)."""
+
+    __slots__ = ("key_target", "key_total")
+
+    def __init__(self, target: _Factor, keys: list[_Factor]) -> None:
+        self.key_total: list[dict[str, int]] = []
+        self.key_target: list[dict[tuple[str, str], int]] = []
+        for k in keys:
+            ok = k.codes >= 0
+            totals: dict[str, int] = {}
+            for lv, n in zip(k.levels, np.bincount(k.codes[ok], minlength=len(k.levels)),
+                             strict=True):
+                totals[lv] = totals.get(lv, 0) + int(n)
+            self.key_total.append(totals)
+            ok &= target.codes >= 0
+            nk = len(k.levels)
+            flat = np.bincount(target.codes[ok] * nk + k.codes[ok],
+                               minlength=len(target.levels) * nk)
+            pairs: dict[tuple[str, str], int] = {}
+            for cell in np.flatnonzero(flat):
+                pair = (target.levels[cell // nk], k.levels[cell % nk])
+                pairs[pair] = pairs.get(pair, 0) + int(flat[cell])
+            self.key_target.append(pairs)
+
+
 def _check_2way(
-    p: dict, orig_t: _Factor, orig_k: list[_Factor], dkeys: list[str],
-    thresh: Sequence[float],
+    p: dict, orig: _TwoWay, dkeys: list[str], thresh: Sequence[float],
 ) -> pd.DataFrame | None:
     d, disco = p["d"], p["tables"]["DiSCO"]
     n_keys = len(dkeys)
-    cells = np.argwhere(disco > thresh[0])
-    pieces = []
-    for i, key in enumerate(dkeys):
-        counts: dict[str, int] = {}
-        for r, c in cells:
-            pair = f"{d.rows[r]}|{_fields(d.cols[c], n_keys)[i]}"
-            counts[pair] = counts.get(pair, 0) + int(disco[r, c])
-        for pair in sorted(counts):
-            pieces.append((pair, counts[pair], key))
-    if not pieces:
+    r, c = np.nonzero(disco > thresh[0])
+    if not r.size:
         return None
-    t_labels = orig_t.labels()
+    target_names = d.row_names()[r]
+    values = disco[r, c].astype(np.int64).tolist()
+    pieces = []
+    for i in range(n_keys):
+        counts: dict[str, int] = {}
+        for tl, kl, v in zip(target_names, d.col_field(i, n_keys)[c], values, strict=True):
+            pair = f"{tl}|{kl}"
+            counts[pair] = counts.get(pair, 0) + v
+        for pair in sorted(counts):
+            pieces.append((pair, counts[pair], i))
     rows = []
-    for idx, (pair, n, key) in enumerate(pieces, start=1):
+    for idx, (pair, n, i) in enumerate(pieces, start=1):
         tl, kl = pair.split("|", 1)
-        k_labels = orig_k[dkeys.index(key)].labels()
-        in_key = k_labels == kl
-        key_total = float(in_key.sum())
-        ktt = float((in_key & (t_labels == tl)).sum())
-        rows.append((str(idx), pair, n, key, ktt, key_total, 100 * ktt / key_total))
+        key_total = float(orig.key_total[i].get(kl, 0))
+        ktt = float(orig.key_target[i].get((tl, kl), 0))
+        rows.append((str(idx), pair, n, dkeys[i], ktt, key_total, 100 * ktt / key_total))
     order = sorted(range(len(rows)), key=lambda i: -rows[i][2])
     kept = [rows[i] for i in order if rows[i][6] > thresh[1]]
     if not kept:
