@@ -57,17 +57,31 @@ def _numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     return series.to_numpy(dtype=float, na_value=np.nan), missing
 
 
+def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct values and each value's index among them (``np.unique`` with
+    ``return_inverse``; whole numbers in a short range counted instead of sorted)."""
+    if values.size and np.issubdtype(values.dtype, np.integer):
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo <= 4 * values.size + 1024:
+            shifted = values - lo
+            present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+            return (np.flatnonzero(present) + lo).astype(values.dtype), (
+                np.cumsum(present) - 1)[shifted]
+    distinct, codes = np.unique(values, return_inverse=True)
+    return distinct, codes.reshape(-1)
+
+
 def as_factor(series: pd.Series) -> _Factor:
     """R's ``factor()`` of a column as synthpop meets it (categoricals keep their levels)."""
     if isinstance(series.dtype, pd.CategoricalDtype):
-        levels = [label(c) for c in series.cat.categories]
-        return _Factor(levels, series.cat.codes.to_numpy())
+        cat = series.array
+        return _Factor([label(c) for c in cat.categories.tolist()], cat.codes)
     missing = series.isna().to_numpy()
     if is_r_numeric(series):
         values, _ = _numbers(series)
-        distinct = np.unique(values[~missing])
-        codes = np.full(len(series), -1)
-        codes[~missing] = np.searchsorted(distinct, values[~missing])
+        distinct, present_codes = _distinct(values[~missing])
+        codes = np.full(len(series), -1, dtype=np.intp)
+        codes[~missing] = present_codes
         return _Factor(r_labels(distinct), codes)
     if pd.api.types.is_bool_dtype(series.dtype) or series.dtype == object and all(
         isinstance(v, (bool, np.bool_)) for v in series[~missing]
@@ -114,17 +128,30 @@ class _Axis:
 
     A table's rows or columns are ids into ``names``; ``rank`` orders the ids by name (code
     point, R's ``order()`` under ``LC_COLLATE=C``). The names of a quasi-identifier's
-    combinations are pasted from ``parts`` (one label array per key) only when asked for.
+    combinations are pasted from ``parts`` (one label array per key) only when asked for;
+    ``plain``: no label holds a ``"|"``, so splitting a name at ``" | "`` gives its parts.
     """
 
-    __slots__ = ("_fields", "_names", "parts", "rank")
+    __slots__ = ("_fields", "_names", "_order", "parts", "plain", "rank")
 
     def __init__(self, rank: np.ndarray, names: list[str] | None = None,
-                 parts: list[np.ndarray] | None = None) -> None:
+                 parts: list[np.ndarray] | None = None, plain: bool = False) -> None:
         self.rank = rank
         self._names = None if names is None else np.array(names, dtype=object)
         self.parts = parts
+        self.plain = plain
         self._fields: dict[int, np.ndarray] = {}
+        self._order: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.rank)
+
+    @property
+    def order(self) -> np.ndarray:
+        """The ids sorted by name."""
+        if self._order is None:
+            self._order = np.argsort(self.rank)
+        return self._order
 
     @property
     def names(self) -> np.ndarray:
@@ -141,7 +168,7 @@ class _Axis:
         if n_keys == 1:
             return self.names
         if i not in self._fields:
-            if self.parts is not None and not any(SEP in v for v in self.parts[i]):
+            if self.parts is not None and self.plain:
                 self._fields[i] = self.parts[i]
             else:
                 self._fields[i] = np.array([v.split(SEP)[i] for v in self.names],
@@ -191,24 +218,27 @@ def quasi_identifiers(
         return axis, lookups, [f.codes for f in keys[0]]
     sizes = [len(f.codes) for f in keys[0]]
     code = np.zeros(sum(sizes), dtype=np.int64)
-    bound, ordered = 1, True
+    bound, ordered, plain = 1, True, True
     label_ids, label_names = [], []
     for i, factors in enumerate(keys):
         names, lookups = _universe(factors)
         sort_keys = names if i == len(keys) - 1 else [v + SEP for v in names]
         ordered = ordered and _prefix_free(sort_keys)
+        plain = plain and not any("|" in v for v in names)
         ids = np.concatenate([lk[f.codes] for lk, f in zip(lookups, factors, strict=True)])
         if bound * max(len(names), 1) >= 2**62:  # renumber the combinations seen so far
-            _, code = np.unique(code, return_inverse=True)
-            bound = int(code.max()) + 1 if code.size else 1
+            seen, code = _distinct(code)
+            bound = max(len(seen), 1)
         code = code * max(len(names), 1) + _rank(sort_keys)[ids]
         bound *= max(len(names), 1)
         label_ids.append(ids)
         label_names.append(np.array(names, dtype=object))
-    _, first, combo = np.unique(code, return_index=True, return_inverse=True)
+    seen, combo = _distinct(code)
+    first = np.empty(len(seen), dtype=np.intp)  # a record of each combination
+    first[combo] = np.arange(len(combo))
     parts = [nm[ids[first]] for nm, ids in zip(label_names, label_ids, strict=True)]
     if ordered:
-        axis = _Axis(np.arange(len(first)), parts=parts)
+        axis = _Axis(np.arange(len(first)), parts=parts, plain=plain)
     else:  # sort (and merge) the pasted names as text
         pasted = [SEP.join(p) for p in zip(*parts, strict=True)]
         names = sorted(set(pasted))
@@ -217,7 +247,7 @@ def quasi_identifiers(
         axis = _Axis(np.arange(len(names)), names)
     levels, codes = [], []
     for part in np.split(combo, np.cumsum(sizes)[:-1]):
-        lv, cd = np.unique(part, return_inverse=True)
+        lv, cd = _distinct(part)
         levels.append(lv)
         codes.append(cd)
     return axis, levels, codes

@@ -69,9 +69,11 @@ class _Table:
     def row_names(self) -> np.ndarray:
         return self.row_axis.names[self.row_ids]
 
-    def col_field(self, i: int, n_keys: int) -> np.ndarray:
-        """Key ``i``'s label in each column's name, as synthpop splits the name."""
-        return self.col_axis.field(i, n_keys)[self.col_ids]
+    def col_field(self, i: int, n_keys: int, cols: np.ndarray | None = None) -> np.ndarray:
+        """Key ``i``'s label in the name of each column (or of columns ``cols``), as synthpop
+        splits the name."""
+        ids = self.col_ids if cols is None else self.col_ids[cols]
+        return self.col_axis.field(i, n_keys)[ids]
 
 
 def _crosstab(t_codes: np.ndarray, t_ids: np.ndarray, q_codes: np.ndarray, q_ids: np.ndarray,
@@ -80,16 +82,24 @@ def _crosstab(t_codes: np.ndarray, t_ids: np.ndarray, q_codes: np.ndarray, q_ids
     nt, nq = len(t_ids), len(q_ids)
     ok = (t_codes >= 0) & (q_codes >= 0)
     flat = np.bincount(t_codes[ok] * nq + q_codes[ok], minlength=nt * nq)
-    return _Table(flat.astype(np.int64).reshape(nt, nq), t_ids, q_ids, t_axis, q_axis)
+    return _Table(flat.astype(np.int32).reshape(nt, nq), t_ids, q_ids, t_axis, q_axis)
+
+
+def _marked(ids: np.ndarray, axis: _Axis) -> np.ndarray:
+    """A mask over the axis's ids: True at ``ids``."""
+    mask = np.zeros(len(axis), dtype=bool)
+    mask[ids] = True
+    return mask
 
 
 def _union(a: np.ndarray, b: np.ndarray, axis: _Axis, fix: bool) -> np.ndarray:
     """The levels of both tables: sorted by name (synthpop), or ``a``'s then ``b``'s new ones
     (corrected)."""
+    in_a = _marked(a, axis)
     if fix:
-        return np.concatenate([a, b[~np.isin(b, a)]])
-    both = np.unique(np.concatenate([a, b]))
-    return both[np.argsort(axis.rank[both], kind="stable")]
+        return np.concatenate([a, b[~in_a[b]]])
+    in_a[b] = True
+    return axis.order[in_a[axis.order]]
 
 
 def _complete(t: _Table, rows: np.ndarray, cols: np.ndarray, by_name: bool) -> _Table:
@@ -108,18 +118,25 @@ def _complete_axis(
     levels: _Axis,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One dimension of :func:`_complete`."""
-    extra = want[~np.isin(want, have)]
+    extra = want[~_marked(have, levels)[want]]
     if not (extra.size or by_name):
         return have, counts
     shape = list(counts.shape)
     shape[axis] = len(extra)
-    counts = np.concatenate([counts, np.zeros(shape, np.int64)], axis=axis)
+    counts = np.concatenate([counts, np.zeros(shape, counts.dtype)], axis=axis)
     names = np.concatenate([have, extra])
-    if by_name:  # the last place of each wanted level
-        backwards, first = np.unique(names[::-1], return_index=True)
-        order = (len(names) - 1 - first)[np.searchsorted(backwards, want)]
-    else:
-        order = np.argsort(levels.rank[names], kind="stable")
+    place = np.full(len(levels), -1, dtype=np.intp)
+    place[names] = np.arange(len(names))
+    if (place >= 0).sum() < len(names):  # a level named twice (e.g. 1 and "1")
+        if by_name:  # the last place of each wanted level
+            backwards, first = np.unique(names[::-1], return_index=True)
+            order = (len(names) - 1 - first)[np.searchsorted(backwards, want)]
+        else:
+            order = np.argsort(levels.rank[names], kind="stable")
+    elif by_name:
+        order = place[want]
+    else:  # the levels in name order
+        order = place[levels.order[place[levels.order] >= 0]]
     return names[order], np.take(counts, order, axis=axis)
 
 
@@ -409,22 +426,25 @@ def _measures_of(
     not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
     triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
 ) -> dict:
-    # a cell's proportion of its column is 1 (R's ``prop == 1``) exactly when the cell holds
-    # the whole column: counts are whole numbers far below 2**52
-    s_total = s.counts.sum(axis=0)
+    # The tables hold whole numbers (int32): R's double sums of them are exact, and so are
+    # numpy's. A cell's proportion of its column is 1 (R's ``prop == 1``) exactly when the
+    # cell holds the whole column.
+    D, S = d.counts, s.counts
+    d_total, s_total = D.sum(axis=0), S.sum(axis=0)
     s_present = s_total > 0
-    fixed_d = (d.counts == d.counts.sum(axis=0)) & (d.counts > 0)
-    fixed_s = (s.counts == s_total) & s_present
-    D, S = d.counts.astype(float), s.counts.astype(float)
+    fixed_d = (D == d_total) & (D > 0)
+    fixed_s = (S == s_total) & s_present
+    excluding = bool(not_t or (not usetargetNA and target_had_na) or not all(use_na)
+                     or triples or over_lim)
     tables = {
-        "original": D.copy(),
-        "synthetic": S.copy(),
-        "Dorig": np.where(fixed_d, D, 0.0),
-        "Dsyn": np.where(fixed_s, S, 0.0),
-        "iS": np.where(s_present[None, :], D, 0.0),
-        "DiS": np.where(fixed_s.any(axis=0)[None, :], D, 0.0),
-        "DiSCO": np.where(fixed_s, D, 0.0),
-        "DiSDiO": np.where(fixed_s & fixed_d, D, 0.0),
+        "original": D.copy() if excluding else D,  # zeroed in place below
+        "synthetic": S.copy() if excluding else S,
+        "Dorig": np.where(fixed_d, D, 0),
+        "Dsyn": np.where(fixed_s, S, 0),
+        "iS": np.where(s_present[None, :], D, 0),
+        "DiS": np.where(fixed_s.any(axis=0)[None, :], D, 0),
+        "DiSCO": np.where(fixed_s, D, 0),
+        "DiSDiO": np.where(fixed_s & fixed_d, D, 0),
     }
     names = {k: (s if k in ("synthetic", "Dsyn") else d) for k in TABLES}
     nex = np.zeros((len(TABLES), len(EXCLUSION_COLUMNS)))
@@ -433,7 +453,7 @@ def _measures_of(
         for i, k in enumerate(TABLES):
             mask = mask_of(names[k], tables[k])
             nex[i, step] += tables[k][mask].sum()
-            tables[k][mask] = 0.0
+            tables[k][mask] = 0
 
     def rows_named(levels):
         return lambda t, _: np.isin(t.row_names(), levels)[:, None] & \
@@ -457,8 +477,8 @@ def _measures_of(
         zero(3, pair_is(dkeys.index(key), str(keylev), str(targetlev)))
     if over_lim:
         zero(4, lambda t, values: values > denom_lim)
-    for i, k in enumerate(TABLES):
-        nex[i, 5] = tables[k].sum()
+    totals = {k: _total(tables[k]) for k in TABLES}
+    nex[:, 5] = list(totals.values())
     target_excluded = bool(nex[:2, [0, 1, 3, 4]].sum() > 0)
 
     Dx, Sx = tables["original"], tables["synthetic"]
@@ -467,17 +487,18 @@ def _measures_of(
             out = values.copy()
             for i, use in enumerate(use_na):
                 if not use:
-                    out[:, t.col_field(i, n_keys) == MISSING] = 0.0
+                    out[:, t.col_field(i, n_keys) == MISSING] = 0
             return out
 
         ident_d, ident_s = key_only(d, D), key_only(s, S)
-        nd_, ns_ = Dx.sum(), Sx.sum()
-        ident_nd, ident_ns = ident_d.sum(), ident_s.sum()
+        nd_, ns_ = _total(Dx), _total(Sx)
+        ident_nd, ident_ns = _total(ident_d), _total(ident_s)
     else:
         ident_d, ident_s = Dx, Sx
         nd_, ns_ = ident_nd, ident_ns = np.float64(nd), np.float64(ns)
     # R's forms: count / N * 100; sum(), colSums() and rowSums() accumulate in long double
-    dq, sq = ident_d.sum(axis=0), ident_s.sum(axis=0)  # whole numbers: exact
+    dqx, sqx = (Dx.sum(axis=0), Sx.sum(axis=0)) if excluding else (d_total, s_total)
+    dq, sq = (ident_d.sum(axis=0), ident_s.sum(axis=0)) if fix else (dqx, sqx)
     ident = {
         "UiO": float((dq == 1).sum()) / ident_nd * 100,
         "UiS": float((sq == 1).sum()) / ident_ns * 100,
@@ -487,18 +508,17 @@ def _measures_of(
     disco = tables["DiSCO"]
     nonzero = disco[disco > 0]
     attrib = {
-        "Dorig": _total(tables["Dorig"]) / nd_ * 100,
-        "Dsyn": _total(tables["Dsyn"]) / ns_ * 100,
-        "iS": _total(tables["iS"]) / nd_ * 100,
-        "DiS": _total(tables["DiS"]) / nd_ * 100,
-        "DiSCO": _total(disco) / nd_ * 100,
-        "DiSDiO": _total(tables["DiSDiO"]) / nd_ * 100,
+        "Dorig": totals["Dorig"] / nd_ * 100,
+        "Dsyn": totals["Dsyn"] / ns_ * 100,
+        "iS": totals["iS"] / nd_ * 100,
+        "DiS": totals["DiS"] / nd_ * 100,
+        "DiSCO": totals["DiSCO"] / nd_ * 100,
+        "DiSDiO": totals["DiSDiO"] / nd_ * 100,
         "max_denom": float(disco.max()) if disco.size else 0.0,
         "mean_denom": _rmean(nonzero, whole=True),
     }
     # the CAPs sum proportions over the columns holding records: the other columns add
     # exact zeros, which leave R's long-double sums unchanged
-    dqx, sqx = Dx.sum(axis=0), Sx.sum(axis=0)
     in_d, in_s = np.flatnonzero(dqx), np.flatnonzero(sqx)
     pdx = np.take(Dx, in_d, axis=1) / dqx[in_d]  # np.take keeps rows contiguous
     psx = np.take(Sx, in_s, axis=1) / sqx[in_s]
@@ -509,7 +529,7 @@ def _measures_of(
         "CAPd": _rsum(_colsums(pdx**2) * dqx[in_d]) / nd_ * 100,
         "CAPs": _rsum(_colsums(psx**2) * sqx[in_s]) / ns_ * 100,
         "DCAP": _rsum(_colsums(psx * np.take(Dx, in_s, axis=1))) / nd_ * 100,
-        "TCAP": float(_total(disco) / tcap_denom * 100),
+        "TCAP": float(totals["DiSCO"] / tcap_denom * 100),
     }
     if fix and tcap_denom == 0:  # DiSCO records left but no denominator: undefined, not Inf
         caps["TCAP"] = float("nan")
@@ -521,8 +541,8 @@ def _measures_of(
 
 def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
     disco = p["tables"]["DiSCO"]
-    by_level = disco.sum(axis=1)
-    total = disco.sum()
+    by_level = disco.sum(axis=1).astype(float)
+    total = _total(disco)
     if total == 0:
         return None
     order = sorted(range(len(by_level)), key=lambda i: -by_level[i])
@@ -532,7 +552,7 @@ def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
         return None
     level = p["d"].rows[top]
     d = p["tables"]["original"]
-    all_ = d.sum()
+    all_ = _total(d)
     return pd.DataFrame(
         {
             "Level": [level],
@@ -547,30 +567,45 @@ def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
 
 
 class _TwoWay:
-    """The original records the 2-way check counts, by level name, once for all syntheses:
-    per key, records by key label and by (target label, key label)."""
+    """The original records the 2-way check counts, shared by all syntheses: records by key
+    label (``total``) and by target and key label (``with_target``). Levels are found by
+    name (two levels may share one); the counts per key are made when first asked for."""
 
-    __slots__ = ("key_target", "key_total")
+    __slots__ = ("_counts", "keys", "target")
 
     def __init__(self, target: _Factor, keys: list[_Factor]) -> None:
-        self.key_total: list[dict[str, int]] = []
-        self.key_target: list[dict[tuple[str, str], int]] = []
-        for k in keys:
-            ok = k.codes >= 0
-            totals: dict[str, int] = {}
-            for lv, n in zip(k.levels, np.bincount(k.codes[ok], minlength=len(k.levels)),
-                             strict=True):
-                totals[lv] = totals.get(lv, 0) + int(n)
-            self.key_total.append(totals)
-            ok &= target.codes >= 0
+        self.target = target
+        self.keys = keys
+        self._counts: dict[int, tuple[list, list, dict, dict]] = {}
+
+    def _of(self, i: int) -> tuple[list[int], list[list[int]], dict, dict]:
+        if i not in self._counts:
+            t, k = self.target, self.keys[i]
             nk = len(k.levels)
-            flat = np.bincount(target.codes[ok] * nk + k.codes[ok],
-                               minlength=len(target.levels) * nk)
-            pairs: dict[tuple[str, str], int] = {}
-            for cell in np.flatnonzero(flat):
-                pair = (target.levels[cell // nk], k.levels[cell % nk])
-                pairs[pair] = pairs.get(pair, 0) + int(flat[cell])
-            self.key_target.append(pairs)
+            ok = (t.codes >= 0) & (k.codes >= 0)
+            both = np.bincount(t.codes[ok] * nk + k.codes[ok], minlength=len(t.levels) * nk)
+            self._counts[i] = (
+                np.bincount(k.codes[k.codes >= 0], minlength=nk).tolist(),
+                both.reshape(len(t.levels), nk).tolist(), _positions(k.levels),
+                _positions(t.levels))
+        return self._counts[i]
+
+    def total(self, i: int, key_level: str) -> int:
+        totals, _, key_at, _ = self._of(i)
+        return sum(totals[j] for j in key_at.get(key_level, []))
+
+    def with_target(self, i: int, target_level: str, key_level: str) -> int:
+        _, both, key_at, target_at = self._of(i)
+        return sum(both[r][c] for r in target_at.get(target_level, [])
+                   for c in key_at.get(key_level, []))
+
+
+def _positions(levels: list[str]) -> dict[str, list[int]]:
+    """Where each level name occurs among ``levels``."""
+    out: dict[str, list[int]] = {}
+    for j, lv in enumerate(levels):
+        out.setdefault(lv, []).append(j)
+    return out
 
 
 def _check_2way(
@@ -586,7 +621,7 @@ def _check_2way(
     pieces = []
     for i in range(n_keys):
         counts: dict[str, int] = {}
-        for tl, kl, v in zip(target_names, d.col_field(i, n_keys)[c], values, strict=True):
+        for tl, kl, v in zip(target_names, d.col_field(i, n_keys, c), values, strict=True):
             pair = f"{tl}|{kl}"
             counts[pair] = counts.get(pair, 0) + v
         for pair in sorted(counts):
@@ -594,22 +629,24 @@ def _check_2way(
     rows = []
     for idx, (pair, n, i) in enumerate(pieces, start=1):
         tl, kl = pair.split("|", 1)
-        key_total = float(orig.key_total[i].get(kl, 0))
-        ktt = float(orig.key_target[i].get((tl, kl), 0))
+        key_total = float(orig.total(i, kl))
+        ktt = float(orig.with_target(i, tl, kl))
         rows.append((str(idx), pair, n, dkeys[i], ktt, key_total, 100 * ktt / key_total))
     order = sorted(range(len(rows)), key=lambda i: -rows[i][2])
     kept = [rows[i] for i in order if rows[i][6] > thresh[1]]
     if not kept:
         return None
+    categories = {pair: j for j, pair in enumerate(dict.fromkeys(r[1] for r in rows))}
+    numbers = np.array([r[4:] for r in kept], dtype=float)
     return pd.DataFrame(
         {
-            "target_key_levs": pd.Categorical(
-                [r[1] for r in kept], categories=list(dict.fromkeys(r[1] for r in rows))),
+            "target_key_levs": pd.Categorical.from_codes(
+                [categories[r[1]] for r in kept], categories=list(categories)),
             "npairs": np.array([r[2] for r in kept], dtype=np.int32),
             "key": [r[3] for r in kept],
-            "key_target_total": [r[4] for r in kept],
-            "key_total": [r[5] for r in kept],
-            "PctTargetKeyLevel": [r[6] for r in kept],
+            "key_target_total": numbers[:, 0],
+            "key_total": numbers[:, 1],
+            "PctTargetKeyLevel": numbers[:, 2],
         },
         index=pd.Index([r[0] for r in kept]),
     )
@@ -618,10 +655,11 @@ def _check_2way(
 def _assemble(per: list[dict], dkeys: list[str], tname: str, nd: int, tf, orig_t) -> dict:
     m = len(per)
     index = pd.Index([str(j + 1) for j in range(m)])
-    out: dict = {
-        name: pd.DataFrame([p[name] for p in per], index=index)
-        for name in ("ident", "attrib", "allCAPs")
-    }
+    out: dict = {}
+    for name in ("ident", "attrib", "allCAPs"):
+        columns = list(per[0][name])
+        out[name] = pd.DataFrame(np.array([[p[name][c] for c in columns] for p in per],
+                                          dtype=float), index=index, columns=columns)
     c1 = [p["check_1way"] for p in per]
     c2 = [p["check_2way"] for p in per]
     check1 = ""
@@ -640,10 +678,9 @@ def _assemble(per: list[dict], dkeys: list[str], tname: str, nd: int, tf, orig_t
         out["check_2way"] = ["" if c is None else c for c in c2]
     out["check1"] = check1
     out["check2"] = check2
-    out["Nexclusions"] = [
-        pd.DataFrame(p["Nexclusions"], index=list(TABLES), columns=list(EXCLUSION_COLUMNS))
-        for p in per
-    ]
+    rows, columns = pd.Index(TABLES), pd.Index(EXCLUSION_COLUMNS)
+    out["Nexclusions"] = [pd.DataFrame(p["Nexclusions"], index=rows, columns=columns)
+                          for p in per]
     out["keys"] = list(dkeys)
     out["target"] = tname
     out["Norig"] = nd
