@@ -517,18 +517,29 @@ def _measures_of(
         "max_denom": float(disco.max()) if disco.size else 0.0,
         "mean_denom": _rmean(nonzero, whole=True),
     }
-    # the CAPs sum proportions over the columns holding records: the other columns add
-    # exact zeros, which leave R's long-double sums unchanged
-    in_d, in_s = np.flatnonzero(dqx), np.flatnonzero(sqx)
-    pdx = np.take(Dx, in_d, axis=1) / dqx[in_d]  # np.take keeps rows contiguous
-    psx = np.take(Sx, in_s, axis=1) / sqx[in_s]
+    # Per column, R sums proportions: colSums(p^2) * N for CAPd and CAPs, colSums(p_syn *
+    # count) for DCAP. A column whose records share one target level has proportion 1 in
+    # that cell and 0 elsewhere, so its sums are exact: N, and the original count of that
+    # cell. Only columns with several levels are divided and summed in long double; empty
+    # columns add exact zeros to the long-double sums over the columns.
+    if excluding:
+        fixed_d, fixed_s = (Dx == dqx) & (Dx > 0), (Sx == sqx) & (Sx > 0)
+    several_d = np.flatnonzero((dqx > 0) & ~fixed_d.any(axis=0))
+    several_s = np.flatnonzero((sqx > 0) & ~fixed_s.any(axis=0))
+    p_d = np.take(Dx, several_d, axis=1) / dqx[several_d]  # np.take keeps rows contiguous
+    p_s = np.take(Sx, several_s, axis=1) / sqx[several_s]
+    capd, caps_s = dqx.astype(float), sqx.astype(float)
+    capd[several_d] = _colsums(p_d**2) * dqx[several_d]
+    caps_s[several_s] = _colsums(p_s**2) * sqx[several_s]
+    dcap = np.where(fixed_s, Dx, 0).sum(axis=0).astype(float)
+    dcap[several_s] = _colsums(p_s * np.take(Dx, several_s, axis=1))
     row_totals = D.sum(axis=1)
     tcap_denom = _total(dqx[sqx > 0])
     caps = {
         "baseCAPd": 100 * _rsum((row_totals / nd) ** 2),
-        "CAPd": _rsum(_colsums(pdx**2) * dqx[in_d]) / nd_ * 100,
-        "CAPs": _rsum(_colsums(psx**2) * sqx[in_s]) / ns_ * 100,
-        "DCAP": _rsum(_colsums(psx * np.take(Dx, in_s, axis=1))) / nd_ * 100,
+        "CAPd": _rsum(capd) / nd_ * 100,
+        "CAPs": _rsum(caps_s) / ns_ * 100,
+        "DCAP": _rsum(dcap) / nd_ * 100,
         "TCAP": float(totals["DiSCO"] / tcap_denom * 100),
     }
     if fix and tcap_denom == 0:  # DiSCO records left but no denominator: undefined, not Inf
