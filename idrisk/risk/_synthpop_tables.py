@@ -22,8 +22,11 @@ from .._synthetic import synthetic_name
 from ..exceptions import SynthpopQuirkWarning
 from ._rfactor import (
     MISSING,
-    _Axis,
+    _complete,
+    _crosstab,
     _Factor,
+    _Table,
+    _union,
     as_factor,
     group_numeric,
     is_r_numeric,
@@ -41,105 +44,7 @@ def _quirk(name: str, detail: str) -> None:
     warnings.warn(f"synthpop quirk '{name}': {detail}", SynthpopQuirkWarning, stacklevel=4)
 
 
-# ====================================================================== tables
-class _Table:
-    """A target x quasi-identifier count table: rows and columns are level ids of the
-    target's and q's axes."""
-
-    __slots__ = ("col_axis", "col_ids", "counts", "row_axis", "row_ids")
-
-    def __init__(self, counts: np.ndarray, row_ids: np.ndarray, col_ids: np.ndarray,
-                 row_axis: _Axis, col_axis: _Axis) -> None:
-        self.counts = counts
-        self.row_ids = row_ids
-        self.col_ids = col_ids
-        self.row_axis = row_axis
-        self.col_axis = col_axis
-
-    @property
-    def rows(self) -> list[str]:
-        """The target's level names."""
-        return self.row_axis.names[self.row_ids].tolist()
-
-    @property
-    def cols(self) -> list[str]:
-        """q's level names."""
-        return self.col_axis.names[self.col_ids].tolist()
-
-    def row_names(self) -> np.ndarray:
-        return self.row_axis.names[self.row_ids]
-
-    def col_field(self, i: int, n_keys: int, cols: np.ndarray | None = None) -> np.ndarray:
-        """Key ``i``'s label in the name of each column (or of columns ``cols``), as synthpop
-        splits the name."""
-        ids = self.col_ids if cols is None else self.col_ids[cols]
-        return self.col_axis.field(i, n_keys)[ids]
-
-
-def _crosstab(t_codes: np.ndarray, t_ids: np.ndarray, q_codes: np.ndarray, q_ids: np.ndarray,
-              t_axis: _Axis, q_axis: _Axis) -> _Table:
-    """``table(target, q)``: records by target level (rows) and q level (columns)."""
-    nt, nq = len(t_ids), len(q_ids)
-    ok = (t_codes >= 0) & (q_codes >= 0)
-    flat = np.bincount(t_codes[ok] * nq + q_codes[ok], minlength=nt * nq)
-    return _Table(flat.astype(np.int32).reshape(nt, nq), t_ids, q_ids, t_axis, q_axis)
-
-
-def _marked(ids: np.ndarray, axis: _Axis) -> np.ndarray:
-    """A mask over the axis's ids: True at ``ids``."""
-    mask = np.zeros(len(axis), dtype=bool)
-    mask[ids] = True
-    return mask
-
-
-def _union(a: np.ndarray, b: np.ndarray, axis: _Axis, fix: bool) -> np.ndarray:
-    """The levels of both tables: sorted by name (synthpop), or ``a``'s then ``b``'s new ones
-    (corrected)."""
-    in_a = _marked(a, axis)
-    if fix:
-        return np.concatenate([a, b[~in_a[b]]])
-    in_a[b] = True
-    return axis.order[in_a[axis.order]]
-
-
-def _complete(t: _Table, rows: np.ndarray, cols: np.ndarray, by_name: bool) -> _Table:
-    """Add the missing rows and columns as zeros.
-
-    synthpop (``by_name=False``) re-sorts a dimension by name only when something was added
-    to it; ``by_name=True`` puts both tables in the order of ``rows``/``cols``.
-    """
-    r, counts = _complete_axis(t.row_ids, rows, t.counts, 0, by_name, t.row_axis)
-    c, counts = _complete_axis(t.col_ids, cols, counts, 1, by_name, t.col_axis)
-    return _Table(counts, r, c, t.row_axis, t.col_axis)
-
-
-def _complete_axis(
-    have: np.ndarray, want: np.ndarray, counts: np.ndarray, axis: int, by_name: bool,
-    levels: _Axis,
-) -> tuple[np.ndarray, np.ndarray]:
-    """One dimension of :func:`_complete`."""
-    extra = want[~_marked(have, levels)[want]]
-    if not (extra.size or by_name):
-        return have, counts
-    shape = list(counts.shape)
-    shape[axis] = len(extra)
-    counts = np.concatenate([counts, np.zeros(shape, counts.dtype)], axis=axis)
-    names = np.concatenate([have, extra])
-    place = np.full(len(levels), -1, dtype=np.intp)
-    place[names] = np.arange(len(names))
-    if (place >= 0).sum() < len(names):  # a level named twice (e.g. 1 and "1")
-        if by_name:  # the last place of each wanted level
-            backwards, first = np.unique(names[::-1], return_index=True)
-            order = (len(names) - 1 - first)[np.searchsorted(backwards, want)]
-        else:
-            order = np.argsort(levels.rank[names], kind="stable")
-    elif by_name:
-        order = place[want]
-    else:  # the levels in name order
-        order = place[levels.order[place[levels.order] >= 0]]
-    return names[order], np.take(counts, order, axis=axis)
-
-
+# ====================================================================== sums
 def _rsum(x: np.ndarray) -> np.float64:
     """R's ``sum()`` of doubles: in column-major order, accumulated in long double."""
     flat = np.asarray(x, dtype=float).ravel(order="F")
@@ -252,6 +157,7 @@ def disclosure_tables(
     thresh_2way: Sequence[float] = (4, 80),
     quirks: str = "synthpop",
     warn: bool = True,
+    key_cache: dict | None = None,
 ) -> dict:
     """synthpop's ``disclosure.synds`` computation on m synthetic frames.
 
@@ -340,12 +246,19 @@ def disclosure_tables(
     tf = factors(tname, ngroups_target)
     target_had_na = tf[0].has_na
     tf = [recode_missing(f) for f in tf]
-    kf = [[recode_missing(f) for f in factors(k, None if ng_data is None else ng_data[i])]
-          for i, k in enumerate(dkeys)]
+    # the keys' factors and q (the same for every target of multi.disclosure's key_cache)
+    cached = (tuple(dkeys), None if ng_data is None else tuple(ng_data))
+    keys_made = None if key_cache is None else key_cache.get(cached)
+    if keys_made is None:
+        kf = [[recode_missing(f) for f in factors(k, None if ng_data is None else ng_data[i])]
+              for i, k in enumerate(dkeys)]
+        keys_made = (kf, *quasi_identifiers(kf))
+        if key_cache is not None:
+            key_cache[cached] = keys_made
+    kf, q_axis, q_ids, q_codes = keys_made
     orig_t, orig_k = tf[0], [f[0] for f in kf]
     # every dataset's levels as ids of one axis per dimension: tables line up by integers
     t_axis, t_ids = level_axis(tf)
-    q_axis, q_ids, q_codes = quasi_identifiers(kf)
     d0 = _crosstab(orig_t.codes, t_ids[0], q_codes[0], q_ids[0], t_axis, q_axis)
     nd = len(data)
 
@@ -752,6 +665,7 @@ def multi_disclosure_tables(
         _quirk("ident.syn from synthesis 1", "the identity measure of the summary is the "
                "first synthesis's, not the mean over the syntheses")
     outputs = {}
+    key_cache: dict = {}  # the keys' factors, shared by the targets
     rows = []
     for i, t in enumerate(tlist):
         ntl = None if not_targetslev is None else _nth(not_targetslev, i, n, "not_targetslev")
@@ -768,7 +682,7 @@ def multi_disclosure_tables(
             usetargetNA=bool(_nth(usetargetsNA, i, n, "usetargetsNA")), usekeysNA=usekeysNA,
             exclude_keys=ex_k, exclude_keylevs=ex_kl, exclude_targetlevs=ex_tl,
             ngroups_target=ng, ngroups_keys=ngroups_keys, thresh_1way=thresh_1way,
-            thresh_2way=thresh_2way, quirks=quirks, warn=False,
+            thresh_2way=thresh_2way, quirks=quirks, warn=False, key_cache=key_cache,
         )
         outputs[t] = res
         ident, attrib, caps = res["ident"], res["attrib"], res["allCAPs"]

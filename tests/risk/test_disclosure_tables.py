@@ -18,20 +18,16 @@ from hypothesis import strategies as st
 from idrisk._rtext import r_labels
 from idrisk.risk._rfactor import (
     MISSING,
+    _complete,
+    _crosstab,
     _Factor,
+    _union,
     as_factor,
     level_axis,
     quasi_identifiers,
     recode_missing,
 )
-from idrisk.risk._synthpop_tables import (
-    _colsums,
-    _complete,
-    _crosstab,
-    _rmean,
-    _TwoWay,
-    _union,
-)
+from idrisk.risk._synthpop_tables import _colsums, _rmean, _TwoWay
 
 #: labels that trip text sorting: prefixes of each other, the separator inside a label,
 #: characters below " ", numbers that sort as text ("10" < "9"), "Missing" itself
