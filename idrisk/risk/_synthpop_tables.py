@@ -444,7 +444,7 @@ def _measures_of(
     capd, caps_s = dqx.astype(float), sqx.astype(float)
     capd[several_d] = _colsums(p_d**2) * dqx[several_d]
     caps_s[several_s] = _colsums(p_s**2) * sqx[several_s]
-    dcap = np.where(fixed_s, Dx, 0).sum(axis=0).astype(float)
+    dcap = (np.where(fixed_s, Dx, 0) if excluding else disco).sum(axis=0).astype(float)
     dcap[several_s] = _colsums(p_s * np.take(Dx, several_s, axis=1))
     row_totals = D.sum(axis=1)
     tcap_denom = _total(dqx[sqx > 0])
