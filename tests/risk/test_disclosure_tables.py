@@ -95,6 +95,22 @@ def test_factor_of_a_numeric_column_equals_sorted_distinct_values(values, as_flo
     np.testing.assert_array_equal(got.codes, want)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.sampled_from(LABELS), st.integers(0, 3)), max_size=40),
+       st.sampled_from(["object", "str"]))
+def test_factor_of_a_text_column_equals_sorted_distinct_text(values, dtype):
+    """Text columns (object or pandas' str), NA among them, numbers mixed into object ones."""
+    if dtype == "str":
+        values = [v if v is None else str(v) for v in values]
+    series = pd.Series(values, dtype=dtype)
+    missing = series.isna().to_numpy()
+    text = [None if na else str(v) for v, na in zip(series, missing, strict=True)]
+    levels = sorted({v for v in text if v is not None})
+    got = as_factor(series)
+    assert got.levels == levels
+    assert _labels(got) == text
+
+
 # ------------------------------------------------------------------ quasi-identifiers
 def _q_reference(keys: list[_Factor]) -> tuple[list[str], list[str]]:
     """q of one dataset as synthpop makes it: (levels, each record's level name)."""
