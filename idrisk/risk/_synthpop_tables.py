@@ -22,10 +22,16 @@ from .._synthetic import synthetic_name
 from ..exceptions import SynthpopQuirkWarning
 from ._rfactor import (
     MISSING,
+    _complete,
+    _crosstab,
     _Factor,
+    _Table,
+    _union,
     as_factor,
     group_numeric,
     is_r_numeric,
+    level_axis,
+    quasi_identifiers,
     recode_missing,
 )
 
@@ -38,71 +44,7 @@ def _quirk(name: str, detail: str) -> None:
     warnings.warn(f"synthpop quirk '{name}': {detail}", SynthpopQuirkWarning, stacklevel=4)
 
 
-# ====================================================================== tables
-class _Table:
-    """A target x quasi-identifier count table with its level names."""
-
-    __slots__ = ("cols", "counts", "rows")
-
-    def __init__(self, counts: np.ndarray, rows: list[str], cols: list[str]) -> None:
-        self.counts = counts
-        self.rows = list(rows)
-        self.cols = list(cols)
-
-    def copy(self, counts: np.ndarray | None = None) -> _Table:
-        return _Table(self.counts.copy() if counts is None else counts, self.rows, self.cols)
-
-
-def _quasi_identifier(keys: list[_Factor]) -> tuple[list[str], np.ndarray]:
-    """(levels, codes) of q: one key is the key factor, several keys their labels pasted with
-    ``" | "`` (only observed combinations, sorted by name)."""
-    if len(keys) == 1:
-        return keys[0].levels, keys[0].codes
-    pasted = [" | ".join(parts) for parts in zip(*[k.labels() for k in keys], strict=True)]
-    levels = sorted(set(pasted))
-    index = {lv: i for i, lv in enumerate(levels)}
-    return levels, np.array([index[p] for p in pasted], dtype=np.intp)
-
-
-def _crosstab(target: _Factor, q_levels: list[str], q_codes: np.ndarray) -> _Table:
-    counts = np.zeros((len(target.levels), len(q_levels)), dtype=np.int64)
-    ok = (target.codes >= 0) & (q_codes >= 0)
-    np.add.at(counts, (target.codes[ok], q_codes[ok]), 1)
-    return _Table(counts, target.levels, q_levels)
-
-
-def _complete(t: _Table, rows: list[str], cols: list[str], by_name: bool) -> _Table:
-    """Add the missing rows and columns as zeros.
-
-    synthpop (``by_name=False``) re-sorts a dimension by name only when something was added
-    to it; ``by_name=True`` puts both tables in the order of ``rows``/``cols``.
-    """
-    counts = t.counts
-    r, counts = _complete_axis(list(t.rows), rows, counts, 0, by_name)
-    c, counts = _complete_axis(list(t.cols), cols, counts, 1, by_name)
-    return _Table(counts, r, c)
-
-
-def _complete_axis(
-    have: list[str], want: list[str], counts: np.ndarray, axis: int, by_name: bool
-) -> tuple[list[str], np.ndarray]:
-    """One dimension of :func:`_complete`."""
-    present = set(have)
-    extra = [x for x in want if x not in present]
-    if not (extra or by_name):
-        return have, counts
-    shape = list(counts.shape)
-    shape[axis] = len(extra)
-    counts = np.concatenate([counts, np.zeros(shape, np.int64)], axis=axis)
-    names = have + extra
-    if by_name:
-        position = {x: i for i, x in enumerate(names)}
-        order = [position[x] for x in want]
-    else:
-        order = sorted(range(len(names)), key=names.__getitem__)
-    return [names[i] for i in order], np.take(counts, order, axis=axis)
-
-
+# ====================================================================== sums
 def _rsum(x: np.ndarray) -> np.float64:
     """R's ``sum()`` of doubles: in column-major order, accumulated in long double."""
     flat = np.asarray(x, dtype=float).ravel(order="F")
@@ -111,30 +53,42 @@ def _rsum(x: np.ndarray) -> np.float64:
     return np.float64(np.cumsum(flat, dtype=np.longdouble)[-1])
 
 
-def _rmean(x: object) -> float:
-    """R's ``mean()`` of doubles: a long-double sum over n, then one correction pass."""
+def _rmean(x: object, whole: bool = False) -> float:
+    """R's ``mean()`` of doubles: a long-double sum over n, then one correction pass
+    (``whole``: the values are whole numbers, whose sum is exact in any order)."""
     v = np.asarray(x, dtype=float)
     if not v.size:
         return float("nan")
-    s = np.cumsum(v, dtype=np.longdouble)[-1] / v.size
+    total = np.longdouble(v.sum()) if whole else np.cumsum(v, dtype=np.longdouble)[-1]
+    s = total / v.size
     if np.isfinite(s):
         s = s + np.cumsum(v.astype(np.longdouble) - s)[-1] / v.size
     return float(s)
 
 
 def _colsums(x: np.ndarray) -> np.ndarray:
-    """R's ``colSums()``: each column accumulated in long double."""
+    """R's ``colSums()``: each column accumulated in long double, row after row. A column
+    with at most one non-zero value sums to it exactly; only the others take long double."""
     x = np.asarray(x, dtype=float)
-    if not x.shape[0]:
-        return np.zeros(x.shape[1])
-    return np.cumsum(x, axis=0, dtype=np.longdouble)[-1].astype(float)
+    out = x.sum(axis=0)
+    seen = np.zeros(x.shape[1], dtype=bool)
+    twice = seen.copy()
+    for row in x != 0:
+        twice |= seen & row
+        seen |= row
+    several = np.flatnonzero(twice)
+    if several.size:
+        acc = np.zeros(several.size, dtype=np.longdouble)
+        for row in np.take(x, several, axis=1):
+            acc += row
+        out[several] = acc
+    return out
 
 
-def _proportions(counts: np.ndarray) -> np.ndarray:
-    totals = counts.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = counts / totals
-    return np.where(totals > 0, p, 0.0)
+def _total(counts: np.ndarray) -> np.float64:
+    """R's ``sum()`` of whole numbers held as doubles: exact in any order below 2**53, so
+    numpy's sum equals R's long-double one."""
+    return np.float64(counts.sum())
 
 
 TABLES = ("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
@@ -145,10 +99,6 @@ EXCLUSION_COLUMNS = (
 
 
 # ====================================================================== disclosure
-def _fields(col: str, n_keys: int) -> list[str]:
-    return col.split(" | ") if n_keys > 1 else [col]
-
-
 def _as_int_list(value: object, argument: str) -> list[int]:
     vals: list[Any] = [value] if np.isscalar(value) else list(cast(Iterable[Any], value))
     out = []
@@ -207,6 +157,7 @@ def disclosure_tables(
     thresh_2way: Sequence[float] = (4, 80),
     quirks: str = "synthpop",
     warn: bool = True,
+    key_cache: dict | None = None,
 ) -> dict:
     """synthpop's ``disclosure.synds`` computation on m synthetic frames.
 
@@ -293,12 +244,22 @@ def disclosure_tables(
         return [as_factor(c) for c in cols]
 
     tf = factors(tname, ngroups_target)
-    kf = [factors(k, None if ng_data is None else ng_data[i]) for i, k in enumerate(dkeys)]
     target_had_na = tf[0].has_na
-    orig_t = recode_missing(tf[0])
-    orig_k = [recode_missing(f[0]) for f in kf]
-    q0_levels, q0_codes = _quasi_identifier(orig_k)
-    d0 = _crosstab(orig_t, q0_levels, q0_codes)
+    tf = [recode_missing(f) for f in tf]
+    # the keys' factors and q (the same for every target of multi.disclosure's key_cache)
+    cached = (tuple(dkeys), None if ng_data is None else tuple(ng_data))
+    keys_made = None if key_cache is None else key_cache.get(cached)
+    if keys_made is None:
+        kf = [[recode_missing(f) for f in factors(k, None if ng_data is None else ng_data[i])]
+              for i, k in enumerate(dkeys)]
+        keys_made = (kf, *quasi_identifiers(kf))
+        if key_cache is not None:
+            key_cache[cached] = keys_made
+    kf, q_axis, q_ids, q_codes = keys_made
+    orig_t, orig_k = tf[0], [f[0] for f in kf]
+    # every dataset's levels as ids of one axis per dimension: tables line up by integers
+    t_axis, t_ids = level_axis(tf)
+    d0 = _crosstab(orig_t.codes, t_ids[0], q_codes[0], q_ids[0], t_axis, q_axis)
     nd = len(data)
 
     not_t = [] if not_targetlev is None else (
@@ -323,18 +284,16 @@ def disclosure_tables(
                              f"{tname!r} in data")
 
     per = []
+    two_way = _TwoWay(orig_t, orig_k)
     for j in range(m):
-        st = recode_missing(tf[j + 1])
-        sk = [recode_missing(f[j + 1]) for f in kf]
-        ql, qc = _quasi_identifier(sk)
-        s0 = _crosstab(st, ql, qc)
-        rows_d = sorted(set(d0.rows) | set(s0.rows)) if not fix else d0.rows + [
-            r for r in s0.rows if r not in set(d0.rows)]
-        cols_d = sorted(set(d0.cols) | set(s0.cols)) if not fix else d0.cols + [
-            c for c in s0.cols if c not in set(d0.cols)]
+        s0 = _crosstab(tf[j + 1].codes, t_ids[j + 1], q_codes[j + 1], q_ids[j + 1], t_axis,
+                       q_axis)
+        rows_d = _union(d0.row_ids, s0.row_ids, t_axis, fix)
+        cols_d = _union(d0.col_ids, s0.col_ids, q_axis, fix)
         d = _complete(d0, rows_d, cols_d, by_name=fix)
         s = _complete(s0, rows_d, cols_d, by_name=fix)
-        if warn and not fix and (d.rows != s.rows or d.cols != s.cols):
+        if warn and not fix and not (np.array_equal(d.row_ids, s.row_ids)
+                                     and np.array_equal(d.col_ids, s.col_ids)):
             _quirk("tables combined by position",
                    f"synthesis {j + 1}: the original and synthetic tables of {tname} by keys "
                    "list their levels in different orders and synthpop combines them by "
@@ -344,7 +303,7 @@ def disclosure_tables(
                              exclude_ov_denom_lim, int(denom_lim), fix))
         per[-1]["dims"] = (d0.counts.shape, d.counts.shape)
         per[-1]["check_1way"] = _check_1way(per[-1], thresh_1way)
-        per[-1]["check_2way"] = _check_2way(per[-1], orig_t, orig_k, dkeys, thresh_2way)
+        per[-1]["check_2way"] = _check_2way(per[-1], two_way, dkeys, thresh_2way)
     if warn and not fix and any(p["target_excluded"] for p in per):
         _quirk("identity measures depend on the target",
                "records were excluded for the target, which changes UiO, UiS, UiOiS and repU "
@@ -380,19 +339,26 @@ def _measures_of(
     not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
     triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
 ) -> dict:
-    D, S = d.counts.astype(float), s.counts.astype(float)
-    pd_, ps = _proportions(D), _proportions(S)
-    s_present = S.sum(axis=0) > 0
+    # The tables hold whole numbers (int32): R's double sums of them are exact, and so are
+    # numpy's. A cell's proportion of its column is 1 (R's ``prop == 1``) exactly when the
+    # cell holds the whole column.
+    D, S = d.counts, s.counts
+    d_total, s_total = D.sum(axis=0), S.sum(axis=0)
+    s_present = s_total > 0
+    fixed_d = (D == d_total) & (D > 0)
+    fixed_s = (S == s_total) & s_present
+    excluding = bool(not_t or (not usetargetNA and target_had_na) or not all(use_na)
+                     or triples or over_lim)
     tables = {
-        "original": D.copy(),
-        "synthetic": S.copy(),
-        "Dorig": np.where(pd_ == 1, D, 0.0),
-        "Dsyn": np.where(ps == 1, S, 0.0),
-        "iS": np.where(s_present[None, :], D, 0.0),
-        "DiS": np.where((ps == 1).any(axis=0)[None, :], D, 0.0),
+        "original": D.copy() if excluding else D,  # zeroed in place below
+        "synthetic": S.copy() if excluding else S,
+        "Dorig": np.where(fixed_d, D, 0),
+        "Dsyn": np.where(fixed_s, S, 0),
+        "iS": np.where(s_present[None, :], D, 0),
+        "DiS": np.where(fixed_s.any(axis=0)[None, :], D, 0),
+        "DiSCO": np.where(fixed_s, D, 0),
+        "DiSDiO": np.where(fixed_s & fixed_d, D, 0),
     }
-    tables["DiSCO"] = np.where(ps == 1, tables["iS"], 0.0)
-    tables["DiSDiO"] = np.where(pd_ == 1, tables["DiSCO"], 0.0)
     names = {k: (s if k in ("synthetic", "Dsyn") else d) for k in TABLES}
     nex = np.zeros((len(TABLES), len(EXCLUSION_COLUMNS)))
 
@@ -400,15 +366,15 @@ def _measures_of(
         for i, k in enumerate(TABLES):
             mask = mask_of(names[k], tables[k])
             nex[i, step] += tables[k][mask].sum()
-            tables[k][mask] = 0.0
+            tables[k][mask] = 0
 
     def rows_named(levels):
-        return lambda t, _: np.isin(np.array(t.rows, dtype=object), levels)[:, None] & \
-            np.ones((1, len(t.cols)), bool)
+        return lambda t, _: np.isin(t.row_names(), levels)[:, None] & \
+            np.ones((1, len(t.col_ids)), bool)
 
-    def cols_where(pred):
-        return lambda t, _: np.ones((len(t.rows), 1), bool) & np.array(
-            [pred(_fields(c, n_keys)) for c in t.cols], dtype=bool)[None, :]
+    def key_is(i: int, level: str):
+        return lambda t, _: np.ones((len(t.row_ids), 1), bool) & (
+            t.col_field(i, n_keys) == level)[None, :]
 
     if not_t:
         zero(0, rows_named(not_t))
@@ -416,16 +382,16 @@ def _measures_of(
         zero(1, rows_named([MISSING]))
     for i, use in enumerate(use_na):
         if not use:
-            zero(2, cols_where(lambda f, i=i: f[i] == MISSING))
+            zero(2, key_is(i, MISSING))
+    def pair_is(i: int, key_level: str, target_level: str):
+        return lambda t, v: (t.row_names() == target_level)[:, None] & key_is(i, key_level)(t, v)
+
     for key, keylev, targetlev in triples:
-        i = dkeys.index(key)
-        zero(3, lambda t, _, i=i, kl=str(keylev), tl=str(targetlev):
-             np.array([r == tl for r in t.rows], bool)[:, None]
-             & np.array([_fields(c, n_keys)[i] == kl for c in t.cols], bool)[None, :])
+        zero(3, pair_is(dkeys.index(key), str(keylev), str(targetlev)))
     if over_lim:
         zero(4, lambda t, values: values > denom_lim)
-    for i, k in enumerate(TABLES):
-        nex[i, 5] = tables[k].sum()
+    totals = {k: _total(tables[k]) for k in TABLES}
+    nex[:, 5] = list(totals.values())
     target_excluded = bool(nex[:2, [0, 1, 3, 4]].sum() > 0)
 
     Dx, Sx = tables["original"], tables["synthetic"]
@@ -434,17 +400,18 @@ def _measures_of(
             out = values.copy()
             for i, use in enumerate(use_na):
                 if not use:
-                    out[:, [_fields(c, n_keys)[i] == MISSING for c in t.cols]] = 0.0
+                    out[:, t.col_field(i, n_keys) == MISSING] = 0
             return out
 
         ident_d, ident_s = key_only(d, D), key_only(s, S)
-        nd_, ns_ = Dx.sum(), Sx.sum()
-        ident_nd, ident_ns = ident_d.sum(), ident_s.sum()
+        nd_, ns_ = _total(Dx), _total(Sx)
+        ident_nd, ident_ns = _total(ident_d), _total(ident_s)
     else:
         ident_d, ident_s = Dx, Sx
         nd_, ns_ = ident_nd, ident_ns = np.float64(nd), np.float64(ns)
     # R's forms: count / N * 100; sum(), colSums() and rowSums() accumulate in long double
-    dq, sq = _colsums(ident_d), _colsums(ident_s)
+    dqx, sqx = (Dx.sum(axis=0), Sx.sum(axis=0)) if excluding else (d_total, s_total)
+    dq, sq = (ident_d.sum(axis=0), ident_s.sum(axis=0)) if fix else (dqx, sqx)
     ident = {
         "UiO": float((dq == 1).sum()) / ident_nd * 100,
         "UiS": float((sq == 1).sum()) / ident_ns * 100,
@@ -454,25 +421,39 @@ def _measures_of(
     disco = tables["DiSCO"]
     nonzero = disco[disco > 0]
     attrib = {
-        "Dorig": _rsum(tables["Dorig"]) / nd_ * 100,
-        "Dsyn": _rsum(tables["Dsyn"]) / ns_ * 100,
-        "iS": _rsum(tables["iS"]) / nd_ * 100,
-        "DiS": _rsum(tables["DiS"]) / nd_ * 100,
-        "DiSCO": _rsum(disco) / nd_ * 100,
-        "DiSDiO": _rsum(tables["DiSDiO"]) / nd_ * 100,
+        "Dorig": totals["Dorig"] / nd_ * 100,
+        "Dsyn": totals["Dsyn"] / ns_ * 100,
+        "iS": totals["iS"] / nd_ * 100,
+        "DiS": totals["DiS"] / nd_ * 100,
+        "DiSCO": totals["DiSCO"] / nd_ * 100,
+        "DiSDiO": totals["DiSDiO"] / nd_ * 100,
         "max_denom": float(disco.max()) if disco.size else 0.0,
-        "mean_denom": _rmean(nonzero),
+        "mean_denom": _rmean(nonzero, whole=True),
     }
-    pdx, psx = _proportions(Dx), _proportions(Sx)
-    dqx, sqx = _colsums(Dx), _colsums(Sx)
-    row_totals = _colsums(D.T)
-    tcap_denom = np.float64(_rsum(dqx[sqx > 0]))
+    # Per column, R sums proportions: colSums(p^2) * N for CAPd and CAPs, colSums(p_syn *
+    # count) for DCAP. A column whose records share one target level has proportion 1 in
+    # that cell and 0 elsewhere, so its sums are exact: N, and the original count of that
+    # cell. Only columns with several levels are divided and summed in long double; empty
+    # columns add exact zeros to the long-double sums over the columns.
+    if excluding:
+        fixed_d, fixed_s = (Dx == dqx) & (Dx > 0), (Sx == sqx) & (Sx > 0)
+    several_d = np.flatnonzero((dqx > 0) & ~fixed_d.any(axis=0))
+    several_s = np.flatnonzero((sqx > 0) & ~fixed_s.any(axis=0))
+    p_d = np.take(Dx, several_d, axis=1) / dqx[several_d]  # np.take keeps rows contiguous
+    p_s = np.take(Sx, several_s, axis=1) / sqx[several_s]
+    capd, caps_s = dqx.astype(float), sqx.astype(float)
+    capd[several_d] = _colsums(p_d**2) * dqx[several_d]
+    caps_s[several_s] = _colsums(p_s**2) * sqx[several_s]
+    dcap = (np.where(fixed_s, Dx, 0) if excluding else disco).sum(axis=0).astype(float)
+    dcap[several_s] = _colsums(p_s * np.take(Dx, several_s, axis=1))
+    row_totals = D.sum(axis=1)
+    tcap_denom = _total(dqx[sqx > 0])
     caps = {
         "baseCAPd": 100 * _rsum((row_totals / nd) ** 2),
-        "CAPd": _rsum(_colsums(pdx**2) * dqx) / nd_ * 100,
-        "CAPs": _rsum(_colsums(psx**2) * sqx) / ns_ * 100,
-        "DCAP": _rsum(_colsums(psx * Dx)) / nd_ * 100,
-        "TCAP": float(_rsum(disco) / tcap_denom * 100),
+        "CAPd": _rsum(capd) / nd_ * 100,
+        "CAPs": _rsum(caps_s) / ns_ * 100,
+        "DCAP": _rsum(dcap) / nd_ * 100,
+        "TCAP": float(totals["DiSCO"] / tcap_denom * 100),
     }
     if fix and tcap_denom == 0:  # DiSCO records left but no denominator: undefined, not Inf
         caps["TCAP"] = float("nan")
@@ -484,8 +465,8 @@ def _measures_of(
 
 def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
     disco = p["tables"]["DiSCO"]
-    by_level = disco.sum(axis=1)
-    total = disco.sum()
+    by_level = disco.sum(axis=1).astype(float)
+    total = _total(disco)
     if total == 0:
         return None
     order = sorted(range(len(by_level)), key=lambda i: -by_level[i])
@@ -495,7 +476,7 @@ def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
         return None
     level = p["d"].rows[top]
     d = p["tables"]["original"]
-    all_ = d.sum()
+    all_ = _total(d)
     return pd.DataFrame(
         {
             "Level": [level],
@@ -509,45 +490,87 @@ def _check_1way(p: dict, thresh: Sequence[float]) -> pd.DataFrame | None:
     )
 
 
+class _TwoWay:
+    """The original records the 2-way check counts, shared by all syntheses: records by key
+    label (``total``) and by target and key label (``with_target``). Levels are found by
+    name (two levels may share one); the counts per key are made when first asked for."""
+
+    __slots__ = ("_counts", "keys", "target")
+
+    def __init__(self, target: _Factor, keys: list[_Factor]) -> None:
+        self.target = target
+        self.keys = keys
+        self._counts: dict[int, tuple[list, list, dict, dict]] = {}
+
+    def _of(self, i: int) -> tuple[list[int], list[list[int]], dict, dict]:
+        if i not in self._counts:
+            t, k = self.target, self.keys[i]
+            nk = len(k.levels)
+            ok = (t.codes >= 0) & (k.codes >= 0)
+            both = np.bincount(t.codes[ok] * nk + k.codes[ok], minlength=len(t.levels) * nk)
+            self._counts[i] = (
+                np.bincount(k.codes[k.codes >= 0], minlength=nk).tolist(),
+                both.reshape(len(t.levels), nk).tolist(), _positions(k.levels),
+                _positions(t.levels))
+        return self._counts[i]
+
+    def total(self, i: int, key_level: str) -> int:
+        totals, _, key_at, _ = self._of(i)
+        return sum(totals[j] for j in key_at.get(key_level, []))
+
+    def with_target(self, i: int, target_level: str, key_level: str) -> int:
+        _, both, key_at, target_at = self._of(i)
+        return sum(both[r][c] for r in target_at.get(target_level, [])
+                   for c in key_at.get(key_level, []))
+
+
+def _positions(levels: list[str]) -> dict[str, list[int]]:
+    """Where each level name occurs among ``levels``."""
+    out: dict[str, list[int]] = {}
+    for j, lv in enumerate(levels):
+        out.setdefault(lv, []).append(j)
+    return out
+
+
 def _check_2way(
-    p: dict, orig_t: _Factor, orig_k: list[_Factor], dkeys: list[str],
-    thresh: Sequence[float],
+    p: dict, orig: _TwoWay, dkeys: list[str], thresh: Sequence[float],
 ) -> pd.DataFrame | None:
     d, disco = p["d"], p["tables"]["DiSCO"]
     n_keys = len(dkeys)
-    cells = np.argwhere(disco > thresh[0])
-    pieces = []
-    for i, key in enumerate(dkeys):
-        counts: dict[str, int] = {}
-        for r, c in cells:
-            pair = f"{d.rows[r]}|{_fields(d.cols[c], n_keys)[i]}"
-            counts[pair] = counts.get(pair, 0) + int(disco[r, c])
-        for pair in sorted(counts):
-            pieces.append((pair, counts[pair], key))
-    if not pieces:
+    r, c = np.nonzero(disco > thresh[0])
+    if not r.size:
         return None
-    t_labels = orig_t.labels()
+    target_names = d.row_names()[r]
+    values = disco[r, c].astype(np.int64).tolist()
+    pieces = []
+    for i in range(n_keys):
+        counts: dict[str, int] = {}
+        for tl, kl, v in zip(target_names, d.col_field(i, n_keys, c), values, strict=True):
+            pair = f"{tl}|{kl}"
+            counts[pair] = counts.get(pair, 0) + v
+        for pair in sorted(counts):
+            pieces.append((pair, counts[pair], i))
     rows = []
-    for idx, (pair, n, key) in enumerate(pieces, start=1):
+    for idx, (pair, n, i) in enumerate(pieces, start=1):
         tl, kl = pair.split("|", 1)
-        k_labels = orig_k[dkeys.index(key)].labels()
-        in_key = k_labels == kl
-        key_total = float(in_key.sum())
-        ktt = float((in_key & (t_labels == tl)).sum())
-        rows.append((str(idx), pair, n, key, ktt, key_total, 100 * ktt / key_total))
+        key_total = float(orig.total(i, kl))
+        ktt = float(orig.with_target(i, tl, kl))
+        rows.append((str(idx), pair, n, dkeys[i], ktt, key_total, 100 * ktt / key_total))
     order = sorted(range(len(rows)), key=lambda i: -rows[i][2])
     kept = [rows[i] for i in order if rows[i][6] > thresh[1]]
     if not kept:
         return None
+    categories = {pair: j for j, pair in enumerate(dict.fromkeys(r[1] for r in rows))}
+    numbers = np.array([r[4:] for r in kept], dtype=float)
     return pd.DataFrame(
         {
-            "target_key_levs": pd.Categorical(
-                [r[1] for r in kept], categories=list(dict.fromkeys(r[1] for r in rows))),
+            "target_key_levs": pd.Categorical.from_codes(
+                [categories[r[1]] for r in kept], categories=list(categories)),
             "npairs": np.array([r[2] for r in kept], dtype=np.int32),
             "key": [r[3] for r in kept],
-            "key_target_total": [r[4] for r in kept],
-            "key_total": [r[5] for r in kept],
-            "PctTargetKeyLevel": [r[6] for r in kept],
+            "key_target_total": numbers[:, 0],
+            "key_total": numbers[:, 1],
+            "PctTargetKeyLevel": numbers[:, 2],
         },
         index=pd.Index([r[0] for r in kept]),
     )
@@ -556,10 +579,11 @@ def _check_2way(
 def _assemble(per: list[dict], dkeys: list[str], tname: str, nd: int, tf, orig_t) -> dict:
     m = len(per)
     index = pd.Index([str(j + 1) for j in range(m)])
-    out: dict = {
-        name: pd.DataFrame([p[name] for p in per], index=index)
-        for name in ("ident", "attrib", "allCAPs")
-    }
+    out: dict = {}
+    for name in ("ident", "attrib", "allCAPs"):
+        columns = list(per[0][name])
+        out[name] = pd.DataFrame(np.array([[p[name][c] for c in columns] for p in per],
+                                          dtype=float), index=index, columns=columns)
     c1 = [p["check_1way"] for p in per]
     c2 = [p["check_2way"] for p in per]
     check1 = ""
@@ -578,10 +602,9 @@ def _assemble(per: list[dict], dkeys: list[str], tname: str, nd: int, tf, orig_t
         out["check_2way"] = ["" if c is None else c for c in c2]
     out["check1"] = check1
     out["check2"] = check2
-    out["Nexclusions"] = [
-        pd.DataFrame(p["Nexclusions"], index=list(TABLES), columns=list(EXCLUSION_COLUMNS))
-        for p in per
-    ]
+    rows, columns = pd.Index(TABLES), pd.Index(EXCLUSION_COLUMNS)
+    out["Nexclusions"] = [pd.DataFrame(p["Nexclusions"], index=rows, columns=columns)
+                          for p in per]
     out["keys"] = list(dkeys)
     out["target"] = tname
     out["Norig"] = nd
@@ -642,6 +665,7 @@ def multi_disclosure_tables(
         _quirk("ident.syn from synthesis 1", "the identity measure of the summary is the "
                "first synthesis's, not the mean over the syntheses")
     outputs = {}
+    key_cache: dict = {}  # the keys' factors, shared by the targets
     rows = []
     for i, t in enumerate(tlist):
         ntl = None if not_targetslev is None else _nth(not_targetslev, i, n, "not_targetslev")
@@ -658,7 +682,7 @@ def multi_disclosure_tables(
             usetargetNA=bool(_nth(usetargetsNA, i, n, "usetargetsNA")), usekeysNA=usekeysNA,
             exclude_keys=ex_k, exclude_keylevs=ex_kl, exclude_targetlevs=ex_tl,
             ngroups_target=ng, ngroups_keys=ngroups_keys, thresh_1way=thresh_1way,
-            thresh_2way=thresh_2way, quirks=quirks, warn=False,
+            thresh_2way=thresh_2way, quirks=quirks, warn=False, key_cache=key_cache,
         )
         outputs[t] = res
         ident, attrib, caps = res["ident"], res["attrib"], res["allCAPs"]

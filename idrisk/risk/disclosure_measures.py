@@ -382,8 +382,9 @@ def _result(res: dict, n: int, quirks: str) -> DisclosureResult:
         t = p["tables"]
         levels.append(pd.DataFrame({
             "dataset": j, "level": p["d"].rows,
-            "original": t["original"].sum(axis=1), "Dorig": t["Dorig"].sum(axis=1),
-            "DiSCO": t["DiSCO"].sum(axis=1),
+            "original": t["original"].sum(axis=1).astype(float),
+            "Dorig": t["Dorig"].sum(axis=1).astype(float),
+            "DiSCO": t["DiSCO"].sum(axis=1).astype(float),
         }))
 
     def stacked(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
