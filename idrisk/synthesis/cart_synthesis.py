@@ -51,6 +51,7 @@ from .._result import Result
 from .._schema import is_categorical, sorted_levels
 from .._synthetic import Synthesizer, SyntheticData
 from . import _kernels
+from ._route_table import RouteTable
 from .rng import NumpyStream, RStream, make_stream
 from .rpart_tree import RpartTree
 from .smoothing import bw_sj, smooth_density
@@ -272,7 +273,8 @@ def _take(col: pd.Series, pos: np.ndarray) -> pd.Series:
 
 
 class _Synthesizer:
-    def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None):
+    def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None,
+                 m=1):
         self.smoothing = smoothing or {}
         self.data = data
         self.vs = vs
@@ -285,6 +287,8 @@ class _Synthesizer:
         self.n = len(data)
         self.trees: dict[str, RpartTree] = {}
         self._donors: dict[str, _LeafDonors] = {}
+        self._routes: dict[str, RouteTable | None] = {}
+        self.m = m
         self._preds = {v: [c for c in data.columns if pm.loc[v, c]] for v in vs}
 
     def replicate(self) -> pd.DataFrame:
@@ -343,13 +347,23 @@ class _Synthesizer:
                 self._donors[v] = donors
         return donors
 
+    def _route(self, v: str, tree: RpartTree, xm: np.ndarray) -> np.ndarray:
+        """The nodes of the rows ``xm`` in ``v``'s tree: by a :class:`RouteTable` built once
+        when the tree serves several datasets and has at most n cells, else by walking it."""
+        if self.proper or self.m < 2:
+            return tree.apply_encoded(xm)
+        if v not in self._routes:
+            self._routes[v] = RouteTable.build(tree, max_cells=self.n)
+        table = self._routes[v]
+        return tree.apply_encoded(xm) if table is None else table.apply(xm)
+
     def _cart(self, v: str, current: pd.DataFrame) -> pd.Series:
         tree, y = self._fit(v)
         preds = self._preds[v]
         xm = np.empty((self.n, len(preds)))
         for j, c in enumerate(preds):
             xm[:, j] = tree.encode_column(c, current[c])
-        nodes = tree.apply_encoded(xm)
+        nodes = self._route(v, tree, xm)
         if tree.method == "anova":
             donors = self._leaf_donors(v, tree, y)
             if not donors.all_leaves(nodes):
@@ -613,7 +627,7 @@ class CARTSynthesizer(Synthesizer):
         pad = self._padded
         stream: RStream | NumpyStream = make_stream(self.rng, seed)
         synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(self.minbucket),
-                             float(self.cp), bool(self.proper), stream, self.smoothing_)
+                             float(self.cp), bool(self.proper), stream, self.smoothing_, m)
         progress = self.progress
         if progress is None:
             progress = m > 1 and sys.stderr.isatty()
