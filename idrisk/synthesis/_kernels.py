@@ -1,9 +1,9 @@
 """Compiled loops of the CART synthesizer (numba): R's index draws, donor look-ups, routing.
 
-The draw kernels consume a given array of raw 32-bit Mersenne-Twister words as R does
-(rejection sampling, ``R_unif_index``, ``sample.int``'s swap with the last), and report how
-many words they used, or -1 when the words ran out (:class:`idrisk.synthesis.rng.RStream`
-then retries with more).
+R's Mersenne-Twister (``MT_genrand``) runs here on the state that
+:class:`idrisk.synthesis.rng.RStream` holds (624 words and the position), and the draw kernels
+take their words from it one by one as R does (rejection sampling, ``R_unif_index``,
+``sample.int``'s swap with the last): no word is drawn ahead or put back.
 """
 
 from __future__ import annotations
@@ -16,10 +16,54 @@ __all__ = [
     "first_appearance_groups",
     "hash_build",
     "hash_lookup",
+    "mt_words",
     "permutation_draws",
     "route",
     "unif_index_groups",
 ]
+
+_N, _M = 624, 397
+_UPPER, _LOWER, _MATRIX_A = 0x80000000, 0x7FFFFFFF, 0x9908B0DF
+
+
+@_jit
+def _mt_regenerate(mt):
+    """The next 624 words of R's Mersenne-Twister state (``MT_genrand``'s refill)."""
+    for kk in range(_N - _M):
+        y = (mt[kk] & _UPPER) | (mt[kk + 1] & _LOWER)
+        mt[kk] = mt[kk + _M] ^ (y >> 1) ^ (-(y & 1) & _MATRIX_A)
+    for kk in range(_N - _M, _N - 1):
+        y = (mt[kk] & _UPPER) | (mt[kk + 1] & _LOWER)
+        mt[kk] = mt[kk + _M - _N] ^ (y >> 1) ^ (-(y & 1) & _MATRIX_A)
+    y = (mt[_N - 1] & _UPPER) | (mt[0] & _LOWER)
+    mt[_N - 1] = mt[_M - 1] ^ (y >> 1) ^ (-(y & 1) & _MATRIX_A)
+
+
+@_jit
+def _mt_word(mt, mti):
+    """(the next 32-bit word of R's Mersenne-Twister ``MT_genrand``, the new position) from
+    the state ``mt`` (624 words, as int64) at position ``mti``."""
+    if mti >= _N:
+        _mt_regenerate(mt)
+        mti = 0
+    y = mt[mti]
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y, mti + 1
+
+
+@_jit
+def mt_words(mt, state, out):
+    """Fill ``out`` with the next raw words of the stream ``(mt, state)``: ``state[0]`` is
+    the position in ``mt``, ``state[1]`` counts the words drawn."""
+    mti = state[0]
+    for i in range(out.shape[0]):
+        out[i], mti = _mt_word(mt, mti)
+    state[0] = mti
+    state[1] += out.shape[0]
+
 
 @_jit
 def _bits(n):
@@ -31,61 +75,60 @@ def _bits(n):
 
 
 @_jit
-def unif_index_groups(words, ns, sizes, out):
+def _rbits(mt, mti, bits):
+    """R's ``rbits``: (``bits`` random bits from 16-bit chunks of unif_rand(), the new
+    position)."""
+    v = 0
+    for _c in range(bits // 16 + 1):
+        w, mti = _mt_word(mt, mti)
+        v = v * 65536 + (w >> 16)
+    return v & ((1 << bits) - 1), mti
+
+
+@_jit
+def unif_index_groups(mt, state, ns, sizes, out):
     """``sizes[g]`` draws of ``R_unif_index(ns[g])`` for every group g in turn, into ``out``
-    (groups one after the other). Returns the number of words used, or -1 if too few."""
-    p = 0
-    total = words.shape[0]
+    (groups one after the other), from the stream ``(mt, state)`` (see :func:`mt_words`)."""
+    mti = state[0]
+    words = 0
     o = 0
     for g in range(ns.shape[0]):
         n = ns[g]
         bits = _bits(n)
-        per_try = bits // 16 + 1
-        mask = (1 << bits) - 1
         for _ in range(sizes[g]):
             while True:
-                if p + per_try > total:
-                    return -1
-                v = 0
-                for _c in range(per_try):
-                    v = v * 65536 + (words[p] >> 16)
-                    p += 1
-                v &= mask
+                v, mti = _rbits(mt, mti, bits)
+                words += bits // 16 + 1
                 if v < n:
                     break
             out[o] = v
             o += 1
-    return p
+    state[0] = mti
+    state[1] += words
 
 
 @_jit
-def permutation_draws(words, n, size, keep, out):
-    """R's ``sample.int(n, size)`` (swap with last) into ``out`` (if ``keep``).
-
-    Returns the number of words used, or -1 if too few.
-    """
-    p = 0
-    total = words.shape[0]
+def permutation_draws(mt, state, n, size, keep, out):
+    """R's ``sample.int(n, size)`` (swap with last) into ``out`` (if ``keep``), from the
+    stream ``(mt, state)`` (see :func:`mt_words`)."""
     x = np.arange(n if keep else 0)
+    mti = state[0]
+    words = 0
+    bits = _bits(n)
     for i in range(size):
         m = n - i
-        bits = _bits(m) if m > 1 else 0
-        mask = (1 << bits) - 1
-        per_try = bits // 16 + 1
+        while bits > 0 and (1 << (bits - 1)) >= m:  # ceil(log2(m)), m decreasing
+            bits -= 1
         while True:
-            if p + per_try > total:
-                return -1
-            v = 0
-            for _c in range(per_try):
-                v = 65536 * v + (words[p] >> 16)
-                p += 1
-            v &= mask
+            v, mti = _rbits(mt, mti, bits)
+            words += bits // 16 + 1
             if v < m:
                 break
         if keep:
             out[i] = x[v]
             x[v] = x[m - 1]
-    return p
+    state[0] = mti
+    state[1] += words
 
 
 _GOLDEN = np.uint64(11400714819323198485)  # 2**64 / golden ratio (Fibonacci hashing)
