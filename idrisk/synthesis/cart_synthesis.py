@@ -257,19 +257,31 @@ class _LeafDonors:
         return _kernels.first_appearance_groups(k, self.nodes.size)
 
 
-def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:
+def _values(col: pd.Series):
+    """The array behind ``col``: a numpy array, or the extension array (e.g. Categorical)."""
+    return col.to_numpy(copy=False) if isinstance(col.dtype, np.dtype) else col.array
+
+
+def _as_output(values: np.ndarray, like: pd.Series):
+    """``values`` as an array of ``like``'s dtype (categories kept)."""
+    if values.dtype == like.dtype:  # a numpy dtype: nothing to convert
+        return values
     if isinstance(like.dtype, pd.CategoricalDtype):
-        return pd.Series(pd.Categorical(values, categories=like.cat.categories,
-                                        ordered=like.cat.ordered), index=like.index)
-    return pd.Series(values, index=like.index).astype(like.dtype)
+        return pd.Categorical(values, categories=like.cat.categories, ordered=like.cat.ordered)
+    return _values(pd.Series(values).astype(like.dtype))
 
 
-def _take(col: pd.Series, pos: np.ndarray) -> pd.Series:
-    """``col``'s values at positions ``pos``, with ``col``'s index and dtype."""
+def _take(col: pd.Series, pos: np.ndarray):
+    """``col``'s values at positions ``pos``, as an array of ``col``'s dtype."""
     if isinstance(col.dtype, pd.CategoricalDtype):  # by codes: no label look-ups
         codes = np.asarray(col.array.codes)[pos]
-        return pd.Series(pd.Categorical.from_codes(codes, dtype=col.dtype), index=col.index)
-    return _as_output(col.to_numpy()[pos], col)
+        return pd.Categorical.from_codes(codes, dtype=col.dtype, validate=False)
+    return _values(col)[pos]
+
+
+def _copy(values):
+    """A copy of a column's array (numpy or extension array)."""
+    return values.copy()
 
 
 class _Synthesizer:
@@ -288,25 +300,34 @@ class _Synthesizer:
         self.trees: dict[str, RpartTree] = {}
         self._donors: dict[str, _LeafDonors] = {}
         self._routes: dict[str, RouteTable | None] = {}
+        self._encoders: dict[tuple[str, str], tuple[pd.Index, bool, np.ndarray]] = {}
         self.m = m
         self._preds = {v: [c for c in data.columns if pm.loc[v, c]] for v in vs}
+        self._base = {c: _values(data[c]) for c in data.columns}
 
     def replicate(self) -> pd.DataFrame:
-        out = self.data.copy()
+        """One synthetic dataset: the visited columns drawn in order, the others copied."""
+        cols = dict(self._base)
         for v in self.vs:
             mt = self.methods[v]
             if mt == "sample":
-                out[v] = self._sample(v)
+                cols[v] = self._sample(v)
             elif mt == "cart":
-                out[v] = self._cart(v, out)
+                cols[v] = self._cart(v, cols)
             elif mt == "constant":
-                out[v] = self.data[v].iloc[0] if self.data[v].notna().any() else self.data[v]
+                col = self.data[v]
+                value = col.iloc[0] if col.notna().any() else col
+                cols[v] = _copy(_values(pd.Series(value, index=col.index)))
             if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
-                smoothed = smooth_density(out[v].to_numpy(dtype=float), self.data[v], self.stream)
-                out[v] = _as_output(smoothed, self.data[v])
-        return out
+                smoothed = smooth_density(np.asarray(cols[v], dtype=float), self.data[v],
+                                          self.stream)
+                cols[v] = _as_output(smoothed, self.data[v])
+        arrays = [cols[c] if cols[c] is not self._base[c] else _copy(cols[c])
+                  for c in self.data.columns]
+        return pd.DataFrame._from_arrays(arrays, columns=self.data.columns,
+                                         index=self.data.index, verify_integrity=False)
 
-    def _sample(self, v: str) -> pd.Series:
+    def _sample(self, v: str):
         pos = np.arange(self.n)
         if self.proper:
             pos = self.stream.unif_index(self.n, self.n)
@@ -357,12 +378,33 @@ class _Synthesizer:
         table = self._routes[v]
         return tree.apply_encoded(xm) if table is None else table.apply(xm)
 
-    def _cart(self, v: str, current: pd.DataFrame) -> pd.Series:
+    def _encode(self, v: str, tree: RpartTree, c: str, values) -> np.ndarray:
+        """Predictor ``c`` of ``v``'s tree encoded as :meth:`RpartTree.encode_column` does
+        it: a categorical column of the data's categories through a code look-up built once
+        (code -1, missing, picks the last entry: NaN)."""
+        if not isinstance(values, pd.Categorical):
+            if tree.levels_[c] is None and isinstance(values, np.ndarray):
+                return values.astype(float, copy=False)  # numeric: the values themselves
+            return tree.encode_column(c, pd.Series(values))
+        known = self._encoders.get((v, c))
+        if known is None or not (known[0].equals(values.categories)
+                                 and known[1] == values.ordered):
+            cats = pd.Series(pd.Categorical.from_codes(np.arange(len(values.categories)),
+                                                       dtype=values.dtype))
+            try:
+                lut = np.append(tree.encode_column(c, cats), np.nan)
+            except ValueError:  # a category the tree never saw: the rows decide
+                return tree.encode_column(c, pd.Series(values))
+            known = (values.categories, values.ordered, lut)
+            self._encoders[(v, c)] = known
+        return known[2][np.asarray(values.codes)]
+
+    def _cart(self, v: str, current: dict):
         tree, y = self._fit(v)
         preds = self._preds[v]
         xm = np.empty((self.n, len(preds)))
         for j, c in enumerate(preds):
-            xm[:, j] = tree.encode_column(c, current[c])
+            xm[:, j] = self._encode(v, tree, c, current[c])
         nodes = self._route(v, tree, xm)
         if tree.method == "anova":
             donors = self._leaf_donors(v, tree, y)
@@ -373,7 +415,7 @@ class _Synthesizer:
         pick = self.stream.weighted_choice(probs)
         labels = np.asarray(tree.classes_, dtype=object)[pick]
         if pd.api.types.is_bool_dtype(self.data[v]):
-            return pd.Series(labels.astype(bool), index=self.data.index)
+            return labels.astype(bool)
         return _as_output(labels, self.data[v])
 
 
