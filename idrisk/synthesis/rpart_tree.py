@@ -29,9 +29,10 @@
 
 Sums are accumulated in the same order as rpart's C code so that near-ties are
 resolved identically; the initial ordering of each numeric predictor uses a port
-of rpart's own quicksort so that tied values sit in rpart's order. The node work
-(evaluation, split and surrogate search, dividing the rows, the quicksort) and the routing
-of new rows are compiled loops (numba: ``_rpart_kernels`` and ``_kernels``).
+of rpart's own quicksort so that tied values sit in rpart's order. The growing (rpart's
+``partition``: evaluation, split and surrogate search, dividing the rows, collapsing) is one
+compiled call (numba: ``_rpart_grow`` on the node kernels of ``_rpart_kernels``); the
+quicksort and the routing of new rows are compiled too (``_rpart_kernels``, ``_kernels``).
 
 Examples
 --------
@@ -47,7 +48,6 @@ Examples
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
@@ -56,7 +56,7 @@ import pandas as pd
 
 from .._schema import is_categorical, sorted_levels
 from ..exceptions import NotFittedError
-from . import _kernels, _rpart_kernels
+from . import _kernels, _rpart_grow, _rpart_kernels
 
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
 
@@ -126,8 +126,6 @@ class TreeNode:
     surrogates: list[Surrogate] = field(default_factory=list, repr=False)
     left: TreeNode | None = field(default=None, repr=False)
     right: TreeNode | None = field(default=None, repr=False)
-    rows: np.ndarray | None = field(default=None, repr=False)
-    stuck: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def is_leaf(self) -> bool:
@@ -334,19 +332,9 @@ class RpartTree:
             self._class_init()
         if rng is not None and self.xval > 1:
             rng.skip_permutation(n)
-        self.x_ = xm
-        self._grow()
-        where = np.empty(n, dtype=np.int64)
-        for node in self.nodes_.values():
-            if node.is_leaf:
-                where[node.rows] = node.number
-        # rows left at an internal node (missing split value, no majority)
-        for node in self.nodes_.values():
-            if not node.is_leaf and node.stuck is not None and node.stuck.size:
-                where[node.stuck] = node.number
+        where = self._grow(xm)
         self.where_ = pd.Series(where, index=self.fit_index_, name="node")
         self.n_leaves_ = sum(1 for nd in self.nodes_.values() if nd.is_leaf)
-        del self.x_
         return self
 
     # ----------------------------------------------------------- class helpers
@@ -369,171 +357,51 @@ class RpartTree:
         self._loss = loss
         self._parms_prior = prior
 
-    def _eval(self, rows: np.ndarray) -> tuple[float, float, np.ndarray | None]:
-        if self.method == "anova":
-            mean, risk = _rpart_kernels.eval_anova(self.y_, rows)
-            return mean, risk, None
-        return _rpart_kernels.eval_class(self.y_, rows, len(self.classes_ or ()), self._loss,
-                                         self._prior)
-
     # --------------------------------------------------------------------- grow
-    def _grow(self) -> None:
-        n = self.y_.size
-        p = self.x_.shape[1]
-        orders: list[np.ndarray] = []
+    def _grow(self, xm: np.ndarray) -> np.ndarray:
+        """Grow the tree on the encoded predictors ``xm`` (compiled: :func:`_rpart_grow.grow`)
+        into ``nodes_``; returns each row's node (a leaf, or the internal node where a row
+        with no direction stopped)."""
+        n, p = xm.shape
+        sorts = np.empty((p, n), dtype=np.int64)
         for v in range(p):
-            x = self.x_[:, v]
             if self.ncat_[v] == 0:
-                xx = np.where(np.isnan(x), 0.0, x)  # rpart puts 0 for sorting
-                orders.append(rpart_sort_order(xx))
-            else:
-                orders.append(np.arange(n, dtype=np.int64))
-        sorts = self._compiled_setup(orders)
-        self.nodes_: dict[int, TreeNode] = {}
-        self._iscale = 0.0
-        self._maxnode = 2**self.maxdepth - 1
-        all_rows = np.arange(n, dtype=np.int64)
-        yval, risk, counts = self._eval(sorts[0] if p else all_rows)
-        root = TreeNode(1, n, risk, yval, counts, complexity=risk, rows=all_rows)
-        root.stuck = None
-        self._alpha = self.cp * risk
-        self.nodes_[1] = root
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 10_000))
-        try:
-            self._partition(root, sorts, first=True)
-        finally:
-            sys.setrecursionlimit(old)
-            for name in ("_xt", "_goes", "_csplit", "_sur"):
-                self.__dict__.pop(name, None)
-
-    def _compiled_setup(self, sorts: list[np.ndarray]) -> np.ndarray:
-        """Arrays of the compiled engine; returns the sort orders as one (p, n) array."""
-        n, p = self.x_.shape
-        self._xt = np.ascontiguousarray(self.x_.T)
-        self._goes = np.zeros(n, dtype=np.int64)
-        width = max(1, int(self.ncat_.max()) if p else 1)
-        self._csplit = np.zeros(width, dtype=np.int64)
-        k = max(1, self.maxsurrogate)
-        self._sur = (np.zeros(k, dtype=np.int64), np.zeros(k), np.zeros(k, dtype=np.int64),
-                     np.zeros((k, width), dtype=np.int64), np.zeros(k), np.zeros(k))
-        out = np.empty((p, n), dtype=np.int64)
-        for v, order in enumerate(sorts):
-            out[v] = order
-        return out
-
-    def _partition(self, me: TreeNode, sorts: np.ndarray, first: bool = False):
-        """rpart's ``partition``: returns (number of splits, subtree risk)."""
-        if not first:
-            order0 = sorts[0] if len(sorts) else me.rows
-            assert order0 is not None  # a node's rows are kept while it is partitioned
-            me.yval, me.risk, me.counts = self._eval(order0)
-            tempcp = min(me.risk, me.complexity)
-        else:
-            tempcp = me.risk
-        me.stuck = None
-        if me.n < self.minsplit or tempcp <= self._alpha or me.number > self._maxnode:
-            me.complexity = self._alpha
-            return 0, me.risk
-        if not self._bsplit(me, sorts):
-            me.complexity = self._alpha
-            return 0, me.risk
-        lsorts, rsorts, lrows, rrows, me.stuck = self._divide(me, sorts)
-        # rows order within node: keep by row number (rows is sorted)
-        ln = TreeNode(2 * me.number, lrows.size, 0.0, 0.0, complexity=tempcp - self._alpha,
-                      rows=lrows)
-        self.nodes_[ln.number] = ln
-        me.left = ln
-        left_split, left_risk = self._partition(ln, lsorts)
-
-        tempcp = (me.risk - left_risk) / (left_split + 1)
-        tempcp2 = me.risk - ln.risk
-        if tempcp < tempcp2:
-            tempcp = tempcp2
-        if tempcp > me.complexity:
-            tempcp = me.complexity
-        rn = TreeNode(2 * me.number + 1, rrows.size, 0.0, 0.0, complexity=tempcp - self._alpha,
-                      rows=rrows)
-        self.nodes_[rn.number] = rn
-        me.right = rn
-        right_split, right_risk = self._partition(rn, rsorts)
-
-        tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
-        if rn.complexity > ln.complexity:
-            if tempcp > ln.complexity:
-                left_risk = ln.risk
-                left_split = 0
-                tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
-                if tempcp > rn.complexity:
-                    right_risk = rn.risk
-                    right_split = 0
-        elif tempcp > rn.complexity:
-            right_split = 0
-            right_risk = rn.risk
-            tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
-            if tempcp > ln.complexity:
-                left_risk = ln.risk
-                left_split = 0
-        me.complexity = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
-        if me.complexity <= self._alpha:
-            self._drop_subtree(me)
-            return 0, me.risk
-        return left_split + right_split + 1, left_risk + right_risk
-
-    def _drop_subtree(self, me: TreeNode) -> None:
-        stack = [me.left, me.right]
-        while stack:
-            nd = stack.pop()
-            if nd is None:
-                continue
-            self.nodes_.pop(nd.number, None)
-            stack.extend([nd.left, nd.right])
-        me.left = me.right = None
-        me.var = None
-        me.stuck = None
-
-    # ------------------------------------------------------------------- bsplit
-    def _bsplit(self, me: TreeNode, sorts: np.ndarray) -> bool:
-        """rpart's ``bsplit``: the best primary split of ``me`` into its fields; found?"""
+                sorts[v] = rpart_sort_order(np.where(np.isnan(xm[:, v]), 0.0, xm[:, v]))
+            else:  # rpart puts 0 for a missing value when sorting
+                sorts[v] = np.arange(n, dtype=np.int64)
         if self.method == "anova":
-            res = _rpart_kernels.best_split_anova(self._xt, self.y_, sorts, self.ncat_,
-                                                  self.minbucket, me.risk, self._iscale,
-                                                  self._csplit)
+            rule: tuple = (0, np.zeros((1, 1)), np.zeros(1), None)
         else:
-            res = _rpart_kernels.best_split_gini(self._xt, self.y_, sorts, self.ncat_,
-                                                 self.minbucket, len(self.classes_ or ()),
-                                                 self._aprior, self._iscale, self._csplit)
-        found, improve, var, cut, direction, self._iscale = res
-        if not found:
-            return False
-        nc = int(self.ncat_[var])
-        me.improve, me.var = improve, int(var)
-        if nc:
-            me.cut, me.direction, me.csplit = np.nan, 0, self._csplit[:nc].copy()
-        else:
-            me.cut, me.direction, me.csplit = cut, int(direction), None
-        return True
-
-    def _divide(self, me: TreeNode, sorts: np.ndarray) -> tuple:
-        """Send the rows of ``me`` down its split (with surrogates).
-
-        Returns the children's sort orders, the left and right rows and the rows
-        stuck at ``me``; sets ``me.majority`` and ``me.surrogates``.
-        """
-        svar, scut, sdir, scs, sagree, sadj = self._sur
-        csplit = self._csplit if me.csplit is None else me.csplit
-        majority, nsur, lsorts, rsorts, lrows, rrows, stuck = _rpart_kernels.divide_node(
-            self._xt, sorts, me.rows, self.ncat_, me.var, float(me.cut), me.direction, csplit,
-            self.maxsurrogate, self.usesurrogate, self._goes, svar, scut, sdir, scs, sagree,
-            sadj)
-        me.majority = int(majority)
-        me.surrogates = []
-        for i in range(nsur):
-            nc = int(self.ncat_[svar[i]])
-            me.surrogates.append(Surrogate(
-                int(svar[i]), float(scut[i]), int(sdir[i]), scs[i, :nc].copy() if nc else None,
-                float(sagree[i]), float(sadj[i])))
-        return lsorts, rsorts, lrows, rrows, stuck
+            rule = (len(self.classes_ or ()), self._loss, self._prior, self._aprior)
+        (count, number, nobs, risk, yval, complexity, var, split, cut, direction, csplit,
+         improve, majority, nsur, svar, scut, sdir, scs, sagree, sadj, left, right, counts,
+         where) = _rpart_grow.grow(
+            np.ascontiguousarray(xm.T), self.y_, sorts, self.ncat_, self.minbucket,
+            self.minsplit, self.cp, 2**self.maxdepth - 1, self.maxsurrogate, self.usesurrogate,
+            *rule)
+        anova = self.method == "anova"
+        nodes = [TreeNode(int(number[s]), int(nobs[s]), float(risk[s]), float(yval[s]),
+                          None if anova else counts[s].copy(), float(complexity[s]))
+                 for s in range(count)]
+        for s in np.flatnonzero(split[:count]).tolist():  # the fields of a split found
+            nd = nodes[s]
+            v = int(var[s])
+            kept = left[s] >= 0  # else collapsed: a leaf that keeps its split's fields
+            nd.var = v if kept else None
+            nd.improve = float(improve[s])
+            nd.majority = int(majority[s])
+            nc = int(self.ncat_[v])
+            nd.cut, nd.direction = float(cut[s]), int(direction[s])
+            nd.csplit = csplit[s, :nc].copy() if nc else None
+            nd.surrogates = [
+                Surrogate(int(svar[s, i]), float(scut[s, i]), int(sdir[s, i]),
+                          scs[s, i, :k].copy() if (k := int(self.ncat_[svar[s, i]])) else None,
+                          float(sagree[s, i]), float(sadj[s, i]))
+                for i in range(int(nsur[s]))]
+            if kept:
+                nd.left, nd.right = nodes[int(left[s])], nodes[int(right[s])]
+        self.nodes_: dict[int, TreeNode] = {nd.number: nd for nd in nodes}
+        return where
 
     # ------------------------------------------------------------------ predict
     def apply(self, X: pd.DataFrame) -> pd.Series:
