@@ -124,6 +124,10 @@ def _visit_names(data: pd.DataFrame, visit_sequence, name: str = "syn") -> list[
 
 
 def _is_constant(col: pd.Series) -> bool:
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iuf":  # numbers: no pandas
+        x = col.to_numpy(dtype=float)
+        x = x[~np.isnan(x)]
+        return bool(np.var(x, ddof=1) < 1000 * np.finfo(float).eps) if x.size > 1 else True
     vals = col.dropna()
     if vals.empty:
         return True
@@ -159,30 +163,28 @@ def _methods(data, vs, method) -> dict[str, str]:
 
 def _predictor_matrix(data, vs, methods, predictor_matrix) -> pd.DataFrame:
     cols = list(data.columns)
-    pm = pd.DataFrame(0, index=cols, columns=cols, dtype=np.int64)
+    pos = {c: i for i, c in enumerate(cols)}
+    pm = np.zeros((len(cols), len(cols)), dtype=np.int64)
     if predictor_matrix is None:
         for j, v in enumerate(vs):
             for u in vs[:j]:
-                pm.loc[v, u] = 1
+                pm[pos[v], pos[u]] = 1
     else:
-        given = pd.DataFrame(predictor_matrix)
-        if given.shape != (len(cols), len(cols)):
+        given = np.asarray(pd.DataFrame(predictor_matrix))
+        if given.shape != pm.shape:
             raise ValueError(f"predictor_matrix must be {len(cols)} x {len(cols)} "
                              f"(one row and column per data column), got {given.shape}")
-        if list(given.index) != cols or list(given.columns) != cols:
-            given = pd.DataFrame(np.asarray(given), index=cols, columns=cols)
-        pm.loc[:, :] = (np.asarray(given) != 0).astype(np.int64)
+        pm[:, :] = given != 0  # by position
         for j, v in enumerate(vs):  # later visit-sequence variables cannot predict
             for u in vs[j:]:
-                if pm.loc[v, u]:
-                    pm.loc[v, u] = 0
+                pm[pos[v], pos[u]] = 0
     for c in cols:
         if methods[c] in ("", "sample", "constant"):
-            pm.loc[c, :] = 0
+            pm[pos[c], :] = 0
     for c in cols:
         if methods[c] == "constant":
-            pm.loc[:, c] = 0
-    return pm
+            pm[:, pos[c]] = 0
+    return pd.DataFrame(pm, index=cols, columns=cols)
 
 
 # -------------------------------------------------------------------------- draws
@@ -302,7 +304,7 @@ class _Synthesizer:
         self._routes: dict[str, RouteTable | None] = {}
         self._encoders: dict[tuple[str, str], tuple[pd.Index, bool, np.ndarray]] = {}
         self.m = m
-        self._preds = {v: [c for c in data.columns if pm.loc[v, c]] for v in vs}
+        self._preds = {v: list(data.columns[pm.loc[v].to_numpy() != 0]) for v in vs}
         self._base = {c: _values(data[c]) for c in data.columns}
 
     def replicate(self) -> pd.DataFrame:

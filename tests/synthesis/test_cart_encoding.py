@@ -48,3 +48,64 @@ def test_unknown_category_raises_only_when_used():
     np.testing.assert_array_equal(synth._encode("y", tree, "g", unused), [1.0, 2.0])
     with pytest.raises(ValueError, match="new levels"):
         synth._encode("y", tree, "g", pd.Categorical(["a", "z"], categories=["a", "b", "z"]))
+
+
+def _reference_predictor_matrix(data, vs, methods, predictor_matrix):
+    """The pandas version (label look-ups cell by cell) the synthesizer used before."""
+    cols = list(data.columns)
+    pm = pd.DataFrame(0, index=cols, columns=cols, dtype=np.int64)
+    if predictor_matrix is None:
+        for j, v in enumerate(vs):
+            for u in vs[:j]:
+                pm.loc[v, u] = 1
+    else:
+        given = pd.DataFrame(predictor_matrix)
+        if list(given.index) != cols or list(given.columns) != cols:
+            given = pd.DataFrame(np.asarray(given), index=cols, columns=cols)
+        pm.loc[:, :] = (np.asarray(given) != 0).astype(np.int64)
+        for j, v in enumerate(vs):
+            for u in vs[j:]:
+                if pm.loc[v, u]:
+                    pm.loc[v, u] = 0
+    for c in cols:
+        if methods[c] in ("", "sample", "constant"):
+            pm.loc[c, :] = 0
+    for c in cols:
+        if methods[c] == "constant":
+            pm.loc[:, c] = 0
+    return pm
+
+
+def _reference_is_constant(col):
+    vals = col.dropna()
+    if vals.empty:
+        return True
+    if isinstance(col.dtype, pd.CategoricalDtype) or col.dtype == object:
+        return vals.nunique() == 1 and not col.isna().any()
+    return bool(np.var(vals.to_numpy(dtype=float), ddof=1) < 1000 * np.finfo(float).eps) \
+        if len(vals) > 1 else True
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_settings_equal_the_pandas_reference(seed):
+    from idrisk.synthesis.cart_synthesis import _is_constant, _predictor_matrix
+
+    rng = np.random.default_rng(seed)
+    cols = [f"c{i}" for i in range(int(rng.integers(1, 7)))]
+    data = pd.DataFrame({c: rng.normal(size=4) for c in cols})
+    vs = list(rng.permutation(cols)[: int(rng.integers(1, len(cols) + 1))])
+    methods = {c: (str(rng.choice(["cart", "sample", "constant"])) if c in vs else "")
+               for c in cols}
+    given = None
+    if seed % 2:
+        given = rng.choice([0.0, 1.0, 2.0, np.nan], size=(len(cols), len(cols)))
+        if seed % 4 == 1:
+            given = pd.DataFrame(given, index=cols, columns=cols)
+    pd.testing.assert_frame_equal(_predictor_matrix(data, vs, methods, given),
+                                  _reference_predictor_matrix(data, vs, methods, given))
+    n = int(rng.integers(0, 5))
+    for col in (pd.Series(rng.choice([1.0, 2.0, np.nan], n)), pd.Series([3.0] * n),
+                pd.Series(rng.integers(0, 2, n)), pd.Series([np.nan] * n),
+                pd.Series(np.full(n, 1.0) + rng.normal(size=n) * 1e-9),
+                pd.Series([1.0, 1.0 + 8e-7, np.nan])):  # constant only with ddof = 0
+        assert _is_constant(col) == _reference_is_constant(col)
