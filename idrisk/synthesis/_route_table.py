@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _kernels
+
 __all__ = ["RouteTable"]
 
 
@@ -29,8 +31,9 @@ class RouteTable:
 
     def __init__(self, factor_levels: list[int], cuts: list[np.ndarray],
                  table: np.ndarray, strides: np.ndarray) -> None:
-        self._levels = factor_levels  # per predictor: number of levels (0: numeric)
-        self._cuts = cuts  # per numeric predictor: its sorted distinct cuts
+        self._levels = np.array(factor_levels, dtype=np.int64)  # per predictor (0: numeric)
+        self._cuts = np.concatenate([np.empty(0), *cuts])  # a numeric's sorted distinct cuts
+        self._cut_start = np.cumsum([0] + [c.size for c in cuts]).astype(np.int64)
         self._table = table
         self._strides = strides
 
@@ -72,16 +75,7 @@ class RouteTable:
     def apply(self, xm: np.ndarray) -> np.ndarray:
         """The node number where each row of ``xm`` (encoded as for
         :meth:`RpartTree.apply_encoded`) stops: the same as the tree's own routing."""
-        idx = np.zeros(xm.shape[0], dtype=np.int64)
-        for j, nc in enumerate(self._levels):
-            x = xm[:, j]
-            miss = np.isnan(x)
-            if nc:
-                code = np.where(miss, nc, np.where(miss, 1.0, x) - 1).astype(np.int64)
-            else:
-                c = self._cuts[j]
-                code = np.searchsorted(c, x, side="right")
-                if miss.any():
-                    code[miss] = c.size + 1
-            idx += code * self._strides[j]
-        return self._table[idx]
+        out = np.empty(xm.shape[0], dtype=np.int64)
+        _kernels.route_cells(np.ascontiguousarray(xm, dtype=np.float64), self._levels,
+                             self._cuts, self._cut_start, self._strides, self._table, out)
+        return out
