@@ -49,7 +49,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import Literal, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -130,6 +130,34 @@ class TreeNode:
     @property
     def is_leaf(self) -> bool:
         return self.left is None
+
+
+class _Grown(NamedTuple):
+    """The node arrays of a grown tree, one entry per node slot (pre-order, root 0): see
+    :func:`idrisk.synthesis._rpart_grow.grow`."""
+
+    number: np.ndarray
+    nobs: np.ndarray
+    risk: np.ndarray
+    yval: np.ndarray
+    complexity: np.ndarray
+    var: np.ndarray
+    split: np.ndarray
+    cut: np.ndarray
+    direction: np.ndarray
+    csplit: np.ndarray
+    improve: np.ndarray
+    majority: np.ndarray
+    nsur: np.ndarray
+    svar: np.ndarray
+    scut: np.ndarray
+    sdir: np.ndarray
+    scs: np.ndarray
+    sagree: np.ndarray
+    sadj: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    counts: np.ndarray
 
 
 class RpartTree:
@@ -334,7 +362,7 @@ class RpartTree:
             rng.skip_permutation(n)
         where = self._grow(xm)
         self.where_ = pd.Series(where, index=self.fit_index_, name="node")
-        self.n_leaves_ = sum(1 for nd in self.nodes_.values() if nd.is_leaf)
+        self.n_leaves_ = int(np.count_nonzero(self._grown.left < 0))
         return self
 
     # ----------------------------------------------------------- class helpers
@@ -360,8 +388,8 @@ class RpartTree:
     # --------------------------------------------------------------------- grow
     def _grow(self, xm: np.ndarray) -> np.ndarray:
         """Grow the tree on the encoded predictors ``xm`` (compiled: :func:`_rpart_grow.grow`)
-        into ``nodes_``; returns each row's node (a leaf, or the internal node where a row
-        with no direction stopped)."""
+        into the node arrays ``_grown``; returns each row's node (a leaf, or the internal node
+        where a row with no direction stopped)."""
         n, p = xm.shape
         sorts = np.empty((p, n), dtype=np.int64)
         for v in range(p):
@@ -373,35 +401,49 @@ class RpartTree:
             rule: tuple = (0, np.zeros((1, 1)), np.zeros(1), None)
         else:
             rule = (len(self.classes_ or ()), self._loss, self._prior, self._aprior)
-        (count, number, nobs, risk, yval, complexity, var, split, cut, direction, csplit,
-         improve, majority, nsur, svar, scut, sdir, scs, sagree, sadj, left, right, counts,
-         where) = _rpart_grow.grow(
+        grown = _rpart_grow.grow(
             np.ascontiguousarray(xm.T), self.y_, sorts, self.ncat_, self.minbucket,
             self.minsplit, self.cp, 2**self.maxdepth - 1, self.maxsurrogate, self.usesurrogate,
             *rule)
+        count = grown[0]
+        self._grown = _Grown(*(arr[:count].copy() for arr in grown[1:-1]))
+        self._nodes: dict[int, TreeNode] | None = None
+        self._flat: tuple | None = None
+        return grown[-1]
+
+    @property
+    def nodes_(self) -> dict[int, TreeNode]:
+        """The nodes by number (:class:`TreeNode` objects, made from the grown node arrays
+        on first use)."""
+        if getattr(self, "_nodes", None) is None:
+            self._check_fitted()
+            self._nodes = self._assemble()
+        return cast(dict, self._nodes)
+
+    def _assemble(self) -> dict[int, TreeNode]:
+        g = self._grown
         anova = self.method == "anova"
-        nodes = [TreeNode(int(number[s]), int(nobs[s]), float(risk[s]), float(yval[s]),
-                          None if anova else counts[s].copy(), float(complexity[s]))
-                 for s in range(count)]
-        for s in np.flatnonzero(split[:count]).tolist():  # the fields of a split found
+        nodes = [TreeNode(int(g.number[s]), int(g.nobs[s]), float(g.risk[s]), float(g.yval[s]),
+                          None if anova else g.counts[s].copy(), float(g.complexity[s]))
+                 for s in range(g.number.size)]
+        for s in np.flatnonzero(g.split).tolist():  # the fields of a split found
             nd = nodes[s]
-            v = int(var[s])
-            kept = left[s] >= 0  # else collapsed: a leaf that keeps its split's fields
+            v = int(g.var[s])
+            kept = g.left[s] >= 0  # else collapsed: a leaf that keeps its split's fields
             nd.var = v if kept else None
-            nd.improve = float(improve[s])
-            nd.majority = int(majority[s])
+            nd.improve = float(g.improve[s])
+            nd.majority = int(g.majority[s])
             nc = int(self.ncat_[v])
-            nd.cut, nd.direction = float(cut[s]), int(direction[s])
-            nd.csplit = csplit[s, :nc].copy() if nc else None
+            nd.cut, nd.direction = float(g.cut[s]), int(g.direction[s])
+            nd.csplit = g.csplit[s, :nc].copy() if nc else None
             nd.surrogates = [
-                Surrogate(int(svar[s, i]), float(scut[s, i]), int(sdir[s, i]),
-                          scs[s, i, :k].copy() if (k := int(self.ncat_[svar[s, i]])) else None,
-                          float(sagree[s, i]), float(sadj[s, i]))
-                for i in range(int(nsur[s]))]
+                Surrogate(int(g.svar[s, i]), float(g.scut[s, i]), int(g.sdir[s, i]),
+                          g.scs[s, i, :k].copy() if (k := int(self.ncat_[g.svar[s, i]])) else None,
+                          float(g.sagree[s, i]), float(g.sadj[s, i]))
+                for i in range(int(g.nsur[s]))]
             if kept:
-                nd.left, nd.right = nodes[int(left[s])], nodes[int(right[s])]
-        self.nodes_: dict[int, TreeNode] = {nd.number: nd for nd in nodes}
-        return where
+                nd.left, nd.right = nodes[int(g.left[s])], nodes[int(g.right[s])]
+        return {nd.number: nd for nd in nodes}
 
     # ------------------------------------------------------------------ predict
     def apply(self, X: pd.DataFrame) -> pd.Series:
@@ -441,76 +483,47 @@ class RpartTree:
         return node_of
 
     def _flat_tree(self) -> tuple:
-        """The fitted tree as arrays for the compiled routing (built once per fit)."""
-        flat = getattr(self, "_flat", None)
-        if flat is not None and flat[0] is self.nodes_:
-            return flat[1]
-        nodes = [self.nodes_[1]]
-        slot = {id(nodes[0]): 0}
-        for nd in nodes:  # breadth first; children get slots as they are met
-            for kid in (nd.left, nd.right):
-                if kid is not None and id(kid) not in slot:
-                    slot[id(kid)] = len(nodes)
-                    nodes.append(kid)
-        k = len(nodes)
-        primary = np.full(k, -1, dtype=np.int64)
-        sur_start = np.zeros(k, dtype=np.int64)
-        sur_count = np.zeros(k, dtype=np.int64)
-        child = np.zeros((k, 2), dtype=np.int64)
-        left_n = np.zeros(k, dtype=np.int64)
-        right_n = np.zeros(k, dtype=np.int64)
-        number = np.array([nd.number for nd in nodes], dtype=np.int64)
-        var: list[int] = []
-        cut: list[float] = []
-        direction: list[int] = []
-        cat: list[int] = []
-        dirs: list[int] = []
-
-        def add(split) -> int:
-            var.append(int(split.var))
-            cut.append(float(split.cut) if split.csplit is None else np.nan)
-            direction.append(int(split.direction) if split.csplit is None else 0)
-            if split.csplit is None:
-                cat.append(-1)
-            else:
-                cat.append(len(dirs))
-                dirs.extend(int(v) for v in split.csplit)
-            return len(var) - 1
-
-        for i, nd in enumerate(nodes):
-            if nd.is_leaf:
-                continue
-            primary[i] = add(nd)
-            assert nd.left is not None and nd.right is not None  # not a leaf
-            child[i] = slot[id(nd.left)], slot[id(nd.right)]
-            left_n[i], right_n[i] = nd.left.n, nd.right.n
-        for i, nd in enumerate(nodes):  # surrogates of a node are contiguous
-            if nd.is_leaf:
-                continue
-            sur_start[i] = len(var)
-            sur_count[i] = len(nd.surrogates)
-            for sp in nd.surrogates:
-                add(sp)
-        var_a = np.array(var, dtype=np.int64)
-        cut_a = np.array(cut, dtype=np.float64)
-        dir_a = np.array(direction, dtype=np.int64)
-        cat_a = np.array(cat, dtype=np.int64)
-        split = primary >= 0  # the primary split's fields per node (leaf: var -1)
-        node_var = np.full(k, -1, dtype=np.int64)
-        node_cut = np.zeros(k)
-        node_lt = np.zeros(k, dtype=np.bool_)  # x < cut goes left
-        node_cat = np.full(k, -1, dtype=np.int64)
-        node_var[split] = var_a[primary[split]]
-        node_cut[split] = cut_a[primary[split]]
-        node_lt[split] = dir_a[primary[split]] == LEFT
-        node_cat[split] = cat_a[primary[split]]
-        arrays = (
-            node_var, node_cut, node_lt, node_cat, child, sur_start, sur_count, left_n,
-            right_n, number, var_a, cut_a, dir_a, cat_a,
-            np.array(dirs if dirs else [0], dtype=np.int64),
+        """The fitted tree as arrays for the compiled routing (built once per fit): per node
+        slot (root 0) its primary split, children and sizes; the split entries (primaries,
+        then each node's surrogates in rank order) and the factor directions they point to."""
+        if self._flat is not None:
+            return self._flat
+        g = self._grown
+        k = g.number.size
+        internal = g.left >= 0
+        prim = np.flatnonzero(internal)
+        sur_count = np.where(internal, g.nsur, 0)
+        sur_slot = np.repeat(np.arange(k), sur_count)
+        sur_rank = np.arange(sur_slot.size) - np.repeat(np.cumsum(sur_count) - sur_count,
+                                                        sur_count)
+        var_a = np.concatenate([g.var[prim], g.svar[sur_slot, sur_rank]]).astype(np.int64)
+        width = g.csplit.shape[1]
+        levels = np.concatenate([g.csplit[prim], g.scs[sur_slot, sur_rank].reshape(-1, width)])
+        nc = self.ncat_[var_a] if var_a.size else np.zeros(0, dtype=np.int64)
+        factor = nc > 0
+        cut_a = np.where(factor, np.nan, np.concatenate([g.cut[prim],
+                                                        g.scut[sur_slot, sur_rank]]))
+        dir_a = np.where(factor, 0, np.concatenate([g.direction[prim],
+                                                   g.sdir[sur_slot, sur_rank]])).astype(np.int64)
+        cat_a = np.where(factor, np.cumsum(nc) - nc, -1).astype(np.int64)
+        dirs = levels[np.arange(width)[None, :] < nc[:, None]]  # each factor's nc directions
+        entry = np.full(k, -1, dtype=np.int64)  # a node's primary entry
+        entry[prim] = np.arange(prim.size)
+        node_var = np.where(internal, g.var, -1).astype(np.int64)
+        # a leaf's entry -1 picks the appended placeholder
+        node_cut = np.where(internal, np.append(cut_a, 0.0)[entry], 0.0)
+        node_lt = internal & (np.append(dir_a, 0)[entry] == LEFT)  # x < cut goes left
+        node_cat = np.where(internal, np.append(cat_a, -1)[entry], -1).astype(np.int64)
+        child = np.stack([g.left, g.right], axis=1).astype(np.int64)
+        left_n = np.where(internal, g.nobs[g.left], 0).astype(np.int64)
+        right_n = np.where(internal, g.nobs[g.right], 0).astype(np.int64)
+        sur_start = np.where(internal, prim.size + np.cumsum(sur_count) - sur_count, 0)
+        self._flat = (
+            node_var, node_cut, node_lt, node_cat, np.where(child < 0, 0, child), sur_start,
+            sur_count.astype(np.int64), left_n, right_n, g.number, var_a, cut_a, dir_a, cat_a,
+            dirs.astype(np.int64) if dirs.size else np.zeros(1, dtype=np.int64),
         )  # fmt: skip
-        self._flat = (self.nodes_, arrays)
-        return arrays
+        return self._flat
 
     def predict(self, X: pd.DataFrame) -> pd.Series | pd.DataFrame:
         """Leaf means (anova) or class probabilities (class; rpart's ``yprob``)."""
@@ -527,8 +540,9 @@ class RpartTree:
         self._check_fitted()
         if self.method != "class":
             raise ValueError("node_probabilities needs method='class'")
-        numbers = sorted(self.nodes_)
-        cnt = np.vstack([cast(np.ndarray, self.nodes_[k].counts) for k in numbers])
+        order = np.argsort(self._grown.number)
+        numbers = self._grown.number[order].tolist()
+        cnt = self._grown.counts[order]
         scale = self._parms_prior / np.maximum(1.0, self.root_counts_)
         temp = cnt * scale
         # R's rowSums accumulates in long double
@@ -541,10 +555,10 @@ class RpartTree:
 
     @property
     def leaves_(self) -> list[int]:
-        return sorted(k for k, nd in self.nodes_.items() if nd.is_leaf)
+        return sorted(self._grown.number[self._grown.left < 0].tolist())
 
     def _check_fitted(self) -> None:
-        if not hasattr(self, "nodes_"):
+        if not hasattr(self, "_grown"):
             raise NotFittedError("RpartTree is not fitted yet; call fit(X, y) first")
 
     def to_frame(self) -> pd.DataFrame:
