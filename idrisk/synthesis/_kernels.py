@@ -13,6 +13,7 @@ import numpy as np
 from .._numba import jit as _jit
 
 __all__ = [
+    "donor_draws",
     "first_appearance_groups",
     "hash_build",
     "hash_lookup",
@@ -128,6 +129,31 @@ def permutation_draws(mt, state, n, size, keep, out):
         if keep:
             out[i] = x[v]
             x[v] = x[m - 1]
+    state[0] = mti
+    state[1] += words
+
+
+@_jit
+def donor_draws(mt, state, group, counts, starts, order, out):
+    """syn.cart's donor draws from the stream ``(mt, state)`` (see :func:`mt_words`): for each
+    group of ``group`` (values 0..counts.size-1) in order of first appearance, for its rows in
+    row order, ``out[row] = order[starts[g] + R_unif_index(counts[g])]``."""
+    seq, sizes, rows = first_appearance_groups(group, counts.shape[0])
+    mti = state[0]
+    words = 0
+    o = 0
+    for j in range(seq.shape[0]):
+        g = seq[j]
+        n = counts[g]
+        bits = _bits(n)
+        for _ in range(sizes[j]):
+            while True:
+                v, mti = _rbits(mt, mti, bits)
+                words += bits // 16 + 1
+                if v < n:
+                    break
+            out[rows[o]] = order[starts[g] + v]
+            o += 1
     state[0] = mti
     state[1] += words
 

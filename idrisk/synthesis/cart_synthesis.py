@@ -238,7 +238,11 @@ class _LeafDonors:
         ``unif_index(donors, targets)`` call picks the donors of that node's targets
         (in row order); returns the donors' values.
         """
-        seq, sizes, targets = self._groups(nodes)
+        if isinstance(stream, RStream):  # grouping and draws in one compiled call
+            return self.values[stream.donor_draws(self._group(nodes), self.counts, self.starts,
+                                                  self.order)]
+        seq, sizes, targets = _kernels.first_appearance_groups(self._group(nodes),
+                                                               self.nodes.size)
         ns = self.counts[seq]
         batch = getattr(stream, "unif_index_groups", None)
         if batch is None:  # one call per node, in the same order
@@ -250,13 +254,12 @@ class _LeafDonors:
         out_pos[targets] = self.order[np.repeat(self.starts[seq], sizes) + drawn]
         return self.values[out_pos]
 
-    def _groups(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(donor groups in first-appearance order, their target counts, target rows
-        group after group in row order)."""
+    def _group(self, nodes: np.ndarray) -> np.ndarray:
+        """The donor group (position among the donor nodes) of every target row."""
         k, missing = self._lookup(1, nodes)
         if missing:
             raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
-        return _kernels.first_appearance_groups(k, self.nodes.size)
+        return k
 
 
 def _values(col: pd.Series):

@@ -330,6 +330,18 @@ class RStream:
         _kernels.unif_index_groups(self._mt, self._state, ns, sizes, out)
         return out
 
+    def donor_draws(self, group, counts, starts, order) -> np.ndarray:
+        """syn.cart's donor draws in one compiled call: for each group of ``group`` (values
+        0..len(counts)-1) in order of first appearance, for its rows in row order,
+        ``order[starts[g] + unif_index(counts[g])]`` -- the draws of one
+        ``unif_index(counts[g], rows of g)`` call per group, in that order."""
+        out = np.empty(len(group), dtype=np.int64)
+        _kernels.donor_draws(self._mt, self._state, np.asarray(group, dtype=np.int64),
+                             np.asarray(counts, dtype=np.int64),
+                             np.asarray(starts, dtype=np.int64),
+                             np.asarray(order, dtype=np.int64), out)
+        return out
+
     def weighted_choice(self, probs: np.ndarray) -> np.ndarray:
         """One R ``sample(k, 1, prob = p)`` per row of ``probs`` (0-based columns).
 
