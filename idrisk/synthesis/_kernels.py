@@ -20,7 +20,6 @@ __all__ = [
     "mt_words",
     "permutation_draws",
     "route",
-    "route_cells",
     "unif_index_groups",
 ]
 
@@ -293,36 +292,3 @@ def route(xm, node_var, node_cut, node_lt, node_cat, child, sur_start, sur_count
                 break
             node = child[node, (d + 1) >> 1]
         out[r] = number[node]
-
-
-@_jit
-def route_cells(xm, nlev, cuts, cut_start, strides, table, out):
-    """The node of every row of ``xm`` by the table of :class:`~idrisk.synthesis._route_table.
-    RouteTable`: per predictor j the cell code (a factor: level - 1, ``nlev[j]`` if missing; a
-    numeric: the number of its cuts ``cuts[cut_start[j]:cut_start[j + 1]]`` (sorted, distinct)
-    at or below the value, found by a branch-free binary search, and one more than their
-    number if missing), the codes combined with ``strides``, the node looked up in ``table``."""
-    for r in range(xm.shape[0]):
-        idx = 0
-        for j in range(xm.shape[1]):
-            x = xm[r, j]
-            nl = nlev[j]
-            if nl > 0:
-                code = nl if np.isnan(x) else np.int64(x) - 1
-            else:
-                a = cut_start[j]
-                k = cut_start[j + 1] - a
-                if np.isnan(x):
-                    code = k + 1
-                elif k == 0:
-                    code = 0
-                else:
-                    base = a
-                    n = k
-                    while n > 1:  # the last cut <= x (or the first cut)
-                        half = n >> 1
-                        base = base + half if cuts[base + half] <= x else base
-                        n -= half
-                    code = base - a + (1 if cuts[base] <= x else 0)
-            idx += code * strides[j]
-        out[r] = table[idx]

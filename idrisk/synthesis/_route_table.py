@@ -18,22 +18,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _kernels
-
 __all__ = ["RouteTable"]
 
 
 class RouteTable:
     """The node reached by every cell combination of a fitted tree's predictors.
 
-    Made by :meth:`build`; :meth:`apply` routes encoded rows.
+    Made by :meth:`build`; :meth:`apply` routes encoded rows, :meth:`codes` and :meth:`nodes`
+    do it in two steps (the codes of rows that repeat can be kept).
     """
 
     def __init__(self, factor_levels: list[int], cuts: list[np.ndarray],
                  table: np.ndarray, strides: np.ndarray) -> None:
-        self._levels = np.array(factor_levels, dtype=np.int64)  # per predictor (0: numeric)
-        self._cuts = np.concatenate([np.empty(0), *cuts])  # a numeric's sorted distinct cuts
-        self._cut_start = np.cumsum([0] + [c.size for c in cuts]).astype(np.int64)
+        self._levels = factor_levels  # per predictor: number of levels (0: numeric)
+        self._cuts = cuts  # per numeric predictor: its sorted distinct cuts
         self._table = table
         self._strides = strides
 
@@ -72,10 +70,27 @@ class RouteTable:
             grid[:, j] = reps[j][(cell // strides[j]) % dims[j]]
         return cls(levels, cuts, tree.apply_encoded(grid), strides)
 
+    def codes(self, j: int, x: np.ndarray) -> np.ndarray:
+        """The cell codes of the values ``x`` of predictor ``j`` (encoded as for
+        :meth:`RpartTree.apply_encoded`)."""
+        miss = np.isnan(x)
+        nc = self._levels[j]
+        if nc:
+            return np.where(miss, nc, np.where(miss, 1.0, x) - 1).astype(np.int64)
+        c = self._cuts[j]
+        code = np.searchsorted(c, x, side="right")
+        if miss.any():
+            code[miss] = c.size + 1
+        return code
+
+    def nodes(self, codes: list[np.ndarray]) -> np.ndarray:
+        """The node where rows with these cell codes (one array per predictor) stop."""
+        idx = np.zeros(codes[0].size if codes else 1, dtype=np.int64)
+        for j, code in enumerate(codes):
+            idx += code * self._strides[j]
+        return self._table[idx]
+
     def apply(self, xm: np.ndarray) -> np.ndarray:
         """The node number where each row of ``xm`` (encoded as for
         :meth:`RpartTree.apply_encoded`) stops: the same as the tree's own routing."""
-        out = np.empty(xm.shape[0], dtype=np.int64)
-        _kernels.route_cells(np.ascontiguousarray(xm, dtype=np.float64), self._levels,
-                             self._cuts, self._cut_start, self._strides, self._table, out)
-        return out
+        return self.nodes([self.codes(j, xm[:, j]) for j in range(xm.shape[1])])

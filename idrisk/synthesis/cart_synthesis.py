@@ -50,7 +50,7 @@ from .._progress import progress_bar
 from .._result import Result
 from .._schema import is_categorical, sorted_levels
 from .._synthetic import Synthesizer, SyntheticData
-from . import _kernels
+from ._donors import _LeafDonors, _walk_to_leaves
 from ._route_table import RouteTable
 from .rng import NumpyStream, RStream, make_stream
 from .rpart_tree import RpartTree
@@ -187,81 +187,6 @@ def _predictor_matrix(data, vs, methods, predictor_matrix) -> pd.DataFrame:
     return pd.DataFrame(pm, index=cols, columns=cols)
 
 
-# -------------------------------------------------------------------------- draws
-def _walk_to_leaves(nodes: np.ndarray, tree: RpartTree, stream) -> np.ndarray:
-    """syn.cart's random walk from internal nodes down to leaves."""
-    nodes = nodes.copy()
-    while True:
-        uniq = pd.unique(nodes)
-        internal = [v for v in uniq if not tree.is_leaf(v)]
-        if not internal:
-            return nodes
-        for v in internal:
-            step = int(stream.unif_index(2, 1)[0])
-            nodes[nodes == v] = 2 * v + step
-
-
-class _LeafDonors:
-    """The training rows of a fitted tree grouped by node, for syn.cart's donor draws.
-
-    Built once per tree. ``values`` holds the response of the fitted rows (in
-    ``tree.where_`` order).
-    """
-
-    def __init__(self, tree: RpartTree, values: np.ndarray) -> None:
-        where = tree.where_.to_numpy()
-        self.values = values
-        self.order = np.argsort(where, kind="stable")
-        self.nodes, self.starts, self.counts = np.unique(
-            where[self.order], return_index=True, return_counts=True)
-        self.leaves = np.asarray(tree.leaves_, dtype=np.int64)
-        self._tables: tuple | None = None  # hash tables of leaves and nodes (compiled path)
-
-    def _lookup(self, which: int, nodes: np.ndarray) -> tuple[np.ndarray, int]:
-        """Positions of ``nodes`` among the leaves (0) or donor nodes (1), -1 if absent,
-        and the number absent (compiled hash look-up)."""
-        if self._tables is None:
-            self._tables = (_kernels.hash_build(self.leaves), _kernels.hash_build(self.nodes))
-        pos = np.empty(nodes.size, dtype=np.int64)
-        keys, positions, bits = self._tables[which]
-        missing = _kernels.hash_lookup(keys, positions, bits, nodes, pos)
-        return pos, missing
-
-    def all_leaves(self, nodes: np.ndarray) -> bool:
-        """Whether every entry of ``nodes`` is a leaf of the tree."""
-        return self._lookup(0, nodes)[1] == 0
-
-    def draw(self, nodes: np.ndarray, stream) -> np.ndarray:
-        """For each node (first appearance order) draw donors uniformly with replacement.
-
-        Node by node, in the order in which the nodes first appear in ``nodes``, one
-        ``unif_index(donors, targets)`` call picks the donors of that node's targets
-        (in row order); returns the donors' values.
-        """
-        if isinstance(stream, RStream):  # grouping and draws in one compiled call
-            return self.values[stream.donor_draws(self._group(nodes), self.counts, self.starts,
-                                                  self.order)]
-        seq, sizes, targets = _kernels.first_appearance_groups(self._group(nodes),
-                                                               self.nodes.size)
-        ns = self.counts[seq]
-        batch = getattr(stream, "unif_index_groups", None)
-        if batch is None:  # one call per node, in the same order
-            parts = [stream.unif_index(int(c), int(tc)) for c, tc in zip(ns, sizes)]
-            drawn = np.concatenate(parts)
-        else:  # the same draws, in one (compiled) call
-            drawn = batch(ns, sizes)
-        out_pos = np.empty(nodes.size, dtype=np.int64)
-        out_pos[targets] = self.order[np.repeat(self.starts[seq], sizes) + drawn]
-        return self.values[out_pos]
-
-    def _group(self, nodes: np.ndarray) -> np.ndarray:
-        """The donor group (position among the donor nodes) of every target row."""
-        k, missing = self._lookup(1, nodes)
-        if missing:
-            raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
-        return k
-
-
 def _values(col: pd.Series):
     """The array behind ``col``: a numpy array, or the extension array (e.g. Categorical)."""
     return col.to_numpy(copy=False) if isinstance(col.dtype, np.dtype) else col.array
@@ -305,6 +230,7 @@ class _Synthesizer:
         self.trees: dict[str, RpartTree] = {}
         self._donors: dict[str, _LeafDonors] = {}
         self._routes: dict[str, RouteTable | None] = {}
+        self._row_codes: dict[tuple[str, str], np.ndarray] = {}  # cell codes of the data's rows
         self._encoders: dict[tuple[str, str], tuple[pd.Index, bool, np.ndarray]] = {}
         self.m = m
         self._preds = {v: list(data.columns[pm.loc[v].to_numpy() != 0]) for v in vs}
@@ -313,12 +239,15 @@ class _Synthesizer:
     def replicate(self) -> pd.DataFrame:
         """One synthetic dataset: the visited columns drawn in order, the others copied."""
         cols = dict(self._base)
+        rows: dict[str, np.ndarray] = {}  # a drawn column's values are the data's at these rows
         for v in self.vs:
             mt = self.methods[v]
             if mt == "sample":
-                cols[v] = self._sample(v)
+                cols[v], rows[v] = self._sample(v)
             elif mt == "cart":
-                cols[v] = self._cart(v, cols)
+                cols[v], src = self._cart(v, cols, rows)
+                if src is not None:
+                    rows[v] = src
             elif mt == "constant":
                 col = self.data[v]
                 value = col.iloc[0] if col.notna().any() else col
@@ -327,16 +256,19 @@ class _Synthesizer:
                 smoothed = smooth_density(np.asarray(cols[v], dtype=float), self.data[v],
                                           self.stream)
                 cols[v] = _as_output(smoothed, self.data[v])
+                rows.pop(v, None)
         arrays = [cols[c] if cols[c] is not self._base[c] else _copy(cols[c])
                   for c in self.data.columns]
         return pd.DataFrame._from_arrays(arrays, columns=self.data.columns,
                                          index=self.data.index, verify_integrity=False)
 
-    def _sample(self, v: str):
+    def _sample(self, v: str) -> tuple:
+        """The bootstrap of ``v``: (values, the data rows they are from)."""
         pos = np.arange(self.n)
         if self.proper:
             pos = self.stream.unif_index(self.n, self.n)
-        return _take(self.data[v], pos[self.stream.unif_index(self.n, self.n)])
+        pos = pos[self.stream.unif_index(self.n, self.n)]
+        return _take(self.data[v], pos), pos
 
     def _fit(self, v: str) -> tuple[RpartTree, pd.Series]:
         """The tree for ``v`` (fitted now, or the cached one) and the response it was fitted on.
@@ -373,15 +305,32 @@ class _Synthesizer:
                 self._donors[v] = donors
         return donors
 
-    def _route(self, v: str, tree: RpartTree, xm: np.ndarray) -> np.ndarray:
-        """The nodes of the rows ``xm`` in ``v``'s tree: by a :class:`RouteTable` built once
-        when the tree serves several datasets and has at most n cells, else by walking it."""
-        if self.proper or self.m < 2:
-            return tree.apply_encoded(xm)
+    def _route(self, v: str, tree: RpartTree, current: dict, rows: dict) -> np.ndarray:
+        """The nodes of the current rows in ``v``'s tree. When the tree serves several
+        datasets and has at most n cells, by its :class:`RouteTable` (built once): the cell
+        codes of a predictor drawn from the data's rows are the codes of those rows (computed
+        once), the others' from their values. Else by walking the tree."""
+        preds = self._preds[v]
         if v not in self._routes:
-            self._routes[v] = RouteTable.build(tree, max_cells=self.n)
+            many = not self.proper and self.m > 1
+            self._routes[v] = RouteTable.build(tree, max_cells=self.n) if many else None
         table = self._routes[v]
-        return tree.apply_encoded(xm) if table is None else table.apply(xm)
+        if table is None:
+            xm = np.empty((self.n, len(preds)))
+            for j, c in enumerate(preds):
+                xm[:, j] = self._encode(v, tree, c, current[c])
+            return tree.apply_encoded(xm)
+        codes = []
+        for j, c in enumerate(preds):
+            if c in rows:
+                key = (v, c)
+                if key not in self._row_codes:
+                    self._row_codes[key] = table.codes(j, self._encode(v, tree, c,
+                                                                       self._base[c]))
+                codes.append(self._row_codes[key][rows[c]])
+            else:
+                codes.append(table.codes(j, self._encode(v, tree, c, current[c])))
+        return table.nodes(codes)
 
     def _encode(self, v: str, tree: RpartTree, c: str, values) -> np.ndarray:
         """Predictor ``c`` of ``v``'s tree encoded as :meth:`RpartTree.encode_column` does
@@ -404,24 +353,24 @@ class _Synthesizer:
             self._encoders[(v, c)] = known
         return known[2][np.asarray(values.codes)]
 
-    def _cart(self, v: str, current: dict):
+    def _cart(self, v: str, current: dict, rows: dict) -> tuple:
+        """``v`` drawn by its tree: (values, the data rows they are from, or None)."""
         tree, y = self._fit(v)
-        preds = self._preds[v]
-        xm = np.empty((self.n, len(preds)))
-        for j, c in enumerate(preds):
-            xm[:, j] = self._encode(v, tree, c, current[c])
-        nodes = self._route(v, tree, xm)
+        nodes = self._route(v, tree, current, rows)
         if tree.method == "anova":
             donors = self._leaf_donors(v, tree, y)
             if not donors.all_leaves(nodes):
                 nodes = _walk_to_leaves(nodes, tree, self.stream)
-            return _as_output(donors.draw(nodes, self.stream), self.data[v])
+            pos = donors.positions(nodes, self.stream)
+            out = _as_output(donors.values[pos], self.data[v])
+            every_row = not self.proper and len(tree.fit_index_) == self.n
+            return out, (pos if every_row else None)
         probs = tree.node_probabilities().loc[nodes].to_numpy()
         pick = self.stream.weighted_choice(probs)
         labels = np.asarray(tree.classes_, dtype=object)[pick]
         if pd.api.types.is_bool_dtype(self.data[v]):
-            return labels.astype(bool)
-        return _as_output(labels, self.data[v])
+            return labels.astype(bool), None
+        return _as_output(labels, self.data[v]), None
 
 
 # ----------------------------------------------------------------------- smoothing

@@ -109,3 +109,31 @@ def test_settings_equal_the_pandas_reference(seed):
                 pd.Series(np.full(n, 1.0) + rng.normal(size=n) * 1e-9),
                 pd.Series([1.0, 1.0 + 8e-7, np.nan])):  # constant only with ddof = 0
         assert _is_constant(col) == _reference_is_constant(col)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_routing_by_row_codes_equals_the_tree(seed):
+    """Predictors drawn from the data's rows are routed by the cell codes of those rows
+    (computed once per tree); the nodes equal the tree's own routing of the values."""
+    from idrisk.synthesis import CARTSynthesizer
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    g = pd.Categorical(rng.choice(["a", "b", "c"], n))
+    x = np.round(rng.normal(size=n) + (np.asarray(g.codes) == 1), 1)
+    y = np.round(2 * x + rng.normal(size=n), 1)
+    data = pd.DataFrame({"g": g, "x": x, "y": y})
+    pad = CARTSynthesizer(syn=["g", "x", "y"]).fit(data)._padded
+    synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, 3, 1e-8, False, RStream(seed),
+                         {}, 5)
+    synth.replicate()  # grows the trees
+    for _ in range(3):
+        rows = {c: rng.integers(0, n, n) for c in ("g", "x")}
+        cols = {"g": data["g"].array[rows["g"]], "x": x[rows["x"]], "y": y}
+        for v in ("x", "y"):
+            tree = synth.trees[v]
+            xm = np.column_stack([tree.encode_column(c, pd.Series(cols[c]))
+                                  for c in tree.feature_names_])
+            want = tree.apply_encoded(xm)
+            np.testing.assert_array_equal(synth._route(v, tree, cols, rows), want)
+            np.testing.assert_array_equal(synth._route(v, tree, cols, {}), want)
