@@ -19,8 +19,10 @@ __all__ = [
     "hash_lookup",
     "mt_words",
     "permutation_draws",
+    "revsort",
     "route",
     "unif_index_groups",
+    "weighted_picks",
 ]
 
 _N, _M = 624, 397
@@ -292,3 +294,79 @@ def route(xm, node_var, node_cut, node_lt, node_cat, child, sur_start, sur_count
                 break
             node = child[node, (d + 1) >> 1]
         out[r] = number[node]
+
+
+@_jit
+def revsort(x, ib):
+    """R's ``revsort`` on ``x[1:]`` (1-based, in place): heap sort into decreasing order,
+    carrying ``ib`` along (:func:`idrisk.synthesis.rng.revsort`)."""
+    n = x.shape[0] - 1
+    if n <= 1:
+        return
+    l_ = (n >> 1) + 1
+    ir = n
+    while True:
+        if l_ > 1:
+            l_ -= 1
+            ra = x[l_]
+            ii = ib[l_]
+        else:
+            ra = x[ir]
+            ii = ib[ir]
+            x[ir] = x[1]
+            ib[ir] = ib[1]
+            ir -= 1
+            if ir == 1:
+                x[1] = ra
+                ib[1] = ii
+                return
+        i = l_
+        j = l_ << 1
+        while j <= ir:
+            if j < ir and x[j] > x[j + 1]:
+                j += 1
+            if ra > x[j]:
+                x[i] = x[j]
+                ib[i] = ib[j]
+                i = j
+                j += j
+            else:
+                j = ir + 1
+        x[i] = ra
+        ib[i] = ii
+
+
+@_jit
+def weighted_picks(probs, u, out):
+    """R's ``sample(k, 1, prob = p)`` for every row ``p`` of ``probs`` with the uniform
+    ``u[row]``: p normalised by the sum of its positive entries (R's ``FixupProb``), sorted
+    decreasingly by ``revsort``, the first class whose cumulative probability reaches u.
+    Returns the first invalid row (a non-finite or negative entry, or none positive), or -1."""
+    k = probs.shape[1]
+    x = np.empty(k + 1)
+    ib = np.empty(k + 1, dtype=np.int64)
+    for r in range(probs.shape[0]):
+        total = 0.0
+        npos = 0
+        for j in range(k):
+            v = probs[r, j]
+            if not np.isfinite(v) or v < 0:
+                return r
+            if v > 0:
+                total += v
+                npos += 1
+        if npos == 0:
+            return r
+        for j in range(k):
+            x[j + 1] = probs[r, j] / total
+            ib[j + 1] = j
+        revsort(x, ib)
+        cum = 0.0
+        pick = ib[k]
+        for j in range(k - 1):
+            cum += x[j + 1]
+            if u[r] <= cum:
+                pick = ib[j + 1]
+                break
+        out[r] = pick
+    return -1

@@ -104,46 +104,10 @@ def revsort(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> revsort(np.array([0.2, 0.5, 0.3]))[1].tolist()
     [1, 2, 0]
     """
-    x = [float(v) for v in a]
-    n = len(x)
-    ib = list(range(n))
-    if n <= 1:
-        return np.asarray(x, dtype=float), np.asarray(ib, dtype=np.int64)
-    # 1-based heap indices as in the C code
-    x.insert(0, 0.0)
-    ib.insert(0, -1)
-    l_ = (n >> 1) + 1
-    ir = n
-    while True:
-        if l_ > 1:
-            l_ -= 1
-            ra = x[l_]
-            ii = ib[l_]
-        else:
-            ra = x[ir]
-            ii = ib[ir]
-            x[ir] = x[1]
-            ib[ir] = ib[1]
-            ir -= 1
-            if ir == 1:
-                x[1] = ra
-                ib[1] = ii
-                break
-        i = l_
-        j = l_ << 1
-        while j <= ir:
-            if j < ir and x[j] > x[j + 1]:
-                j += 1
-            if ra > x[j]:
-                x[i] = x[j]
-                ib[i] = ib[j]
-                i = j
-                j += j
-            else:
-                j = ir + 1
-        x[i] = ra
-        ib[i] = ii
-    return np.asarray(x[1:], dtype=float), np.asarray(ib[1:], dtype=np.int64)
+    x = np.concatenate([[0.0], np.asarray(a, dtype=float)])  # 1-based as in the C code
+    ib = np.arange(-1, x.size - 1, dtype=np.int64)
+    _kernels.revsort(x, ib)
+    return x[1:], ib[1:]
 
 
 def _horner(r: np.ndarray, coefs: tuple[float, ...]) -> np.ndarray:
@@ -354,8 +318,9 @@ class RStream:
             raise ValueError("probs must be a 2-d array (rows x classes)")
         out = np.empty(probs.shape[0], dtype=np.int64)
         u = self.unif_rand(probs.shape[0])
-        for r in range(probs.shape[0]):
-            out[r] = _weighted_pick(probs[r], float(u[r]))
+        bad = _kernels.weighted_picks(np.ascontiguousarray(probs), u, out)  # compiled loop
+        if bad >= 0:
+            raise ValueError(f"invalid probability vector {probs[bad]!r}")
         return out
 
     def sample_seed(self) -> int:
@@ -377,25 +342,6 @@ class RStream:
         u = self.unif_rand(2 * int(size)).reshape(-1, 2)
         big = 134217728.0
         return qnorm_as241((np.floor(big * u[:, 0]) + u[:, 1]) / big)
-
-
-def _weighted_pick(p: np.ndarray, u: float) -> int:
-    pos = p[p > 0]
-    if pos.size == 0 or not np.all(np.isfinite(p)) or np.any(p < 0):
-        raise ValueError(f"invalid probability vector {p!r}")
-    total = 0.0
-    for v in p:
-        if v > 0:
-            total += float(v)
-    q = [float(v) / total for v in p]
-    vals, perm = revsort(np.asarray(q))
-    cum = 0.0
-    k = len(q)
-    for j in range(k - 1):
-        cum += float(vals[j])
-        if u <= cum:
-            return int(perm[j])
-    return int(perm[k - 1])
 
 
 class NumpyStream:
