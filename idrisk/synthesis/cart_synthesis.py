@@ -234,7 +234,8 @@ class _Synthesizer:
         self._encoders: dict[tuple[str, str], tuple[pd.Index, bool, np.ndarray]] = {}
         self.m = m
         self._preds = {v: list(data.columns[pm.loc[v].to_numpy() != 0]) for v in vs}
-        self._base = {c: _values(data[c]) for c in data.columns}
+        self._columns = {c: data[c] for c in data.columns}
+        self._base = {c: _values(col) for c, col in self._columns.items()}
 
     def replicate(self) -> pd.DataFrame:
         """One synthetic dataset: the visited columns drawn in order, the others copied."""
@@ -268,7 +269,7 @@ class _Synthesizer:
         if self.proper:
             pos = self.stream.unif_index(self.n, self.n)
         pos = pos[self.stream.unif_index(self.n, self.n)]
-        return _take(self.data[v], pos), pos
+        return _take(self._columns[v], pos), pos
 
     def _fit(self, v: str) -> tuple[RpartTree, pd.Series]:
         """The tree for ``v`` (fitted now, or the cached one) and the response it was fitted on.
@@ -276,13 +277,12 @@ class _Synthesizer:
         The random draws are consumed as synthpop does: the bootstrap (``proper``),
         then rpart's cross-validation groups (also for a cached tree).
         """
-        preds = self._preds[v]
-        y = self.data[v]
         tree = None if self.proper else self.trees.get(v)
         if tree is not None:  # cached tree: still consume rpart's cross-validation draws
-            self.stream.skip_permutation(int(tree.where_.size))
-            return tree, y
-        x = self.data[preds]
+            self.stream.skip_permutation(tree.where_.size)
+            return tree, self._columns[v]
+        y = self.data[v]
+        x = self.data[self._preds[v]]
         if self.proper:
             boot = self.stream.unif_index(self.n, self.n)
             x = x.iloc[boot].reset_index(drop=True)

@@ -255,7 +255,9 @@ class RStream:
         size = int(size)
         if n <= 0:
             raise ValueError(f"n must be positive, got {n}")
-        return self.unif_index_groups(np.array([n]), np.array([size]))
+        out = np.empty(size, dtype=np.int64)
+        _kernels.unif_index_groups(self._mt, self._state, np.array([n]), np.array([size]), out)
+        return out
 
     def sample_without_replacement(self, n: int, size: int | None = None) -> np.ndarray:
         """R's ``sample.int(n, size)`` (swap with last), 0-based.
