@@ -26,23 +26,25 @@ LEFT, RIGHT = -1, 1
 
 
 @_jit
-def _partition_segment(seg, goes, tmp):
-    """Stable in-place partition of ``seg`` by ``goes``: left rows, right rows, stuck rows."""
-    k = seg.shape[0]
+def _partition_segment(seg, goes, tmp, nl, nr):
+    """Stable in-place partition of ``seg`` by ``goes``: its ``nl`` left rows, then its ``nr``
+    right rows, then the stuck rows (one pass into ``tmp``, copied back)."""
     a = 0
-    for i in range(k):
-        if goes[seg[i]] == LEFT:
-            tmp[a] = seg[i]
+    b = nl
+    c = nl + nr
+    for i in range(seg.shape[0]):
+        r = seg[i]
+        d = goes[r]
+        if d == LEFT:
+            tmp[a] = r
             a += 1
-    for i in range(k):
-        if goes[seg[i]] == RIGHT:
-            tmp[a] = seg[i]
-            a += 1
-    for i in range(k):
-        if goes[seg[i]] != LEFT and goes[seg[i]] != RIGHT:
-            tmp[a] = seg[i]
-            a += 1
-    for i in range(k):
+        elif d == RIGHT:
+            tmp[b] = r
+            b += 1
+        else:
+            tmp[c] = r
+            c += 1
+    for i in range(seg.shape[0]):
         seg[i] = tmp[i]
 
 
@@ -89,9 +91,9 @@ def _divide(xt, sorts, rows, ncat, var, cut, direction, csplit, maxsurrogate, us
             nl += 1
         elif goes[r] == RIGHT:
             nr += 1
-    _partition_segment(rows, goes, tmp)
+    _partition_segment(rows, goes, tmp, nl, nr)
     for v in range(sorts.shape[0]):
-        _partition_segment(sorts[v], goes, tmp)
+        _partition_segment(sorts[v], goes, tmp, nl, nr)
     return majority, nsur, nl, nr
 
 
