@@ -89,6 +89,18 @@ def _rbits(mt, mti, bits):
 
 
 @_jit
+def _unif_index(mt, mti, n, bits):
+    """R's ``R_unif_index(n)`` (``bits`` = ceil(log2(n))) by rejection: (value, new
+    position, words drawn)."""
+    words = 0
+    while True:
+        v, mti = _rbits(mt, mti, bits)
+        words += bits // 16 + 1
+        if v < n:
+            return v, mti, words
+
+
+@_jit
 def unif_index_groups(mt, state, ns, sizes, out):
     """``sizes[g]`` draws of ``R_unif_index(ns[g])`` for every group g in turn, into ``out``
     (groups one after the other), from the stream ``(mt, state)`` (see :func:`mt_words`)."""
@@ -99,11 +111,8 @@ def unif_index_groups(mt, state, ns, sizes, out):
         n = ns[g]
         bits = _bits(n)
         for _ in range(sizes[g]):
-            while True:
-                v, mti = _rbits(mt, mti, bits)
-                words += bits // 16 + 1
-                if v < n:
-                    break
+            v, mti, used = _unif_index(mt, mti, n, bits)
+            words += used
             out[o] = v
             o += 1
     state[0] = mti
@@ -122,11 +131,8 @@ def permutation_draws(mt, state, n, size, keep, out):
         m = n - i
         while bits > 0 and (1 << (bits - 1)) >= m:  # ceil(log2(m)), m decreasing
             bits -= 1
-        while True:
-            v, mti = _rbits(mt, mti, bits)
-            words += bits // 16 + 1
-            if v < m:
-                break
+        v, mti, used = _unif_index(mt, mti, m, bits)
+        words += used
         if keep:
             out[i] = x[v]
             x[v] = x[m - 1]
@@ -148,11 +154,8 @@ def donor_draws(mt, state, group, counts, starts, order, out):
         n = counts[g]
         bits = _bits(n)
         for _ in range(sizes[j]):
-            while True:
-                v, mti = _rbits(mt, mti, bits)
-                words += bits // 16 + 1
-                if v < n:
-                    break
+            v, mti, used = _unif_index(mt, mti, n, bits)
+            words += used
             out[rows[o]] = order[starts[g] + v]
             o += 1
     state[0] = mti
