@@ -250,13 +250,13 @@ class _Synthesizer:
                 if src is not None:
                     rows[v] = src
             elif mt == "constant":
-                col = self.data[v]
+                col = self._columns[v]
                 value = col.iloc[0] if col.notna().any() else col
                 cols[v] = _copy(_values(pd.Series(value, index=col.index)))
             if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
-                smoothed = smooth_density(np.asarray(cols[v], dtype=float), self.data[v],
+                smoothed = smooth_density(np.asarray(cols[v], dtype=float), self._columns[v],
                                           self.stream)
-                cols[v] = _as_output(smoothed, self.data[v])
+                cols[v] = _as_output(smoothed, self._columns[v])
                 rows.pop(v, None)
         arrays = [cols[c] if cols[c] is not self._base[c] else _copy(cols[c])
                   for c in self.data.columns]
@@ -281,7 +281,7 @@ class _Synthesizer:
         if tree is not None:  # cached tree: still consume rpart's cross-validation draws
             self.stream.skip_permutation(tree.where_.size)
             return tree, self._columns[v]
-        y = self.data[v]
+        y = self._columns[v]
         x = self.data[self._preds[v]]
         if self.proper:
             boot = self.stream.unif_index(self.n, self.n)
@@ -362,15 +362,15 @@ class _Synthesizer:
             if not donors.all_leaves(nodes):
                 nodes = _walk_to_leaves(nodes, tree, self.stream)
             pos = donors.positions(nodes, self.stream)
-            out = _as_output(donors.values[pos], self.data[v])
+            out = _as_output(donors.values[pos], self._columns[v])
             every_row = not self.proper and len(tree.fit_index_) == self.n
             return out, (pos if every_row else None)
         probs = tree.node_probabilities().loc[nodes].to_numpy()
         pick = self.stream.weighted_choice(probs)
         labels = np.asarray(tree.classes_, dtype=object)[pick]
-        if pd.api.types.is_bool_dtype(self.data[v]):
+        if pd.api.types.is_bool_dtype(self._columns[v]):
             return labels.astype(bool), None
-        return _as_output(labels, self.data[v]), None
+        return _as_output(labels, self._columns[v]), None
 
 
 # ----------------------------------------------------------------------- smoothing
