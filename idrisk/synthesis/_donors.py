@@ -68,7 +68,7 @@ class _LeafDonors:
         (in row order); returns the donors' positions in ``values``.
         """
         if isinstance(stream, RStream):  # grouping and draws in one compiled call
-            return stream.donor_draws(self._group(nodes), self.counts, self.starts, self.order)
+            return stream._donor_draws(self._group(nodes), self.counts, self.starts, self.order)
         seq, sizes, targets = _kernels.first_appearance_groups(self._group(nodes),
                                                                self.nodes.size)
         ns = self.counts[seq]

@@ -296,7 +296,7 @@ class RStream:
         _kernels.unif_index_groups(self._mt, self._state, ns, sizes, out)
         return out
 
-    def donor_draws(self, group, counts, starts, order) -> np.ndarray:
+    def _donor_draws(self, group, counts, starts, order) -> np.ndarray:
         """syn.cart's donor draws in one compiled call: for each group of ``group`` (values
         0..len(counts)-1) in order of first appearance, for its rows in row order,
         ``order[starts[g] + unif_index(counts[g])]`` -- the draws of one
