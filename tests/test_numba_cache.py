@@ -103,9 +103,7 @@ def test_kernels_cache_outside_the_package_and_stay_silent(tmp_path):
     assert after == before
     assert any((cache / "numba").rglob("*.nbi"))
     entry_points = {"idrisk.risk._kernels.count_few", "idrisk.risk._kernels.count_candidates",
-                    "idrisk.synthesis._rpart_kernels.best_split_anova",
-                    "idrisk.synthesis._rpart_kernels.best_split_gini",
-                    "idrisk.synthesis._rpart_kernels.divide_node",
+                    "idrisk.synthesis._rpart_grow.grow",
                     "idrisk.synthesis._kernels.route",
                     "idrisk.synthesis._kernels.unif_index_groups",
                     "idrisk.categorical._kernels._z_step",

@@ -1,8 +1,9 @@
 """Compiled (numba) node work of :class:`idrisk.synthesis.rpart_tree.RpartTree`.
 
 Each kernel follows rpart's C code (``anova.c``, ``gini.c``, ``bsplit.c``, ``surrogate.c``,
-``nodesplit.c``, ``mysort.c``): node evaluation, the split search over the sorted predictors,
-the surrogate search and the division of a node's rows, and rpart's quicksort. Every
+``mysort.c``): node evaluation, the split search over the sorted predictors, the surrogate
+search and rpart's quicksort; :mod:`idrisk.synthesis._rpart_grow` grows the whole tree with
+them (``partition.c``, ``nodesplit.c``). Every
 floating-point sum is accumulated in rpart's order with the same operations (and no
 fast-math), so the trees are R's bit for bit (``tests/rcompat/test_rpart_engine.py``,
 ``tests/synthesis/test_cart_engines.py``).
@@ -19,9 +20,6 @@ import numpy as np
 from .._numba import jit as _jit
 
 __all__ = [
-    "best_split_anova",
-    "best_split_gini",
-    "divide_node",
     "eval_anova",
     "eval_class",
     "mysort",
@@ -226,12 +224,6 @@ def _best_split(xt, y, sorts, ncat, edge, iscale, csplit, myrisk, numclass, apri
     return found, best, best_var, best_cut, best_dir, iscale
 
 
-@_jit
-def best_split_anova(xt, y, sorts, ncat, edge, myrisk, iscale, csplit):
-    """:func:`_best_split` with the anova rule (regression trees)."""
-    return _best_split(xt, y, sorts, ncat, edge, iscale, csplit, myrisk, 0, None)
-
-
 # ------------------------------------------------------------------------- gini split
 @_jit
 def _gini_total(y, aprior, numclass):
@@ -385,12 +377,6 @@ def _gini_factor(y, x, nc, edge, numclass, aprior, csplit):
     return total_ss - best, True
 
 
-@_jit
-def best_split_gini(xt, y, sorts, ncat, edge, numclass, aprior, iscale, csplit):
-    """:func:`_best_split` with the Gini rule (class trees)."""
-    return _best_split(xt, y, sorts, ncat, edge, iscale, csplit, 0.0, numclass, aprior)
-
-
 # ------------------------------------------------------------------ surrogates, divide
 @_jit
 def _direction(xv, cut, direction, csplit, is_factor):
@@ -533,86 +519,6 @@ def _surrogates(xt, sorts, goes, ncat, var, lcount, rcount, maxsurrogate, sur_va
         sur_adj[pos] = adj
         count = min(count + 1, maxsurrogate)
     return count
-
-
-@_jit
-def _split_rows(order, goes):
-    """``order`` split by ``goes``: (left, right, stuck), each in ``order``'s order."""
-    nl = 0
-    nr = 0
-    for r in order:
-        if goes[r] == LEFT:
-            nl += 1
-        elif goes[r] == RIGHT:
-            nr += 1
-    left = np.empty(nl, dtype=np.int64)
-    right = np.empty(nr, dtype=np.int64)
-    stuck = np.empty(order.shape[0] - nl - nr, dtype=np.int64)
-    a = 0
-    b = 0
-    c = 0
-    for r in order:
-        if goes[r] == LEFT:
-            left[a] = r
-            a += 1
-        elif goes[r] == RIGHT:
-            right[b] = r
-            b += 1
-        else:
-            stuck[c] = r
-            c += 1
-    return left, right, stuck
-
-
-@_jit
-def divide_node(xt, sorts, rows, ncat, var, cut, direction, csplit, maxsurrogate,
-                usesurrogate, goes, sur_var, sur_cut, sur_dir, sur_cs, sur_agree, sur_adj):
-    """rpart's ``nodesplit``: directions, surrogates, and the children's rows.
-
-    ``goes`` is scratch indexed by row number. Returns ``(majority, n_surrogates,
-    left_sorts, right_sorts, left_rows, right_rows, stuck_rows)``; the surrogates are
-    left in the ``sur_*`` arrays, ranked.
-    """
-    is_factor = ncat[var] > 0
-    lcount = 0
-    rcount = 0
-    for r in rows:
-        d = _direction(xt[var, r], cut, direction, csplit, is_factor)
-        goes[r] = d
-        if d == LEFT:
-            lcount += 1
-        elif d == RIGHT:
-            rcount += 1
-    # rpart's lastsurrogate is set by its surrogate search alone: none without surrogates
-    majority = RIGHT if lcount < rcount else (LEFT if lcount > rcount else 0)
-    if maxsurrogate == 0:
-        majority = 0
-    nsur = 0
-    if maxsurrogate > 0:
-        nsur = _surrogates(xt, sorts, goes, ncat, var, lcount, rcount, maxsurrogate, sur_var,
-                           sur_cut, sur_dir, sur_cs, sur_agree, sur_adj)
-    if usesurrogate > 0:
-        for r in rows:
-            if goes[r] != 0:
-                continue
-            d = 0
-            for s in range(nsur):
-                sv = sur_var[s]
-                d = _direction(xt[sv, r], sur_cut[s], sur_dir[s], sur_cs[s], ncat[sv] > 0)
-                if d != 0:
-                    break
-            if d == 0 and usesurrogate == 2:
-                d = majority
-            goes[r] = d
-    p = sorts.shape[0]
-    lrows, rrows, stuck = _split_rows(rows, goes)
-    lsorts = np.empty((p, lrows.shape[0]), dtype=np.int64)
-    rsorts = np.empty((p, rrows.shape[0]), dtype=np.int64)
-    for v in range(p):
-        lv, rv, _ = _split_rows(sorts[v], goes)
-        lsorts[v, :] = lv
-        rsorts[v, :] = rv
-    return majority, nsur, lsorts, rsorts, lrows, rrows, stuck
 
 
 # ---------------------------------------------------------------------------- mysort

@@ -50,7 +50,8 @@ from .._progress import progress_bar
 from .._result import Result
 from .._schema import is_categorical, sorted_levels
 from .._synthetic import Synthesizer, SyntheticData
-from . import _kernels
+from ._donors import _LeafDonors, _walk_to_leaves
+from ._route_table import RouteTable
 from .rng import NumpyStream, RStream, make_stream
 from .rpart_tree import RpartTree
 from .smoothing import bw_sj, smooth_density
@@ -123,6 +124,10 @@ def _visit_names(data: pd.DataFrame, visit_sequence, name: str = "syn") -> list[
 
 
 def _is_constant(col: pd.Series) -> bool:
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iuf":  # numbers: no pandas
+        x = col.to_numpy(dtype=float)
+        x = x[~np.isnan(x)]
+        return bool(np.var(x, ddof=1) < 1000 * np.finfo(float).eps) if x.size > 1 else True
     vals = col.dropna()
     if vals.empty:
         return True
@@ -158,121 +163,60 @@ def _methods(data, vs, method) -> dict[str, str]:
 
 def _predictor_matrix(data, vs, methods, predictor_matrix) -> pd.DataFrame:
     cols = list(data.columns)
-    pm = pd.DataFrame(0, index=cols, columns=cols, dtype=np.int64)
+    pos = {c: i for i, c in enumerate(cols)}
+    pm = np.zeros((len(cols), len(cols)), dtype=np.int64)
     if predictor_matrix is None:
         for j, v in enumerate(vs):
             for u in vs[:j]:
-                pm.loc[v, u] = 1
+                pm[pos[v], pos[u]] = 1
     else:
-        given = pd.DataFrame(predictor_matrix)
-        if given.shape != (len(cols), len(cols)):
+        given = np.asarray(pd.DataFrame(predictor_matrix))
+        if given.shape != pm.shape:
             raise ValueError(f"predictor_matrix must be {len(cols)} x {len(cols)} "
                              f"(one row and column per data column), got {given.shape}")
-        if list(given.index) != cols or list(given.columns) != cols:
-            given = pd.DataFrame(np.asarray(given), index=cols, columns=cols)
-        pm.loc[:, :] = (np.asarray(given) != 0).astype(np.int64)
+        pm[:, :] = given != 0  # by position
         for j, v in enumerate(vs):  # later visit-sequence variables cannot predict
             for u in vs[j:]:
-                if pm.loc[v, u]:
-                    pm.loc[v, u] = 0
+                pm[pos[v], pos[u]] = 0
     for c in cols:
         if methods[c] in ("", "sample", "constant"):
-            pm.loc[c, :] = 0
+            pm[pos[c], :] = 0
     for c in cols:
         if methods[c] == "constant":
-            pm.loc[:, c] = 0
-    return pm
+            pm[:, pos[c]] = 0
+    return pd.DataFrame(pm, index=cols, columns=cols)
 
 
-# -------------------------------------------------------------------------- draws
-def _walk_to_leaves(nodes: np.ndarray, tree: RpartTree, stream) -> np.ndarray:
-    """syn.cart's random walk from internal nodes down to leaves."""
-    nodes = nodes.copy()
-    while True:
-        uniq = pd.unique(nodes)
-        internal = [v for v in uniq if not tree.is_leaf(v)]
-        if not internal:
-            return nodes
-        for v in internal:
-            step = int(stream.unif_index(2, 1)[0])
-            nodes[nodes == v] = 2 * v + step
+def _values(col: pd.Series):
+    """The array behind ``col``: a numpy array, or the extension array (e.g. Categorical)."""
+    return col.to_numpy(copy=False) if isinstance(col.dtype, np.dtype) else col.array
 
 
-class _LeafDonors:
-    """The training rows of a fitted tree grouped by node, for syn.cart's donor draws.
-
-    Built once per tree. ``values`` holds the response of the fitted rows (in
-    ``tree.where_`` order).
-    """
-
-    def __init__(self, tree: RpartTree, values: np.ndarray) -> None:
-        where = tree.where_.to_numpy()
-        self.values = values
-        self.order = np.argsort(where, kind="stable")
-        self.nodes, self.starts, self.counts = np.unique(
-            where[self.order], return_index=True, return_counts=True)
-        self.leaves = np.asarray(tree.leaves_, dtype=np.int64)
-        self._tables: tuple | None = None  # hash tables of leaves and nodes (compiled path)
-
-    def _lookup(self, which: int, nodes: np.ndarray) -> tuple[np.ndarray, int]:
-        """Positions of ``nodes`` among the leaves (0) or donor nodes (1), -1 if absent,
-        and the number absent (compiled hash look-up)."""
-        if self._tables is None:
-            self._tables = (_kernels.hash_build(self.leaves), _kernels.hash_build(self.nodes))
-        pos = np.empty(nodes.size, dtype=np.int64)
-        keys, positions, bits = self._tables[which]
-        missing = _kernels.hash_lookup(keys, positions, bits, nodes, pos)
-        return pos, missing
-
-    def all_leaves(self, nodes: np.ndarray) -> bool:
-        """Whether every entry of ``nodes`` is a leaf of the tree."""
-        return self._lookup(0, nodes)[1] == 0
-
-    def draw(self, nodes: np.ndarray, stream) -> np.ndarray:
-        """For each node (first appearance order) draw donors uniformly with replacement.
-
-        Node by node, in the order in which the nodes first appear in ``nodes``, one
-        ``unif_index(donors, targets)`` call picks the donors of that node's targets
-        (in row order); returns the donors' values.
-        """
-        seq, sizes, targets = self._groups(nodes)
-        ns = self.counts[seq]
-        batch = getattr(stream, "unif_index_groups", None)
-        if batch is None:  # one call per node, in the same order
-            parts = [stream.unif_index(int(c), int(tc)) for c, tc in zip(ns, sizes)]
-            drawn = np.concatenate(parts)
-        else:  # the same draws, in one (compiled) call
-            drawn = batch(ns, sizes)
-        out_pos = np.empty(nodes.size, dtype=np.int64)
-        out_pos[targets] = self.order[np.repeat(self.starts[seq], sizes) + drawn]
-        return self.values[out_pos]
-
-    def _groups(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(donor groups in first-appearance order, their target counts, target rows
-        group after group in row order)."""
-        k, missing = self._lookup(1, nodes)
-        if missing:
-            raise RuntimeError(f"no donors in node {nodes[k < 0][0]}")
-        return _kernels.first_appearance_groups(k, self.nodes.size)
-
-
-def _as_output(values: np.ndarray, like: pd.Series) -> pd.Series:
+def _as_output(values: np.ndarray, like: pd.Series):
+    """``values`` as an array of ``like``'s dtype (categories kept)."""
+    if values.dtype == like.dtype:  # a numpy dtype: nothing to convert
+        return values
     if isinstance(like.dtype, pd.CategoricalDtype):
-        return pd.Series(pd.Categorical(values, categories=like.cat.categories,
-                                        ordered=like.cat.ordered), index=like.index)
-    return pd.Series(values, index=like.index).astype(like.dtype)
+        return pd.Categorical(values, categories=like.cat.categories, ordered=like.cat.ordered)
+    return _values(pd.Series(values).astype(like.dtype))
 
 
-def _take(col: pd.Series, pos: np.ndarray) -> pd.Series:
-    """``col``'s values at positions ``pos``, with ``col``'s index and dtype."""
+def _take(col: pd.Series, pos: np.ndarray):
+    """``col``'s values at positions ``pos``, as an array of ``col``'s dtype."""
     if isinstance(col.dtype, pd.CategoricalDtype):  # by codes: no label look-ups
         codes = np.asarray(col.array.codes)[pos]
-        return pd.Series(pd.Categorical.from_codes(codes, dtype=col.dtype), index=col.index)
-    return _as_output(col.to_numpy()[pos], col)
+        return pd.Categorical.from_codes(codes, dtype=col.dtype, validate=False)
+    return _values(col)[pos]
+
+
+def _copy(values):
+    """A copy of a column's array (numpy or extension array)."""
+    return values.copy()
 
 
 class _Synthesizer:
-    def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None):
+    def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None,
+                 m=1):
         self.smoothing = smoothing or {}
         self.data = data
         self.vs = vs
@@ -285,28 +229,47 @@ class _Synthesizer:
         self.n = len(data)
         self.trees: dict[str, RpartTree] = {}
         self._donors: dict[str, _LeafDonors] = {}
-        self._preds = {v: [c for c in data.columns if pm.loc[v, c]] for v in vs}
+        self._routes: dict[str, RouteTable | None] = {}
+        self._row_codes: dict[tuple[str, str], np.ndarray] = {}  # cell codes of the data's rows
+        self._encoders: dict[tuple[str, str], tuple[pd.Index, bool, np.ndarray]] = {}
+        self.m = m
+        self._preds = {v: list(data.columns[pm.loc[v].to_numpy() != 0]) for v in vs}
+        self._columns = {c: data[c] for c in data.columns}
+        self._base = {c: _values(col) for c, col in self._columns.items()}
 
     def replicate(self) -> pd.DataFrame:
-        out = self.data.copy()
+        """One synthetic dataset: the visited columns drawn in order, the others copied."""
+        cols = dict(self._base)
+        rows: dict[str, np.ndarray] = {}  # a drawn column's values are the data's at these rows
         for v in self.vs:
             mt = self.methods[v]
             if mt == "sample":
-                out[v] = self._sample(v)
+                cols[v], rows[v] = self._sample(v)
             elif mt == "cart":
-                out[v] = self._cart(v, out)
+                cols[v], src = self._cart(v, cols, rows)
+                if src is not None:
+                    rows[v] = src
             elif mt == "constant":
-                out[v] = self.data[v].iloc[0] if self.data[v].notna().any() else self.data[v]
+                col = self._columns[v]
+                value = col.iloc[0] if col.notna().any() else col
+                cols[v] = _copy(_values(pd.Series(value, index=col.index)))
             if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
-                smoothed = smooth_density(out[v].to_numpy(dtype=float), self.data[v], self.stream)
-                out[v] = _as_output(smoothed, self.data[v])
-        return out
+                smoothed = smooth_density(np.asarray(cols[v], dtype=float), self._columns[v],
+                                          self.stream)
+                cols[v] = _as_output(smoothed, self._columns[v])
+                rows.pop(v, None)
+        arrays = [cols[c] if cols[c] is not self._base[c] else _copy(cols[c])
+                  for c in self.data.columns]
+        return pd.DataFrame._from_arrays(arrays, columns=self.data.columns,
+                                         index=self.data.index, verify_integrity=False)
 
-    def _sample(self, v: str) -> pd.Series:
+    def _sample(self, v: str) -> tuple:
+        """The bootstrap of ``v``: (values, the data rows they are from)."""
         pos = np.arange(self.n)
         if self.proper:
             pos = self.stream.unif_index(self.n, self.n)
-        return _take(self.data[v], pos[self.stream.unif_index(self.n, self.n)])
+        pos = pos[self.stream.unif_index(self.n, self.n)]
+        return _take(self._columns[v], pos), pos
 
     def _fit(self, v: str) -> tuple[RpartTree, pd.Series]:
         """The tree for ``v`` (fitted now, or the cached one) and the response it was fitted on.
@@ -314,13 +277,12 @@ class _Synthesizer:
         The random draws are consumed as synthpop does: the bootstrap (``proper``),
         then rpart's cross-validation groups (also for a cached tree).
         """
-        preds = self._preds[v]
-        y = self.data[v]
         tree = None if self.proper else self.trees.get(v)
         if tree is not None:  # cached tree: still consume rpart's cross-validation draws
-            self.stream.skip_permutation(int(tree.where_.size))
-            return tree, y
-        x = self.data[preds]
+            self.stream.skip_permutation(tree.where_.size)
+            return tree, self._columns[v]
+        y = self._columns[v]
+        x = self.data[self._preds[v]]
         if self.proper:
             boot = self.stream.unif_index(self.n, self.n)
             x = x.iloc[boot].reset_index(drop=True)
@@ -343,24 +305,72 @@ class _Synthesizer:
                 self._donors[v] = donors
         return donors
 
-    def _cart(self, v: str, current: pd.DataFrame) -> pd.Series:
-        tree, y = self._fit(v)
+    def _route(self, v: str, tree: RpartTree, current: dict, rows: dict) -> np.ndarray:
+        """The nodes of the current rows in ``v``'s tree. When the tree serves several
+        datasets and has at most n cells, by its :class:`RouteTable` (built once): the cell
+        codes of a predictor drawn from the data's rows are the codes of those rows (computed
+        once), the others' from their values. Else by walking the tree."""
         preds = self._preds[v]
-        xm = np.empty((self.n, len(preds)))
+        if v not in self._routes:
+            many = not self.proper and self.m > 1
+            self._routes[v] = RouteTable.build(tree, max_cells=self.n) if many else None
+        table = self._routes[v]
+        if table is None:
+            xm = np.empty((self.n, len(preds)))
+            for j, c in enumerate(preds):
+                xm[:, j] = self._encode(v, tree, c, current[c])
+            return tree.apply_encoded(xm)
+        codes = []
         for j, c in enumerate(preds):
-            xm[:, j] = tree.encode_column(c, current[c])
-        nodes = tree.apply_encoded(xm)
+            if c in rows:
+                key = (v, c)
+                if key not in self._row_codes:
+                    self._row_codes[key] = table.codes(j, self._encode(v, tree, c,
+                                                                       self._base[c]))
+                codes.append(self._row_codes[key][rows[c]])
+            else:
+                codes.append(table.codes(j, self._encode(v, tree, c, current[c])))
+        return table.nodes(codes)
+
+    def _encode(self, v: str, tree: RpartTree, c: str, values) -> np.ndarray:
+        """Predictor ``c`` of ``v``'s tree encoded as :meth:`RpartTree.encode_column` does
+        it: a categorical column of the data's categories through a code look-up built once
+        (code -1, missing, picks the last entry: NaN)."""
+        if not isinstance(values, pd.Categorical):
+            if tree.levels_[c] is None and isinstance(values, np.ndarray):
+                return values.astype(float, copy=False)  # numeric: the values themselves
+            return tree.encode_column(c, pd.Series(values))
+        known = self._encoders.get((v, c))
+        if known is None or not (known[0].equals(values.categories)
+                                 and known[1] == values.ordered):
+            cats = pd.Series(pd.Categorical.from_codes(np.arange(len(values.categories)),
+                                                       dtype=values.dtype))
+            try:
+                lut = np.append(tree.encode_column(c, cats), np.nan)
+            except ValueError:  # a category the tree never saw: the rows decide
+                return tree.encode_column(c, pd.Series(values))
+            known = (values.categories, values.ordered, lut)
+            self._encoders[(v, c)] = known
+        return known[2][np.asarray(values.codes)]
+
+    def _cart(self, v: str, current: dict, rows: dict) -> tuple:
+        """``v`` drawn by its tree: (values, the data rows they are from, or None)."""
+        tree, y = self._fit(v)
+        nodes = self._route(v, tree, current, rows)
         if tree.method == "anova":
             donors = self._leaf_donors(v, tree, y)
             if not donors.all_leaves(nodes):
                 nodes = _walk_to_leaves(nodes, tree, self.stream)
-            return _as_output(donors.draw(nodes, self.stream), self.data[v])
+            pos = donors.positions(nodes, self.stream)
+            out = _as_output(donors.values[pos], self._columns[v])
+            every_row = not self.proper and len(tree.fit_index_) == self.n
+            return out, (pos if every_row else None)
         probs = tree.node_probabilities().loc[nodes].to_numpy()
         pick = self.stream.weighted_choice(probs)
         labels = np.asarray(tree.classes_, dtype=object)[pick]
-        if pd.api.types.is_bool_dtype(self.data[v]):
-            return pd.Series(labels.astype(bool), index=self.data.index)
-        return _as_output(labels, self.data[v])
+        if pd.api.types.is_bool_dtype(self._columns[v]):
+            return labels.astype(bool), None
+        return _as_output(labels, self._columns[v]), None
 
 
 # ----------------------------------------------------------------------- smoothing
@@ -613,7 +623,7 @@ class CARTSynthesizer(Synthesizer):
         pad = self._padded
         stream: RStream | NumpyStream = make_stream(self.rng, seed)
         synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(self.minbucket),
-                             float(self.cp), bool(self.proper), stream, self.smoothing_)
+                             float(self.cp), bool(self.proper), stream, self.smoothing_, m)
         progress = self.progress
         if progress is None:
             progress = m > 1 and sys.stderr.isatty()

@@ -14,8 +14,9 @@
 * ``sample(x, 1, prob = p)``: probabilities normalised, sorted decreasingly with
   R's heap sort ``revsort`` (not stable), one ``unif_rand()``.
 
-The Mersenne-Twister itself is numpy's :class:`numpy.random.MT19937`, whose raw
-32-bit output equals R's once it is given R's seed table.
+The Mersenne-Twister itself (R's ``MT_genrand``) and the samplers are compiled loops
+(:mod:`idrisk.synthesis._kernels`) on the stream's own state: R's seed table and position.
+Its raw 32-bit output is that of :class:`numpy.random.MT19937` given the same table.
 
 :class:`NumpyStream` has the same methods on top of a :class:`numpy.random.Generator`
 (PCG64). Its draws have the same distributions but are *not* R's values; it is
@@ -103,46 +104,10 @@ def revsort(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> revsort(np.array([0.2, 0.5, 0.3]))[1].tolist()
     [1, 2, 0]
     """
-    x = [float(v) for v in a]
-    n = len(x)
-    ib = list(range(n))
-    if n <= 1:
-        return np.asarray(x, dtype=float), np.asarray(ib, dtype=np.int64)
-    # 1-based heap indices as in the C code
-    x.insert(0, 0.0)
-    ib.insert(0, -1)
-    l_ = (n >> 1) + 1
-    ir = n
-    while True:
-        if l_ > 1:
-            l_ -= 1
-            ra = x[l_]
-            ii = ib[l_]
-        else:
-            ra = x[ir]
-            ii = ib[ir]
-            x[ir] = x[1]
-            ib[ir] = ib[1]
-            ir -= 1
-            if ir == 1:
-                x[1] = ra
-                ib[1] = ii
-                break
-        i = l_
-        j = l_ << 1
-        while j <= ir:
-            if j < ir and x[j] > x[j + 1]:
-                j += 1
-            if ra > x[j]:
-                x[i] = x[j]
-                ib[i] = ib[j]
-                i = j
-                j += j
-            else:
-                j = ir + 1
-        x[i] = ra
-        ib[i] = ii
-    return np.asarray(x[1:], dtype=float), np.asarray(ib[1:], dtype=np.int64)
+    x = np.concatenate([[0.0], np.asarray(a, dtype=float)])  # 1-based as in the C code
+    ib = np.arange(-1, x.size - 1, dtype=np.int64)
+    _kernels.revsort(x, ib)
+    return x[1:], ib[1:]
 
 
 def _horner(r: np.ndarray, coefs: tuple[float, ...]) -> np.ndarray:
@@ -247,8 +212,6 @@ class RStream:
     True
     """
 
-    _BLOCK = 1 << 16
-
     def __init__(self, seed: int | None = None) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
@@ -260,32 +223,19 @@ class RStream:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be an integer, got {seed!r}")
         self.seed = int(seed)
-        self._bitgen = np.random.MT19937(0)
-        self._bitgen.state = {
-            "bit_generator": "MT19937",
-            "state": {"key": r_seed_table(int(seed)), "pos": 624},
-        }
-        self._buf = np.empty(0, dtype=np.uint64)
-        self._pos = 0
-        self.n_used = 0
+        self._mt = r_seed_table(int(seed)).astype(np.int64)
+        self._state = np.array([624, 0], dtype=np.int64)  # position, words drawn
+
+    @property
+    def n_used(self) -> int:
+        """Number of 32-bit words drawn since the seed was set."""
+        return int(self._state[1])
 
     def _raw(self, k: int) -> np.ndarray:
-        """Next ``k`` raw 32-bit words (as uint64)."""
-        avail = self._buf.size - self._pos
-        if k > avail:
-            more = max(self._BLOCK, k - avail)
-            self._buf = np.concatenate(
-                [self._buf[self._pos :], self._bitgen.random_raw(more).astype(np.uint64)]
-            )
-            self._pos = 0
-        out = self._buf[self._pos : self._pos + k]
-        self._pos += k
-        self.n_used += k
+        """Next ``k`` raw 32-bit words (as int64)."""
+        out = np.empty(int(k), dtype=np.int64)
+        _kernels.mt_words(self._mt, self._state, out)
         return out
-
-    def _unread(self, k: int) -> None:
-        self._pos -= k
-        self.n_used -= k
 
     # -- draws ------------------------------------------------------------------
     def unif_rand(self, size: int = 1) -> np.ndarray:
@@ -305,7 +255,9 @@ class RStream:
         size = int(size)
         if n <= 0:
             raise ValueError(f"n must be positive, got {n}")
-        return self.unif_index_groups(np.array([n]), np.array([size]))
+        out = np.empty(size, dtype=np.int64)
+        _kernels.unif_index_groups(self._mt, self._state, np.array([n]), np.array([size]), out)
+        return out
 
     def sample_without_replacement(self, n: int, size: int | None = None) -> np.ndarray:
         """R's ``sample.int(n, size)`` (swap with last), 0-based.
@@ -319,14 +271,17 @@ class RStream:
         size = n if size is None else int(size)
         if size > n:
             raise ValueError(f"size ({size}) larger than population ({n})")
-        return self._permutation_draws(n, size, keep=True)
+        out = np.empty(size, dtype=np.int64)
+        _kernels.permutation_draws(self._mt, self._state, n, size, True, out)
+        return out
 
     def skip_permutation(self, n: int) -> None:
         """Consume the draws of ``sample.int(n, n)`` without keeping the result.
 
         rpart's cross-validation groups use exactly these draws.
         """
-        self._permutation_draws(int(n), int(n), keep=False)
+        _kernels.permutation_draws(self._mt, self._state, int(n), int(n), False,
+                                   np.empty(0, dtype=np.int64))
 
     def unif_index_groups(self, ns, sizes) -> np.ndarray:
         """``unif_index(ns[g], sizes[g])`` for every group g in turn, concatenated.
@@ -338,28 +293,20 @@ class RStream:
         if ns.size and ns.min() <= 0:
             raise ValueError(f"n must be positive, got {int(ns.min())}")
         out = np.empty(int(sizes.sum()), dtype=np.int64)
-        per_try = 2 if ns.size and ns.max() > 32768 else 1
-        need = int(sizes.sum()) * per_try * 2 + 64
-        return self._run_kernel(need, lambda w: _kernels.unif_index_groups(w, ns, sizes, out), out)
+        _kernels.unif_index_groups(self._mt, self._state, ns, sizes, out)
+        return out
 
-    def _run_kernel(self, need: int, kernel, out: np.ndarray) -> np.ndarray:
-        """Give ``kernel`` raw words until it has enough; put the unused words back."""
-        while True:
-            words = self._raw(need).astype(np.int64)
-            used = kernel(words)
-            if used >= 0:
-                self._unread(need - used)
-                return out
-            self._unread(need)
-            need *= 2
-
-    def _permutation_draws(self, n: int, size: int, keep: bool) -> np.ndarray:
-        out = np.empty(size if keep else 0, dtype=np.int64)
-        per_try = 2 if n > 32768 else 1
-        need = size * per_try * 2 + 64
-        return self._run_kernel(
-            need, lambda w: _kernels.permutation_draws(w, n, size, keep, out), out
-        )
+    def _donor_draws(self, group, counts, starts, order) -> np.ndarray:
+        """syn.cart's donor draws in one compiled call: for each group of ``group`` (values
+        0..len(counts)-1) in order of first appearance, for its rows in row order,
+        ``order[starts[g] + unif_index(counts[g])]`` -- the draws of one
+        ``unif_index(counts[g], rows of g)`` call per group, in that order."""
+        out = np.empty(len(group), dtype=np.int64)
+        _kernels.donor_draws(self._mt, self._state, np.asarray(group, dtype=np.int64),
+                             np.asarray(counts, dtype=np.int64),
+                             np.asarray(starts, dtype=np.int64),
+                             np.asarray(order, dtype=np.int64), out)
+        return out
 
     def weighted_choice(self, probs: np.ndarray) -> np.ndarray:
         """One R ``sample(k, 1, prob = p)`` per row of ``probs`` (0-based columns).
@@ -373,8 +320,9 @@ class RStream:
             raise ValueError("probs must be a 2-d array (rows x classes)")
         out = np.empty(probs.shape[0], dtype=np.int64)
         u = self.unif_rand(probs.shape[0])
-        for r in range(probs.shape[0]):
-            out[r] = _weighted_pick(probs[r], float(u[r]))
+        bad = _kernels.weighted_picks(np.ascontiguousarray(probs), u, out)  # compiled loop
+        if bad >= 0:
+            raise ValueError(f"invalid probability vector {probs[bad]!r}")
         return out
 
     def sample_seed(self) -> int:
@@ -396,25 +344,6 @@ class RStream:
         u = self.unif_rand(2 * int(size)).reshape(-1, 2)
         big = 134217728.0
         return qnorm_as241((np.floor(big * u[:, 0]) + u[:, 1]) / big)
-
-
-def _weighted_pick(p: np.ndarray, u: float) -> int:
-    pos = p[p > 0]
-    if pos.size == 0 or not np.all(np.isfinite(p)) or np.any(p < 0):
-        raise ValueError(f"invalid probability vector {p!r}")
-    total = 0.0
-    for v in p:
-        if v > 0:
-            total += float(v)
-    q = [float(v) / total for v in p]
-    vals, perm = revsort(np.asarray(q))
-    cum = 0.0
-    k = len(q)
-    for j in range(k - 1):
-        cum += float(vals[j])
-        if u <= cum:
-            return int(perm[j])
-    return int(perm[k - 1])
 
 
 class NumpyStream:

@@ -29,9 +29,10 @@
 
 Sums are accumulated in the same order as rpart's C code so that near-ties are
 resolved identically; the initial ordering of each numeric predictor uses a port
-of rpart's own quicksort so that tied values sit in rpart's order. The node work
-(evaluation, split and surrogate search, dividing the rows, the quicksort) and the routing
-of new rows are compiled loops (numba: ``_rpart_kernels`` and ``_kernels``).
+of rpart's own quicksort so that tied values sit in rpart's order. The growing (rpart's
+``partition``: evaluation, split and surrogate search, dividing the rows, collapsing) is one
+compiled call (numba: ``_rpart_grow`` on the node kernels of ``_rpart_kernels``); the
+quicksort and the routing of new rows are compiled too (``_rpart_kernels``, ``_kernels``).
 
 Examples
 --------
@@ -47,16 +48,15 @@ Examples
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import Literal, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
 
 from .._schema import is_categorical, sorted_levels
 from ..exceptions import NotFittedError
-from . import _kernels, _rpart_kernels
+from . import _kernels, _rpart_grow, _rpart_kernels
 
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
 
@@ -126,12 +126,38 @@ class TreeNode:
     surrogates: list[Surrogate] = field(default_factory=list, repr=False)
     left: TreeNode | None = field(default=None, repr=False)
     right: TreeNode | None = field(default=None, repr=False)
-    rows: np.ndarray | None = field(default=None, repr=False)
-    stuck: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def is_leaf(self) -> bool:
         return self.left is None
+
+
+class _Grown(NamedTuple):
+    """The node arrays of a grown tree, one entry per node slot (pre-order, root 0): see
+    :func:`idrisk.synthesis._rpart_grow.grow`."""
+
+    number: np.ndarray
+    nobs: np.ndarray
+    risk: np.ndarray
+    yval: np.ndarray
+    complexity: np.ndarray
+    var: np.ndarray
+    split: np.ndarray
+    cut: np.ndarray
+    direction: np.ndarray
+    csplit: np.ndarray
+    improve: np.ndarray
+    majority: np.ndarray
+    nsur: np.ndarray
+    svar: np.ndarray
+    scut: np.ndarray
+    sdir: np.ndarray
+    scs: np.ndarray
+    sagree: np.ndarray
+    sadj: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    counts: np.ndarray
 
 
 class RpartTree:
@@ -334,19 +360,9 @@ class RpartTree:
             self._class_init()
         if rng is not None and self.xval > 1:
             rng.skip_permutation(n)
-        self.x_ = xm
-        self._grow()
-        where = np.empty(n, dtype=np.int64)
-        for node in self.nodes_.values():
-            if node.is_leaf:
-                where[node.rows] = node.number
-        # rows left at an internal node (missing split value, no majority)
-        for node in self.nodes_.values():
-            if not node.is_leaf and node.stuck is not None and node.stuck.size:
-                where[node.stuck] = node.number
+        where = self._grow(xm)
         self.where_ = pd.Series(where, index=self.fit_index_, name="node")
-        self.n_leaves_ = sum(1 for nd in self.nodes_.values() if nd.is_leaf)
-        del self.x_
+        self.n_leaves_ = int(np.count_nonzero(self._grown.left < 0))
         return self
 
     # ----------------------------------------------------------- class helpers
@@ -369,171 +385,65 @@ class RpartTree:
         self._loss = loss
         self._parms_prior = prior
 
-    def _eval(self, rows: np.ndarray) -> tuple[float, float, np.ndarray | None]:
-        if self.method == "anova":
-            mean, risk = _rpart_kernels.eval_anova(self.y_, rows)
-            return mean, risk, None
-        return _rpart_kernels.eval_class(self.y_, rows, len(self.classes_ or ()), self._loss,
-                                         self._prior)
-
     # --------------------------------------------------------------------- grow
-    def _grow(self) -> None:
-        n = self.y_.size
-        p = self.x_.shape[1]
-        orders: list[np.ndarray] = []
+    def _grow(self, xm: np.ndarray) -> np.ndarray:
+        """Grow the tree on the encoded predictors ``xm`` (compiled: :func:`_rpart_grow.grow`)
+        into the node arrays ``_grown``; returns each row's node (a leaf, or the internal node
+        where a row with no direction stopped)."""
+        n, p = xm.shape
+        sorts = np.empty((p, n), dtype=np.int64)
         for v in range(p):
-            x = self.x_[:, v]
             if self.ncat_[v] == 0:
-                xx = np.where(np.isnan(x), 0.0, x)  # rpart puts 0 for sorting
-                orders.append(rpart_sort_order(xx))
-            else:
-                orders.append(np.arange(n, dtype=np.int64))
-        sorts = self._compiled_setup(orders)
-        self.nodes_: dict[int, TreeNode] = {}
-        self._iscale = 0.0
-        self._maxnode = 2**self.maxdepth - 1
-        all_rows = np.arange(n, dtype=np.int64)
-        yval, risk, counts = self._eval(sorts[0] if p else all_rows)
-        root = TreeNode(1, n, risk, yval, counts, complexity=risk, rows=all_rows)
-        root.stuck = None
-        self._alpha = self.cp * risk
-        self.nodes_[1] = root
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 10_000))
-        try:
-            self._partition(root, sorts, first=True)
-        finally:
-            sys.setrecursionlimit(old)
-            for name in ("_xt", "_goes", "_csplit", "_sur"):
-                self.__dict__.pop(name, None)
-
-    def _compiled_setup(self, sorts: list[np.ndarray]) -> np.ndarray:
-        """Arrays of the compiled engine; returns the sort orders as one (p, n) array."""
-        n, p = self.x_.shape
-        self._xt = np.ascontiguousarray(self.x_.T)
-        self._goes = np.zeros(n, dtype=np.int64)
-        width = max(1, int(self.ncat_.max()) if p else 1)
-        self._csplit = np.zeros(width, dtype=np.int64)
-        k = max(1, self.maxsurrogate)
-        self._sur = (np.zeros(k, dtype=np.int64), np.zeros(k), np.zeros(k, dtype=np.int64),
-                     np.zeros((k, width), dtype=np.int64), np.zeros(k), np.zeros(k))
-        out = np.empty((p, n), dtype=np.int64)
-        for v, order in enumerate(sorts):
-            out[v] = order
-        return out
-
-    def _partition(self, me: TreeNode, sorts: np.ndarray, first: bool = False):
-        """rpart's ``partition``: returns (number of splits, subtree risk)."""
-        if not first:
-            order0 = sorts[0] if len(sorts) else me.rows
-            assert order0 is not None  # a node's rows are kept while it is partitioned
-            me.yval, me.risk, me.counts = self._eval(order0)
-            tempcp = min(me.risk, me.complexity)
-        else:
-            tempcp = me.risk
-        me.stuck = None
-        if me.n < self.minsplit or tempcp <= self._alpha or me.number > self._maxnode:
-            me.complexity = self._alpha
-            return 0, me.risk
-        if not self._bsplit(me, sorts):
-            me.complexity = self._alpha
-            return 0, me.risk
-        lsorts, rsorts, lrows, rrows, me.stuck = self._divide(me, sorts)
-        # rows order within node: keep by row number (rows is sorted)
-        ln = TreeNode(2 * me.number, lrows.size, 0.0, 0.0, complexity=tempcp - self._alpha,
-                      rows=lrows)
-        self.nodes_[ln.number] = ln
-        me.left = ln
-        left_split, left_risk = self._partition(ln, lsorts)
-
-        tempcp = (me.risk - left_risk) / (left_split + 1)
-        tempcp2 = me.risk - ln.risk
-        if tempcp < tempcp2:
-            tempcp = tempcp2
-        if tempcp > me.complexity:
-            tempcp = me.complexity
-        rn = TreeNode(2 * me.number + 1, rrows.size, 0.0, 0.0, complexity=tempcp - self._alpha,
-                      rows=rrows)
-        self.nodes_[rn.number] = rn
-        me.right = rn
-        right_split, right_risk = self._partition(rn, rsorts)
-
-        tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
-        if rn.complexity > ln.complexity:
-            if tempcp > ln.complexity:
-                left_risk = ln.risk
-                left_split = 0
-                tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
-                if tempcp > rn.complexity:
-                    right_risk = rn.risk
-                    right_split = 0
-        elif tempcp > rn.complexity:
-            right_split = 0
-            right_risk = rn.risk
-            tempcp = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
-            if tempcp > ln.complexity:
-                left_risk = ln.risk
-                left_split = 0
-        me.complexity = (me.risk - (left_risk + right_risk)) / (left_split + right_split + 1)
-        if me.complexity <= self._alpha:
-            self._drop_subtree(me)
-            return 0, me.risk
-        return left_split + right_split + 1, left_risk + right_risk
-
-    def _drop_subtree(self, me: TreeNode) -> None:
-        stack = [me.left, me.right]
-        while stack:
-            nd = stack.pop()
-            if nd is None:
-                continue
-            self.nodes_.pop(nd.number, None)
-            stack.extend([nd.left, nd.right])
-        me.left = me.right = None
-        me.var = None
-        me.stuck = None
-
-    # ------------------------------------------------------------------- bsplit
-    def _bsplit(self, me: TreeNode, sorts: np.ndarray) -> bool:
-        """rpart's ``bsplit``: the best primary split of ``me`` into its fields; found?"""
+                sorts[v] = rpart_sort_order(np.where(np.isnan(xm[:, v]), 0.0, xm[:, v]))
+            else:  # rpart puts 0 for a missing value when sorting
+                sorts[v] = np.arange(n, dtype=np.int64)
         if self.method == "anova":
-            res = _rpart_kernels.best_split_anova(self._xt, self.y_, sorts, self.ncat_,
-                                                  self.minbucket, me.risk, self._iscale,
-                                                  self._csplit)
+            rule: tuple = (0, np.zeros((1, 1)), np.zeros(1), None)
         else:
-            res = _rpart_kernels.best_split_gini(self._xt, self.y_, sorts, self.ncat_,
-                                                 self.minbucket, len(self.classes_ or ()),
-                                                 self._aprior, self._iscale, self._csplit)
-        found, improve, var, cut, direction, self._iscale = res
-        if not found:
-            return False
-        nc = int(self.ncat_[var])
-        me.improve, me.var = improve, int(var)
-        if nc:
-            me.cut, me.direction, me.csplit = np.nan, 0, self._csplit[:nc].copy()
-        else:
-            me.cut, me.direction, me.csplit = cut, int(direction), None
-        return True
+            rule = (len(self.classes_ or ()), self._loss, self._prior, self._aprior)
+        grown = _rpart_grow.grow(
+            np.ascontiguousarray(xm.T), self.y_, sorts, self.ncat_, self.minbucket,
+            self.minsplit, self.cp, 2**self.maxdepth - 1, self.maxsurrogate, self.usesurrogate,
+            *rule)
+        count = grown[0]
+        self._grown = _Grown(*(arr[:count].copy() for arr in grown[1:-1]))
+        self._nodes: dict[int, TreeNode] | None = None
+        self._flat: tuple | None = None
+        return grown[-1]
 
-    def _divide(self, me: TreeNode, sorts: np.ndarray) -> tuple:
-        """Send the rows of ``me`` down its split (with surrogates).
+    @property
+    def nodes_(self) -> dict[int, TreeNode]:
+        """The nodes by number (:class:`TreeNode` objects, made from the grown node arrays
+        on first use)."""
+        if getattr(self, "_nodes", None) is None:
+            self._check_fitted()
+            self._nodes = self._assemble()
+        return cast(dict, self._nodes)
 
-        Returns the children's sort orders, the left and right rows and the rows
-        stuck at ``me``; sets ``me.majority`` and ``me.surrogates``.
-        """
-        svar, scut, sdir, scs, sagree, sadj = self._sur
-        csplit = self._csplit if me.csplit is None else me.csplit
-        majority, nsur, lsorts, rsorts, lrows, rrows, stuck = _rpart_kernels.divide_node(
-            self._xt, sorts, me.rows, self.ncat_, me.var, float(me.cut), me.direction, csplit,
-            self.maxsurrogate, self.usesurrogate, self._goes, svar, scut, sdir, scs, sagree,
-            sadj)
-        me.majority = int(majority)
-        me.surrogates = []
-        for i in range(nsur):
-            nc = int(self.ncat_[svar[i]])
-            me.surrogates.append(Surrogate(
-                int(svar[i]), float(scut[i]), int(sdir[i]), scs[i, :nc].copy() if nc else None,
-                float(sagree[i]), float(sadj[i])))
-        return lsorts, rsorts, lrows, rrows, stuck
+    def _assemble(self) -> dict[int, TreeNode]:
+        g = self._grown
+        anova = self.method == "anova"
+        nodes = [TreeNode(int(g.number[s]), int(g.nobs[s]), float(g.risk[s]), float(g.yval[s]),
+                          None if anova else g.counts[s].copy(), float(g.complexity[s]))
+                 for s in range(g.number.size)]
+        for s in np.flatnonzero(g.split).tolist():  # the fields of a split found
+            nd = nodes[s]
+            v = int(g.var[s])
+            kept = g.left[s] >= 0  # else collapsed: a leaf that keeps its split's fields
+            nd.var = v if kept else None
+            nd.improve = float(g.improve[s])
+            nd.majority = int(g.majority[s])
+            nc = int(self.ncat_[v])
+            nd.cut, nd.direction = float(g.cut[s]), int(g.direction[s])
+            nd.csplit = g.csplit[s, :nc].copy() if nc else None
+            nd.surrogates = [
+                Surrogate(int(g.svar[s, i]), float(g.scut[s, i]), int(g.sdir[s, i]),
+                          g.scs[s, i, :k].copy() if (k := int(self.ncat_[g.svar[s, i]])) else None,
+                          float(g.sagree[s, i]), float(g.sadj[s, i]))
+                for i in range(int(g.nsur[s]))]
+            if kept:
+                nd.left, nd.right = nodes[int(g.left[s])], nodes[int(g.right[s])]
+        return {nd.number: nd for nd in nodes}
 
     # ------------------------------------------------------------------ predict
     def apply(self, X: pd.DataFrame) -> pd.Series:
@@ -573,76 +483,47 @@ class RpartTree:
         return node_of
 
     def _flat_tree(self) -> tuple:
-        """The fitted tree as arrays for the compiled routing (built once per fit)."""
-        flat = getattr(self, "_flat", None)
-        if flat is not None and flat[0] is self.nodes_:
-            return flat[1]
-        nodes = [self.nodes_[1]]
-        slot = {id(nodes[0]): 0}
-        for nd in nodes:  # breadth first; children get slots as they are met
-            for kid in (nd.left, nd.right):
-                if kid is not None and id(kid) not in slot:
-                    slot[id(kid)] = len(nodes)
-                    nodes.append(kid)
-        k = len(nodes)
-        primary = np.full(k, -1, dtype=np.int64)
-        sur_start = np.zeros(k, dtype=np.int64)
-        sur_count = np.zeros(k, dtype=np.int64)
-        child = np.zeros((k, 2), dtype=np.int64)
-        left_n = np.zeros(k, dtype=np.int64)
-        right_n = np.zeros(k, dtype=np.int64)
-        number = np.array([nd.number for nd in nodes], dtype=np.int64)
-        var: list[int] = []
-        cut: list[float] = []
-        direction: list[int] = []
-        cat: list[int] = []
-        dirs: list[int] = []
-
-        def add(split) -> int:
-            var.append(int(split.var))
-            cut.append(float(split.cut) if split.csplit is None else np.nan)
-            direction.append(int(split.direction) if split.csplit is None else 0)
-            if split.csplit is None:
-                cat.append(-1)
-            else:
-                cat.append(len(dirs))
-                dirs.extend(int(v) for v in split.csplit)
-            return len(var) - 1
-
-        for i, nd in enumerate(nodes):
-            if nd.is_leaf:
-                continue
-            primary[i] = add(nd)
-            assert nd.left is not None and nd.right is not None  # not a leaf
-            child[i] = slot[id(nd.left)], slot[id(nd.right)]
-            left_n[i], right_n[i] = nd.left.n, nd.right.n
-        for i, nd in enumerate(nodes):  # surrogates of a node are contiguous
-            if nd.is_leaf:
-                continue
-            sur_start[i] = len(var)
-            sur_count[i] = len(nd.surrogates)
-            for sp in nd.surrogates:
-                add(sp)
-        var_a = np.array(var, dtype=np.int64)
-        cut_a = np.array(cut, dtype=np.float64)
-        dir_a = np.array(direction, dtype=np.int64)
-        cat_a = np.array(cat, dtype=np.int64)
-        split = primary >= 0  # the primary split's fields per node (leaf: var -1)
-        node_var = np.full(k, -1, dtype=np.int64)
-        node_cut = np.zeros(k)
-        node_lt = np.zeros(k, dtype=np.bool_)  # x < cut goes left
-        node_cat = np.full(k, -1, dtype=np.int64)
-        node_var[split] = var_a[primary[split]]
-        node_cut[split] = cut_a[primary[split]]
-        node_lt[split] = dir_a[primary[split]] == LEFT
-        node_cat[split] = cat_a[primary[split]]
-        arrays = (
-            node_var, node_cut, node_lt, node_cat, child, sur_start, sur_count, left_n,
-            right_n, number, var_a, cut_a, dir_a, cat_a,
-            np.array(dirs if dirs else [0], dtype=np.int64),
+        """The fitted tree as arrays for the compiled routing (built once per fit): per node
+        slot (root 0) its primary split, children and sizes; the split entries (primaries,
+        then each node's surrogates in rank order) and the factor directions they point to."""
+        if self._flat is not None:
+            return self._flat
+        g = self._grown
+        k = g.number.size
+        internal = g.left >= 0
+        prim = np.flatnonzero(internal)
+        sur_count = np.where(internal, g.nsur, 0)
+        sur_slot = np.repeat(np.arange(k), sur_count)
+        sur_rank = np.arange(sur_slot.size) - np.repeat(np.cumsum(sur_count) - sur_count,
+                                                        sur_count)
+        var_a = np.concatenate([g.var[prim], g.svar[sur_slot, sur_rank]]).astype(np.int64)
+        width = g.csplit.shape[1]
+        levels = np.concatenate([g.csplit[prim], g.scs[sur_slot, sur_rank].reshape(-1, width)])
+        nc = self.ncat_[var_a] if var_a.size else np.zeros(0, dtype=np.int64)
+        factor = nc > 0
+        cut_a = np.where(factor, np.nan, np.concatenate([g.cut[prim],
+                                                        g.scut[sur_slot, sur_rank]]))
+        dir_a = np.where(factor, 0, np.concatenate([g.direction[prim],
+                                                   g.sdir[sur_slot, sur_rank]])).astype(np.int64)
+        cat_a = np.where(factor, np.cumsum(nc) - nc, -1).astype(np.int64)
+        dirs = levels[np.arange(width)[None, :] < nc[:, None]]  # each factor's nc directions
+        entry = np.full(k, -1, dtype=np.int64)  # a node's primary entry
+        entry[prim] = np.arange(prim.size)
+        node_var = np.where(internal, g.var, -1).astype(np.int64)
+        # a leaf's entry -1 picks the appended placeholder
+        node_cut = np.where(internal, np.append(cut_a, 0.0)[entry], 0.0)
+        node_lt = internal & (np.append(dir_a, 0)[entry] == LEFT)  # x < cut goes left
+        node_cat = np.where(internal, np.append(cat_a, -1)[entry], -1).astype(np.int64)
+        child = np.stack([g.left, g.right], axis=1).astype(np.int64)
+        left_n = np.where(internal, g.nobs[g.left], 0).astype(np.int64)
+        right_n = np.where(internal, g.nobs[g.right], 0).astype(np.int64)
+        sur_start = np.where(internal, prim.size + np.cumsum(sur_count) - sur_count, 0)
+        self._flat = (
+            node_var, node_cut, node_lt, node_cat, np.where(child < 0, 0, child), sur_start,
+            sur_count.astype(np.int64), left_n, right_n, g.number, var_a, cut_a, dir_a, cat_a,
+            dirs.astype(np.int64) if dirs.size else np.zeros(1, dtype=np.int64),
         )  # fmt: skip
-        self._flat = (self.nodes_, arrays)
-        return arrays
+        return self._flat
 
     def predict(self, X: pd.DataFrame) -> pd.Series | pd.DataFrame:
         """Leaf means (anova) or class probabilities (class; rpart's ``yprob``)."""
@@ -659,8 +540,9 @@ class RpartTree:
         self._check_fitted()
         if self.method != "class":
             raise ValueError("node_probabilities needs method='class'")
-        numbers = sorted(self.nodes_)
-        cnt = np.vstack([cast(np.ndarray, self.nodes_[k].counts) for k in numbers])
+        order = np.argsort(self._grown.number)
+        numbers = self._grown.number[order].tolist()
+        cnt = self._grown.counts[order]
         scale = self._parms_prior / np.maximum(1.0, self.root_counts_)
         temp = cnt * scale
         # R's rowSums accumulates in long double
@@ -673,10 +555,10 @@ class RpartTree:
 
     @property
     def leaves_(self) -> list[int]:
-        return sorted(k for k, nd in self.nodes_.items() if nd.is_leaf)
+        return sorted(self._grown.number[self._grown.left < 0].tolist())
 
     def _check_fitted(self) -> None:
-        if not hasattr(self, "nodes_"):
+        if not hasattr(self, "_grown"):
             raise NotFittedError("RpartTree is not fitted yet; call fit(X, y) first")
 
     def to_frame(self) -> pd.DataFrame:
