@@ -260,8 +260,8 @@ class _Synthesizer:
                 rows.pop(v, None)
         arrays = [cols[c] if cols[c] is not self._base[c] else _copy(cols[c])
                   for c in self.data.columns]
-        return pd.DataFrame._from_arrays(arrays, columns=self.data.columns,
-                                         index=self.data.index, verify_integrity=False)
+        return pd.DataFrame(dict(zip(self.data.columns, arrays)), index=self.data.index,
+                            columns=self.data.columns, copy=False)
 
     def _sample(self, v: str) -> tuple:
         """The bootstrap of ``v``: (values, the data rows they are from)."""
@@ -589,6 +589,9 @@ class CARTSynthesizer(Synthesizer):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
         if len(data) == 0:
             raise ValueError("data has no rows")
+        if not data.columns.is_unique:
+            twice = sorted({str(c) for c in data.columns[data.columns.duplicated()]})
+            raise ValueError(f"data has more than one column named {twice}")
         if self.rng not in ("r", "numpy"):
             raise ValueError(f"rng must be 'r' or 'numpy', got {self.rng!r}")
         vs = _visit_names(data, self.syn)

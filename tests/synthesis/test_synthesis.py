@@ -267,3 +267,9 @@ def test_booleans_are_categorical_in_synthesis():
                syn=["x", "flag"], seed=4)
     for a, b in zip(res, text, strict=True):
         np.testing.assert_array_equal(a["flag"].map({True: "TRUE", False: "FALSE"}), b["flag"])
+
+
+def test_duplicate_column_names_are_named():
+    data = pd.DataFrame(np.arange(20.0).reshape(10, 2), columns=["a", "a"])
+    with pytest.raises(ValueError, match=r"more than one column named \['a'\]"):
+        CARTSynthesizer().fit(data)
