@@ -21,18 +21,21 @@ Work is organised as follows (every step is a Dask task graph run with ``schedul
 
 The result is an ordinary :class:`~idrisk.risk.IdentificationRiskResult` (n x m matrices on the
 client, 9 bytes per record and dataset for c and T); the large inputs are the synthetic datasets,
-which are never gathered.
+which are never gathered. With ``out_dir`` the counts stay on the workers, which write the
+record-level results to Parquet and return R's measures (:mod:`idrisk.risk._dask_records`).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
 
+from .._output import atomic_dir, check_target
 from .._progress import progress_bar
 from .._schema import as_float, column_levels
 from .._synthetic import synthetic_frames, synthetic_name
@@ -42,6 +45,13 @@ from ._checks import (
     merge_check_counts,
     result_about,
     warn_about_checks,
+)
+from ._dask_records import (
+    WrittenRiskResult,
+    check_written,
+    compute,
+    record_tasks,
+    written_result,
 )
 from ._prepare import exact_codes, level_codes, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
@@ -110,9 +120,11 @@ def _sources(confidential, synthetic, dask, dd) -> tuple[Any, list[Any]]:
     return confidential, synthetic_frames(synthetic, frame_types=frame_types)
 
 
-def _scan(part: pd.DataFrame, factors: list[str]) -> tuple[pd.Index, int, dict[str, list[str]]]:
-    """Index, length and per-column factor levels of one partition."""
-    return part.index, len(part), {c: column_levels(part[c]) for c in factors}
+def _scan(
+    part: pd.DataFrame, factors: list[str], index: bool
+) -> tuple[pd.Index | None, int, dict[str, list[str]]]:
+    """Index (if ``index``), length and per-column factor levels of one partition."""
+    return part.index if index else None, len(part), {c: column_levels(part[c]) for c in factors}
 
 
 def _merge_levels(per_part: list[list[str]], categorical: bool) -> list[str]:
@@ -256,6 +268,21 @@ def _count_bucket(
 # --------------------------------------------------------------------------- public API
 
 
+@overload
+def identification_risk_dask(
+    confidential: Any, synthetic: Any, options: RiskOptions, *, npartitions: int | None = ...,
+    scheduler: Any = ..., progress: bool | None = ..., out_dir: None = ..., overwrite: bool = ...,
+) -> IdentificationRiskResult: ...
+
+
+@overload
+def identification_risk_dask(
+    confidential: Any, synthetic: Any, options: RiskOptions, *, npartitions: int | None = ...,
+    scheduler: Any = ..., progress: bool | None = ..., out_dir: str | os.PathLike,
+    overwrite: bool = ...,
+) -> WrittenRiskResult: ...
+
+
 def identification_risk_dask(
     confidential: Any,
     synthetic: Any,
@@ -264,7 +291,9 @@ def identification_risk_dask(
     npartitions: int | None = None,
     scheduler: Any = None,
     progress: bool | None = None,
-) -> IdentificationRiskResult:
+    out_dir: str | os.PathLike | None = None,
+    overwrite: bool = False,
+) -> IdentificationRiskResult | WrittenRiskResult:
     """:func:`idrisk.identification_risk` computed with Dask, with identical results.
 
     Same rules, checks and result as :func:`idrisk.identification_risk` (R's factor-level
@@ -290,7 +319,19 @@ def identification_risk_dask(
         Passed to ``dask.compute``/``dask.persist``: ``"synchronous"``, ``"threads"``,
         ``"processes"``, a ``distributed.Client``... (default: Dask's current default).
     progress
-        Progress bar over the synthetic datasets (default: only for large inputs).
+        Progress bar on the client, advanced per finished task (default: only for n x m of
+        5,000,000 or more).
+    out_dir
+        A folder for the record-level results (it must not exist, or be empty): the workers
+        write them there as Parquet, ``out_dir/dataset=<j>/part-<r>.parquet`` (one file per
+        partition r of ``confidential``; columns ``record``, the record's 0-based position in
+        ``confidential``, ``c``, ``T``, ``K``, ``F``, ``risk``), and only the per-dataset
+        measures and checks come back: a :class:`~idrisk.risk._dask_records.WrittenRiskResult`
+        (``.records()`` opens the files as a dask DataFrame). The folder appears only when
+        every file is written. On a cluster it must be on storage that the workers and the
+        client share. Default None: the n x m results come back to the client.
+    overwrite
+        Replace an existing, non-empty ``out_dir`` (otherwise an error before any work).
 
     ``options.align`` applies to pandas inputs (dask frames are paired by position). The NA,
     never-matched and c = 0 counts of ``result.checks`` (and their warnings) are computed as
@@ -299,8 +340,10 @@ def identification_risk_dask(
 
     Returns
     -------
-    IdentificationRiskResult
-        Equal, value for value, to ``identification_risk`` on the computed frames.
+    IdentificationRiskResult or WrittenRiskResult
+        Equal, value for value, to ``identification_risk`` on the computed frames; with
+        ``out_dir``, the same measures (``exp_risk`` to the last digit: R's sum in record
+        order) and the records in the files.
 
     Raises
     ------
@@ -308,12 +351,16 @@ def identification_risk_dask(
         Dask is not installed (``pip install 'idrisk[dask]'``).
     KeyError, ValueError, TypeError
         As :func:`idrisk.identification_risk`; also a non-positive ``npartitions``.
+    idrisk.exceptions.OutputError
+        ``out_dir`` exists and is not empty (and ``overwrite`` is false), or the workers'
+        files cannot be seen from the client.
 
     Notes
     -----
     Memory: the confidential data is held once, encoded and bucketed (persisted); synthetic
     datasets are processed one after another, a partition or a bucket per task, and never
-    gathered. The n x m results come back to the caller.
+    gathered. Without ``out_dir`` the n x m results come back to the client (9 bytes per record
+    and dataset); with it, the client holds a few numbers per partition.
 
     Examples
     --------
@@ -328,6 +375,30 @@ def identification_risk_dask(
     ([1, 1, 1, 0], [1, 0, 1, 1])
     >>> float(res.exp_risk[1])
     2.0
+
+    The record-level results written by the workers, the measures returned:
+
+    >>> import os, tempfile
+    >>> folder = os.path.join(tempfile.mkdtemp(), "risk")
+    >>> res = identification_risk_dask(orig, [syn1], options, scheduler="synchronous",
+    ...                                out_dir=folder)
+    >>> float(res.exp_risk[1]), sorted(os.listdir(folder))
+    (2.0, ['_SUCCESS', 'dataset=1'])
+    >>> records = res.records().compute()
+    >>> records["record"].tolist(), records["c"].tolist(), records["risk"].tolist()
+    ([0, 1, 2, 3], [1, 1, 1, 0], [1.0, 0.0, 1.0, 0.0])
+
+    On an existing cluster, connect a client to its scheduler's address and pass it (the
+    inputs read lazily, e.g. from Parquet, so that the workers read them)::
+
+        from distributed import Client
+        client = Client("tcp://scheduler-host:8786")
+        confidential = dd.read_parquet("/shared/confidential/")
+        synthetic = [dd.read_parquet(f"/shared/synthetic{j}/") for j in range(1, 6)]
+        res = identification_risk_dask(confidential, synthetic, options, scheduler=client,
+                                       out_dir="/shared/risk-records", progress=True)
+        res.exp_risk                      # R's measures, per synthetic dataset
+        res.records()                     # the records, as a lazy dask DataFrame
     """
     dask, dd = _import_dask()
     if not isinstance(options, RiskOptions):
@@ -341,6 +412,8 @@ def identification_risk_dask(
         or npartitions < 1
     ):
         raise ValueError(f"npartitions must be a positive integer or None, got {npartitions!r}")
+    if out_dir is not None:  # before any work
+        check_target(out_dir, overwrite=overwrite)
     confidential, frames = _sources(confidential, synthetic, dask, dd)
     frames = _aligned(confidential, frames, options.align)
     if npartitions is None:
@@ -364,9 +437,11 @@ def identification_risk_dask(
     # of synthetic[0]
     scans: dict[str, Any] = {}
     if orig_src.frame is None:
-        scans["orig"] = [dask.delayed(_scan)(p, factors) for p in orig_src.parts]
+        scans["orig"] = [
+            dask.delayed(_scan)(p, factors, out_dir is None) for p in orig_src.parts
+        ]
     if syn_src[0].frame is None:
-        scans["syn1"] = [dask.delayed(_scan)(p, factors) for p in syn_src[0].parts]
+        scans["syn1"] = [dask.delayed(_scan)(p, factors, False) for p in syn_src[0].parts]
     for j, s in enumerate(syn_src[1:], start=2):
         if s.frame is None:
             scans[f"len{j}"] = [dask.delayed(len)(p) for p in s.parts]
@@ -387,11 +462,6 @@ def identification_risk_dask(
 
     orig_levels, orig_lengths = levels_and_lengths(orig_src, "orig")
     syn1_levels, _ = levels_and_lengths(syn_src[0], "syn1")
-    if orig_src.frame is not None:
-        index = orig_src.frame.index
-    else:
-        idx_parts = [i for i, _, _ in scanned["orig"]]
-        index = idx_parts[0].append(idx_parts[1:]) if len(idx_parts) > 1 else idx_parts[0]
     n = int(sum(orig_lengths))
     syn_lengths = []
     for j, s in enumerate(syn_src, start=1):
@@ -454,30 +524,65 @@ def identification_risk_dask(
 
     # pass 3: synthetic datasets one at a time
     m = len(syn_src)
-    c = np.zeros((n, m), dtype=np.int64, order="F")
-    own = np.zeros((n, m), dtype=bool, order="F")
     if progress is None:
         progress = n * m >= 5_000_000
-    syn_counts = []
-    for j in progress_bar(range(m), desc="identification risk (dask)", unit="dataset",
-                          show=progress):
-        where = synthetic_name(j + 1)
-        ssplit = split(syn_src[j], syn_lengths[j], where, False)
+    per_dataset = len(live) if out_dir is None else len(orig_lengths) + 1
+    bar = progress_bar(total=sum(per_dataset + len(src.parts) for src in syn_src),
+                       desc="identification risk (dask)", unit="task", show=progress)
+
+    def counted(j: int) -> tuple[list[Any], list[Any]]:
+        """Count tasks of synthetic dataset j (0-based) and its check-count tasks."""
+        ssplit = split(syn_src[j], syn_lengths[j], synthetic_name(j + 1), False)
         tasks = [
             dask.delayed(_count_bucket)(tbuckets[b], [s[b] for s in ssplit], spec) for b in live
         ]
-        counted, parts = dask.compute(tasks, [s[buckets] for s in ssplit], scheduler=scheduler)
-        for tid, cb, ob in counted:
-            c[tid, j], own[tid, j] = cb, ob
-        syn_counts.append(merge_check_counts(parts))
+        return tasks, [s[buckets] for s in ssplit]
 
-    checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
-    result = IdentificationRiskResult.from_counts(
-        c, own, index=index, checks=checks, **result_about(prep)
-    )
     names = [synthetic_name(j) for j in range(1, m + 1)]
-    warn_about_checks(result, checks, names)
-    return result
+    about = result_about(prep)
+    syn_counts = []
+    with bar:
+        if out_dir is None:
+            c = np.zeros((n, m), dtype=np.int64, order="F")
+            own = np.zeros((n, m), dtype=bool, order="F")
+            for j in range(m):
+                tasks, checked = counted(j)
+                done = compute([*tasks, *checked], scheduler, bar)
+                for tid, cb, ob in done[: len(tasks)]:
+                    c[tid, j], own[tid, j] = cb, ob
+                syn_counts.append(merge_check_counts(done[len(tasks):]))
+            checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
+            result = IdentificationRiskResult.from_counts(
+                c, own, index=_index(orig_src, scanned), checks=checks, **about
+            )
+            warn_about_checks(result, checks, names)
+            return result
+        bounds = np.concatenate([[0], np.cumsum(orig_lengths)]).astype(np.int64)
+        sums = np.zeros((m, 4), dtype=np.int64)
+        exp_risk = np.zeros(m, dtype=np.float64)
+        with atomic_dir(out_dir, overwrite=overwrite) as tmp:
+            for j in range(m):
+                tasks, checked = counted(j)
+                folder = tmp / f"dataset={j + 1}"
+                folder.mkdir()
+                writes, total = record_tasks(tasks, bounds, folder, dask)
+                done = compute([*writes, total, *checked], scheduler, bar)
+                sums[j] = np.sum(done[: len(writes)], axis=0)
+                exp_risk[j] = done[len(writes)]
+                syn_counts.append(merge_check_counts(done[len(writes) + 1:]))
+            check_written(tmp, m, len(orig_lengths))
+    checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
+    written = written_result(sums, exp_risk, n, Path(out_dir), checks, about)
+    warn_about_checks(written, checks, names)  # type: ignore[arg-type]  # n, r, checks
+    return written
+
+
+def _index(src: _Source, scanned: dict[str, Any]) -> pd.Index:
+    """The confidential data's index (of the frame, or from the scan of its partitions)."""
+    if src.frame is not None:
+        return src.frame.index
+    parts = [i for i, _, _ in scanned["orig"]]
+    return parts[0].append(parts[1:]) if len(parts) > 1 else parts[0]
 
 
 def _aligned(confidential: Any, frames: list[Any], align: str | None) -> list[Any]:
