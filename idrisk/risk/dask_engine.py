@@ -53,7 +53,7 @@ from ._dask_records import (
     record_tasks,
     written_result,
 )
-from ._prepare import exact_codes, level_codes, prepare_inputs
+from ._prepare import level_codes, prepare_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 from .options import RiskOptions
 from .result import IdentificationRiskResult
@@ -106,8 +106,21 @@ def _source(frame: Any, chunks: int, used: list[str], dask, dd) -> _Source:
         parts=list(frame[cols].to_delayed()),
         probe=meta_nonempty(frame._meta),
         frame=None,
-        lengths=None,
+        lengths=_known_lengths(frame),
     )
+
+
+def _known_lengths(frame: Any) -> list[int] | None:
+    """Partition lengths Dask knows without reading the data (Parquet metadata, pandas
+    frames), or None."""
+    try:
+        from dask.dataframe.dask_expr._expr import Lengths
+
+        lengths = Lengths(frame.expr).optimize()
+    except Exception:  # another Dask: the lengths are read
+        return None
+    value = getattr(lengths, "value", None)
+    return [int(v) for v in value] if isinstance(value, tuple) else None
 
 
 def _sources(confidential, synthetic, dask, dd) -> tuple[Any, list[Any]]:
@@ -169,100 +182,142 @@ class _Spec:
         )
 
 
+#: one bucket's records of one partition: (record ids, key values n x k, continuous values n x p)
+_Piece = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
 def _encode_split(
     part: pd.DataFrame, offset: int, spec: _Spec, where: str, confidential: bool
 ) -> list[Any]:
-    """Encode one partition and split it into the key buckets; the last output is the
-    partition's :func:`~idrisk.risk._checks.check_counts` (NA and never-matched records).
+    """Encode one partition and split it into the key buckets (one :data:`_Piece` each, rows
+    in record order); the last output is the partition's
+    :func:`~idrisk.risk._checks.check_counts` (NA and never-matched records).
 
-    Columns: ``id`` (global record position), ``k0..`` (level codes of factor columns, float
-    values of numeric columns matched exactly), ``x0..`` (continuous values, NaN = NA). Rows with
-    a missing key value can match nothing (as target or as synthetic record) and are dropped.
+    Keys: level codes of factor columns, values of numeric columns matched exactly (as
+    doubles); continuous values with NaN for NA. Rows with a missing key value can match
+    nothing (as target or as synthetic record) and are dropped.
     """
     n = len(part)
-    cols: dict[str, np.ndarray] = {"id": np.arange(offset, offset + n, dtype=np.int64)}
+    ids = np.arange(offset, offset + n, dtype=np.int64)
+    keys = np.empty((n, len(spec.categorical)), dtype=np.float64)
     ok = np.ones(n, dtype=bool)
     for i, c in enumerate(spec.categorical):
         if c in spec.levels:
-            values = level_codes(part[c], spec.levels[c])
-            ok &= values >= 0
+            codes = level_codes(part[c], spec.levels[c])
+            ok &= codes >= 0
+            keys[:, i] = codes
         else:
-            values = as_float(part[c], c, where) + 0.0  # + 0.0 folds -0.0 into 0.0
-            ok &= ~np.isnan(values)
-        cols[f"k{i}"] = values
+            keys[:, i] = as_float(part[c], c, where) + 0.0  # + 0.0 folds -0.0 into 0.0
+            ok &= ~np.isnan(keys[:, i])
     counts = check_counts(np.empty((n, 0)), [])
+    x = np.empty((n, 0))
     if spec.radii is not None and spec.continuous:
-        for i, c in enumerate(spec.continuous):
-            cols[f"x{i}"] = as_float(part[c], c, where, c in spec.parse)
-        x = np.column_stack([cols[f"x{i}"] for i in range(len(spec.continuous))])
+        x = np.column_stack([
+            as_float(part[c], c, where, c in spec.parse) for c in spec.continuous
+        ])  # fmt: skip
         d = spec.half_widths(x) if confidential else None
         counts = check_counts(x, list(spec.continuous), d, spec.rule.closed)
-    frame = pd.DataFrame(cols)[ok]
-    if spec.categorical:
-        keys = frame[[f"k{i}" for i in range(len(spec.categorical))]]
-        bucket = pd.util.hash_pandas_object(keys, index=False).to_numpy() % np.uint64(spec.buckets)
-    else:
-        bucket = np.zeros(len(frame), dtype=np.uint64)
-    order = np.argsort(bucket, kind="stable")
-    cuts = np.searchsorted(bucket[order], np.arange(1, spec.buckets, dtype=np.uint64))
-    return [frame.iloc[idx] for idx in np.split(order, cuts)] + [counts]
+    if not ok.all():
+        ids, keys, x = ids[ok], keys[ok], x[ok]
+    bucket = _bucket(keys, spec.buckets)
+    order = np.argsort(bucket, kind="stable")  # record order within a bucket
+    cuts = np.searchsorted(bucket[order], np.arange(1, spec.buckets))
+    pieces = [(ids[idx], keys[idx], x[idx]) for idx in np.split(order, cuts)]
+    return [*pieces, counts]
 
 
-def _concat(pieces: list[pd.DataFrame]) -> pd.DataFrame:
-    return pd.concat(pieces, ignore_index=True)
+def _bucket(keys: np.ndarray, buckets: int) -> np.ndarray:
+    """The bucket of each key row: a hash of the keys' bits (the same key, the same bucket)."""
+    h = np.zeros(len(keys), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for i in range(keys.shape[1]):
+            h = (h ^ keys[:, i].view(np.uint64)) * np.uint64(0x100000001B3)
+            h ^= h >> np.uint64(29)
+    dtype = np.int16 if buckets < 1 << 15 else np.int64  # small ints: a radix sort
+    return (h % np.uint64(buckets)).astype(dtype)
+
+
+def _concat(pieces: list[_Piece]) -> _Piece:
+    if len(pieces) == 1:
+        return pieces[0]
+    ids, keys, x = zip(*pieces)
+    return np.concatenate(ids), np.concatenate(keys), np.concatenate(x)
+
+
+@dataclass
+class _Targets:
+    """One bucket's confidential records, prepared once for every synthetic dataset: record ids
+    (ascending), the key encoder fitted on their key codes (numeric key columns coded by their
+    values, ``exact``), continuous values and half-widths, and the engine's
+    :class:`~idrisk.risk.matching.CountCache` (sorts of the targets, reused from one synthetic
+    dataset to the next)."""
+
+    tid: np.ndarray
+    exact: dict[int, pd.Index]
+    encoder: KeyEncoder
+    x: np.ndarray
+    d: np.ndarray
+    cache: CountCache
+
+    def __len__(self) -> int:
+        return len(self.tid)
+
+
+def _targets(pieces: list[_Piece], spec: _Spec) -> _Targets:
+    tid, keys, x = _concat(pieces)
+    if np.any(tid[1:] <= tid[:-1]):  # buckets are built in record order; be safe anyway
+        order = np.argsort(tid, kind="stable")
+        tid, keys, x = tid[order], keys[order], x[order]
+    codes = np.empty(keys.shape, dtype=np.int64)
+    exact = {}
+    for i, col in enumerate(spec.categorical):
+        if col in spec.levels:
+            codes[:, i] = keys[:, i]
+        else:  # numeric column matched exactly: codes of the values
+            codes[:, i], uniques = pd.factorize(keys[:, i])
+            exact[i] = pd.Index(uniques)
+    d = spec.half_widths(x) if x.shape[1] else np.zeros((len(tid), 0))
+    return _Targets(tid, exact, KeyEncoder(codes), x, d, CountCache())
 
 
 def _count_bucket(
-    targets: pd.DataFrame, synthetic: list[pd.DataFrame], spec: _Spec
+    targets: _Targets, synthetic: list[_Piece], spec: _Spec
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(record ids, c, own)`` of the targets of one bucket against one synthetic dataset.
 
-    Targets and synthetic records are laid out on the union of their record ids (targets first,
-    in record order; synthetic rows without a target of this bucket after them), so that a
-    position holds record i on both sides (absent rows get key -1 and match nothing); the
-    engine's own-row test then compares target i with synthetic row i exactly as on the whole
-    data.
+    Synthetic rows are laid out on the targets' positions: row i at target i's position, so
+    that the engine's own-row test compares target i with synthetic row i exactly as on the
+    whole data; rows whose record is not a target of this bucket go after the targets (which
+    get placeholders with key -1, matching nothing). Positions without a synthetic row get key
+    -1. When every row has its target here (the known variables are not synthesized), the
+    targets' arrays and their cache are the same for every dataset.
     """
-    tid = targets["id"].to_numpy()
-    syn = _concat(synthetic)
-    if len(tid) == 0 or len(syn) == 0:
-        return tid, np.zeros(len(tid), dtype=np.int64), np.zeros(len(tid), dtype=bool)
-    if np.any(tid[1:] <= tid[:-1]):  # buckets are built in record order; be safe anyway
-        targets = targets.iloc[np.argsort(tid, kind="stable")]
-        tid = targets["id"].to_numpy()
-    sid = syn["id"].to_numpy()
-    # layout: targets at 0..nt-1; a synthetic row sits at its own target's position, or after
+    tid = targets.tid
+    sid, skeys, sx = _concat(synthetic)
     nt = len(tid)
+    if nt == 0 or len(sid) == 0:
+        return tid, np.zeros(nt, dtype=np.int64), np.zeros(nt, dtype=bool)
     pos = np.minimum(np.searchsorted(tid, sid), nt - 1)
     paired = tid[pos] == sid
-    ti = np.arange(nt)
-    si = np.where(paired, pos, nt + np.cumsum(~paired) - 1)
-    u, p_key = nt + int((~paired).sum()), len(spec.categorical)
-    tcodes = np.full((u, p_key), -1, dtype=np.int64)
-    scodes = np.full((u, p_key), -1, dtype=np.int64)
-    for i, col in enumerate(spec.categorical):
-        tv, sv = targets[f"k{i}"].to_numpy(), syn[f"k{i}"].to_numpy()
-        if col not in spec.levels:  # numeric column matched exactly: codes of equal values
-            tv, sv = exact_codes([tv, sv])
-        tcodes[ti, i], scodes[si, i] = tv, sv
-    encoder = KeyEncoder(tcodes)
-    tkey, skey = encoder.keys.copy(), encoder.transform(scodes)
-    absent_t = np.ones(u, dtype=bool)
-    absent_t[ti] = False
-    absent_s = np.ones(u, dtype=bool)
-    absent_s[si] = False
-    tkey[absent_t], skey[absent_s] = -1, -1
-
-    p = 0 if spec.radii is None else len(spec.continuous)
-    x, d, y = (np.zeros((u, p)) for _ in range(3))
-    if p:
-        xcols = [f"x{i}" for i in range(p)]
-        xt = targets[xcols].to_numpy(dtype=np.float64)
-        x[ti] = xt
-        d[ti] = spec.half_widths(xt)
-        y[si] = syn[xcols].to_numpy(dtype=np.float64)
-    c, own = count_matches(tkey, skey, x, d, y, spec.rule, encoder.n_keys, CountCache())
-    return tid, c[ti], own[ti]
+    extra = int(len(sid) - np.count_nonzero(paired))
+    si = np.where(paired, pos, nt + np.cumsum(~paired) - 1) if extra else pos
+    scodes = np.empty(skeys.shape, dtype=np.int64)
+    for i in range(skeys.shape[1]):
+        uniques = targets.exact.get(i)
+        # numeric column matched exactly: a value no target has matches nothing (-1)
+        scodes[:, i] = skeys[:, i] if uniques is None else uniques.get_indexer(skeys[:, i])
+    skey = np.full(nt + extra, -1, dtype=np.int64)
+    skey[si] = targets.encoder.transform(scodes)
+    p = targets.x.shape[1]
+    y = np.zeros((nt + extra, p))
+    y[si] = sx
+    tkey, x, d, cache = targets.encoder.keys, targets.x, targets.d, targets.cache
+    if extra:
+        tkey = np.concatenate([tkey, np.full(extra, -1, dtype=np.int64)])
+        x, d = (np.concatenate([a, np.zeros((extra, p))]) for a in (x, d))
+        cache = CountCache()
+    c, own = count_matches(tkey, skey, x, d, y, spec.rule, targets.encoder.n_keys, cache)
+    return tid, c[:nt], own[:nt]
 
 
 # --------------------------------------------------------------------------- public API
@@ -443,7 +498,7 @@ def identification_risk_dask(
     if syn_src[0].frame is None:
         scans["syn1"] = [dask.delayed(_scan)(p, factors, False) for p in syn_src[0].parts]
     for j, s in enumerate(syn_src[1:], start=2):
-        if s.frame is None:
+        if s.lengths is None:
             scans[f"len{j}"] = [dask.delayed(len)(p) for p in s.parts]
     (scanned,) = dask.compute(scans, scheduler=scheduler) if scans else ({},)
 
@@ -513,7 +568,7 @@ def identification_risk_dask(
     # pass 2: the confidential records, encoded and bucketed once
     tsplit = split(orig_src, orig_lengths, "the confidential data", True)
     tbuckets = dask.persist(
-        *[dask.delayed(_concat)([t[b] for t in tsplit]) for b in range(buckets)],
+        *[dask.delayed(_targets)([t[b] for t in tsplit], spec) for b in range(buckets)],
         scheduler=scheduler,
     )
     sizes, orig_counts = dask.compute(
