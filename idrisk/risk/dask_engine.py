@@ -27,6 +27,8 @@ record-level results to Parquet and return R's measures (:mod:`idrisk.risk._dask
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,6 +171,18 @@ class _Spec:
     rule: MatchRule
     buckets: int
     parse: frozenset = frozenset()  # columns declared continuous: text holding numbers parsed
+    placed: tuple[pd.Index, np.ndarray] | None = None  # key hash -> bucket (_place)
+
+    def bucket_of(self, keys: np.ndarray) -> np.ndarray:
+        """The bucket of each key row (the same key, the same bucket)."""
+        h = _key_hash(keys)
+        dtype = np.int16 if self.buckets < 1 << 15 else np.int64  # for a radix sort
+        bucket = (h % np.uint64(self.buckets)).astype(dtype)
+        if self.placed is not None:
+            where = self.placed[0].get_indexer(h)
+            known = where >= 0
+            bucket[known] = self.placed[1][where[known]]
+        return bucket
 
     def half_widths(self, x: np.ndarray) -> np.ndarray:
         assert self.radii is not None
@@ -186,11 +200,10 @@ class _Spec:
 _Piece = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def _encode_split(
+def _encode(
     part: pd.DataFrame, offset: int, spec: _Spec, where: str, confidential: bool
-) -> list[Any]:
-    """Encode one partition and split it into the key buckets (one :data:`_Piece` each, rows
-    in record order); the last output is the partition's
+) -> tuple[_Piece, dict[str, Any]]:
+    """One partition as a :data:`_Piece` (rows in record order) and its
     :func:`~idrisk.risk._checks.check_counts` (NA and never-matched records).
 
     Keys: level codes of factor columns, values of numeric columns matched exactly (as
@@ -219,22 +232,65 @@ def _encode_split(
         counts = check_counts(x, list(spec.continuous), d, spec.rule.closed)
     if not ok.all():
         ids, keys, x = ids[ok], keys[ok], x[ok]
-    bucket = _bucket(keys, spec.buckets)
-    order = np.argsort(bucket, kind="stable")  # record order within a bucket
+    return (ids, keys, x), counts
+
+
+def _split(encoded: tuple[_Piece, dict[str, Any]], spec: _Spec) -> list[_Piece]:
+    """An encoded partition cut into the key buckets (rows in record order in each)."""
+    ids, keys, x = encoded[0]
+    bucket = spec.bucket_of(keys)
+    order = np.argsort(bucket, kind="stable")  # small ints: a radix sort
     cuts = np.searchsorted(bucket[order], np.arange(1, spec.buckets))
-    pieces = [(ids[idx], keys[idx], x[idx]) for idx in np.split(order, cuts)]
-    return [*pieces, counts]
+    return [(ids[idx], keys[idx], x[idx]) for idx in np.split(order, cuts)]
 
 
-def _bucket(keys: np.ndarray, buckets: int) -> np.ndarray:
-    """The bucket of each key row: a hash of the keys' bits (the same key, the same bucket)."""
+def _encode_split(
+    part: pd.DataFrame, offset: int, spec: _Spec, where: str, confidential: bool
+) -> list[Any]:
+    """:func:`_encode` and :func:`_split` in one task: the bucket pieces, then the counts."""
+    encoded = _encode(part, offset, spec, where, confidential)
+    return [*_split(encoded, spec), encoded[1]]
+
+
+def _key_hash(keys: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each key row (splitmix64's mixing of the values' bits)."""
     h = np.zeros(len(keys), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for i in range(keys.shape[1]):
-            h = (h ^ keys[:, i].view(np.uint64)) * np.uint64(0x100000001B3)
-            h ^= h >> np.uint64(29)
-    dtype = np.int16 if buckets < 1 << 15 else np.int64  # small ints: a radix sort
-    return (h % np.uint64(buckets)).astype(dtype)
+            h = h * np.uint64(0x9E3779B97F4A7C15) + keys[:, i].view(np.uint64)
+            h ^= h >> np.uint64(30)
+            h *= np.uint64(0xBF58476D1CE4E5B9)
+            h ^= h >> np.uint64(27)
+            h *= np.uint64(0x94D049BB133111EB)
+            h ^= h >> np.uint64(31)
+    return h
+
+
+#: at most this many distinct keys are placed in buckets by their sizes (else by hash)
+_PLACED_KEYS = 10_000
+
+
+def _key_sizes(encoded: tuple[_Piece, dict[str, Any]]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(distinct key hashes, records) of an encoded partition; None if there are many."""
+    hashes, sizes = np.unique(_key_hash(encoded[0][1]), return_counts=True)
+    return (hashes, sizes) if len(hashes) <= _PLACED_KEYS else None
+
+
+def _place(per_part: list[Any], buckets: int) -> tuple[pd.Index, np.ndarray] | None:
+    """Keys -> buckets, largest key first into the least loaded bucket (so that a few large
+    keys do not share a bucket by chance); None when a partition has many keys."""
+    if any(p is None for p in per_part) or not per_part:
+        return None
+    hashes, inverse = np.unique(np.concatenate([h for h, _ in per_part]), return_inverse=True)
+    if len(hashes) > _PLACED_KEYS:
+        return None
+    sizes = np.bincount(inverse, weights=np.concatenate([k for _, k in per_part]))
+    load = np.zeros(buckets)
+    placed = np.empty(len(hashes), dtype=np.int64)
+    for i in np.argsort(-sizes, kind="stable"):
+        placed[i] = b = int(np.argmin(load))
+        load[b] += sizes[i]
+    return pd.Index(hashes), placed
 
 
 def _concat(pieces: list[_Piece]) -> _Piece:
@@ -565,16 +621,29 @@ def identification_risk_dask(
             for part, off in zip(src.parts, offsets)
         ]
 
-    # pass 2: the confidential records, encoded and bucketed once
-    tsplit = split(orig_src, orig_lengths, "the confidential data", True)
+    # pass 2: the confidential records, encoded (persisted), keys placed in buckets by their
+    # sizes, then bucketed once
+    offsets = np.concatenate([[0], np.cumsum(orig_lengths)[:-1]]).astype(int)
+    encoded = dask.persist(
+        *[
+            dask.delayed(_encode)(part, int(off), spec, "the confidential data", True)
+            for part, off in zip(orig_src.parts, offsets)
+        ],
+        scheduler=scheduler,
+    )
+    key_sizes, orig_counts = dask.compute(
+        [dask.delayed(_key_sizes)(e) for e in encoded],
+        [dask.delayed(operator.getitem)(e, 1) for e in encoded],
+        scheduler=scheduler,
+    )  # fmt: skip
+    spec = dataclasses.replace(spec, placed=_place(key_sizes, buckets))
+    tsplit = [dask.delayed(_split, nout=buckets)(e, spec) for e in encoded]
     tbuckets = dask.persist(
         *[dask.delayed(_targets)([t[b] for t in tsplit], spec) for b in range(buckets)],
         scheduler=scheduler,
     )
-    sizes, orig_counts = dask.compute(
-        [dask.delayed(len)(t) for t in tbuckets], [t[buckets] for t in tsplit],
-        scheduler=scheduler,
-    )  # fmt: skip
+    del encoded, tsplit  # released once the buckets are built
+    (sizes,) = dask.compute([dask.delayed(len)(t) for t in tbuckets], scheduler=scheduler)
     live = [b for b in range(buckets) if sizes[b] > 0]
 
     # pass 3: synthetic datasets one at a time
