@@ -36,7 +36,7 @@ from ._kernels import risk_summaries
 from .options import RiskOptions
 from .result import span_text
 
-__all__ = ["WrittenRiskResult", "compute", "record_tasks", "written_result"]
+__all__ = ["TaskGraph", "WrittenRiskResult", "compute", "record_tasks", "written_result"]
 
 #: columns of the written records (``dataset`` is the folder's partition column)
 RECORD_COLUMNS = ("record", "c", "T", "K", "F", "risk")
@@ -97,20 +97,60 @@ def _add_risks(total: float, records: tuple[dict[str, np.ndarray], np.ndarray]) 
 # --------------------------------------------------------------------------- the graph
 
 
+class TaskGraph:
+    """The tasks of one step as one low-level graph (one Dask layer).
+
+    Chained ``dask.delayed`` calls merge and cull their inputs' graphs at every call (seconds
+    of client time for a few thousand tasks); here the tasks are listed once and wrapped in
+    Delayed objects at the end. ``inputs``: the Delayed objects the tasks refer to by key.
+    """
+
+    def __init__(self, name: str, inputs: Sequence[Any]) -> None:
+        import uuid
+
+        self.name = f"{name}-{uuid.uuid4().hex}"
+        self.inputs = list(inputs)
+        self.layer: dict[Any, Any] = {}
+
+    def add(self, label: tuple, function: Any, *args: Any) -> tuple:
+        """Add the task ``function(*args)`` (keys in ``args`` stand for results) under
+        ``label``; returns its key."""
+        key = (self.name, *label)
+        self.layer[key] = (function, *args)
+        return key
+
+    def value(self, label: tuple, value: Any) -> tuple:
+        """Put ``value`` in the graph once (shipped once per worker, not with every task)."""
+        key = (self.name, *label)
+        self.layer[key] = value
+        return key
+
+    def outputs(self, keys: Sequence[tuple]) -> list[Any]:
+        from dask.delayed import Delayed
+        from dask.highlevelgraph import HighLevelGraph
+
+        graph = HighLevelGraph.from_collections(self.name, self.layer, dependencies=self.inputs)
+        return [Delayed(key, graph, layer=self.name) for key in keys]
+
+
 def record_tasks(
-    counted: list[Any], bounds: np.ndarray, folder: Path, dask: Any
-) -> tuple[list[Any], Any]:
-    """Tasks writing one synthetic dataset's records into ``folder`` (one file per partition
-    of the confidential data, ``bounds``: their first record ids and n) and the task of its
-    expected risk (the record-order chain)."""
+    graph: TaskGraph, counted: list[tuple], bounds: np.ndarray, folder: Path
+) -> tuple[list[tuple], tuple]:
+    """Add the tasks writing one synthetic dataset's records into ``folder`` (one file per
+    partition of the confidential data, ``bounds``: their first record ids and n) and the task
+    of its expected risk (the record-order chain); returns their keys."""
+    import operator
+
     parts = len(bounds) - 1
-    pieces = [dask.delayed(_by_range, nout=parts)(cb, bounds) for cb in counted]
-    writes, total = [], dask.delayed(0.0)
+    pieces = [graph.add(("range", b), _by_range, key, bounds) for b, key in enumerate(counted)]
+    writes, total = [], graph.value(("total", -1), 0.0)
     for r in range(parts):
-        records = dask.delayed(_records)([p[r] for p in pieces], int(bounds[r]),
-                                         int(bounds[r + 1]))
-        writes.append(dask.delayed(_write)(records, str(folder / f"part-{r:05d}.parquet")))
-        total = dask.delayed(_add_risks)(total, records)
+        mine = [graph.add(("piece", b, r), operator.getitem, key, r)
+                for b, key in enumerate(pieces)]  # fmt: skip
+        records = graph.add(("records", r), _records, mine, int(bounds[r]), int(bounds[r + 1]))
+        path = str(folder / f"part-{r:05d}.parquet")
+        writes.append(graph.add(("write", r), _write, records, path))
+        total = graph.add(("total", r), _add_risks, total, records)
     return writes, total
 
 

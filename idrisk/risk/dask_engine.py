@@ -49,6 +49,7 @@ from ._checks import (
     warn_about_checks,
 )
 from ._dask_records import (
+    TaskGraph,
     WrittenRiskResult,
     check_written,
     compute,
@@ -614,13 +615,6 @@ def identification_risk_dask(
         parse=frozenset(c for c in options.continuous if c in set(used)),
     )
 
-    def split(src: _Source, lengths: list[int], where: str, targets: bool) -> list[Any]:
-        offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int)
-        return [
-            dask.delayed(_encode_split, nout=buckets + 1)(part, int(off), spec, where, targets)
-            for part, off in zip(src.parts, offsets)
-        ]
-
     # pass 2: the confidential records, encoded (persisted), keys placed in buckets by their
     # sizes, then bucketed once
     offsets = np.concatenate([[0], np.cumsum(orig_lengths)[:-1]]).astype(int)
@@ -654,13 +648,24 @@ def identification_risk_dask(
     bar = progress_bar(total=sum(per_dataset + len(src.parts) for src in syn_src),
                        desc="identification risk (dask)", unit="task", show=progress)
 
-    def counted(j: int) -> tuple[list[Any], list[Any]]:
-        """Count tasks of synthetic dataset j (0-based) and its check-count tasks."""
-        ssplit = split(syn_src[j], syn_lengths[j], synthetic_name(j + 1), False)
+    def counted(j: int) -> tuple[TaskGraph, list[tuple], list[tuple]]:
+        """The graph of synthetic dataset j (0-based): keys of its count tasks (one per live
+        bucket) and of its check counts (one per partition)."""
+        src, offsets = syn_src[j], np.cumsum([0, *syn_lengths[j][:-1]])
+        graph = TaskGraph("count", [*src.parts, *(tbuckets[b] for b in live)])
+        spec_key, where = graph.value(("spec",), spec), synthetic_name(j + 1)
+        pieces = []
+        for i, (part, off) in enumerate(zip(src.parts, offsets)):
+            split = graph.add(("split", i), _encode_split, part.key, int(off), spec_key, where,
+                              False)  # fmt: skip
+            pieces.append([graph.add(("split", i, b), operator.getitem, split, b)
+                           for b in range(buckets + 1)])  # fmt: skip
         tasks = [
-            dask.delayed(_count_bucket)(tbuckets[b], [s[b] for s in ssplit], spec) for b in live
-        ]
-        return tasks, [s[buckets] for s in ssplit]
+            graph.add(("count", b), _count_bucket, tbuckets[b].key, [p[b] for p in pieces],
+                      spec_key)
+            for b in live
+        ]  # fmt: skip
+        return graph, tasks, [p[buckets] for p in pieces]
 
     names = [synthetic_name(j) for j in range(1, m + 1)]
     about = result_about(prep)
@@ -670,8 +675,8 @@ def identification_risk_dask(
             c = np.zeros((n, m), dtype=np.int64, order="F")
             own = np.zeros((n, m), dtype=bool, order="F")
             for j in range(m):
-                tasks, checked = counted(j)
-                done = compute([*tasks, *checked], scheduler, bar)
+                graph, tasks, checked = counted(j)
+                done = compute(graph.outputs([*tasks, *checked]), scheduler, bar)
                 for tid, cb, ob in done[: len(tasks)]:
                     c[tid, j], own[tid, j] = cb, ob
                 syn_counts.append(merge_check_counts(done[len(tasks):]))
@@ -686,11 +691,11 @@ def identification_risk_dask(
         exp_risk = np.zeros(m, dtype=np.float64)
         with atomic_dir(out_dir, overwrite=overwrite) as tmp:
             for j in range(m):
-                tasks, checked = counted(j)
+                graph, tasks, checked = counted(j)
                 folder = tmp / f"dataset={j + 1}"
                 folder.mkdir()
-                writes, total = record_tasks(tasks, bounds, folder, dask)
-                done = compute([*writes, total, *checked], scheduler, bar)
+                writes, chain = record_tasks(graph, tasks, bounds, folder)
+                done = compute(graph.outputs([*writes, chain, *checked]), scheduler, bar)
                 sums[j] = np.sum(done[: len(writes)], axis=0)
                 exp_risk[j] = done[len(writes)]
                 syn_counts.append(merge_check_counts(done[len(writes) + 1:]))
