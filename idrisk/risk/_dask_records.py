@@ -22,7 +22,8 @@ when every file is written (:func:`idrisk._output.atomic_dir`): after a failure 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from ._kernels import risk_summaries
 from .options import RiskOptions
 from .result import span_text
 
-__all__ = ["TaskGraph", "WrittenRiskResult", "compute", "record_tasks", "written_result"]
+__all__ = ["TaskGraph", "WrittenRiskResult", "compute_each", "record_tasks", "written_result"]
 
 #: columns of the written records (``dataset`` is the folder's partition column)
 RECORD_COLUMNS = ("record", "c", "T", "K", "F", "risk")
@@ -73,8 +74,8 @@ def _records(
     risk = np.empty(n, dtype=np.float64)
     np.divide(hit, np.maximum(c[:, 0], 1), out=risk)  # T / c, 0 when c = 0 (as result.risk)
     record = np.arange(start, stop, dtype=np.int64)
-    columns = dict(zip(RECORD_COLUMNS, (record, c[:, 0], t[:, 0], k[:, 0], f[:, 0], risk)))
-    return columns, sums[0]
+    values: list[np.ndarray] = [record, c[:, 0], t[:, 0], k[:, 0], f[:, 0], risk]
+    return dict(zip(RECORD_COLUMNS, values)), sums[0]
 
 
 def _write(records: tuple[dict[str, np.ndarray], np.ndarray], path: str) -> np.ndarray:
@@ -170,19 +171,40 @@ def _client(scheduler: Any) -> Any:
     return None
 
 
-def compute(tasks: list[Any], scheduler: Any, bar: Any) -> list[Any]:
-    """Compute ``tasks`` (advancing ``bar`` per finished task on a distributed cluster, per
-    batch otherwise); on a failure the cluster's unfinished tasks are cancelled."""
+def compute_each(batches: Iterable[list[Any]], scheduler: Any, bar: Any) -> Iterator[list[Any]]:
+    """The results of each batch of tasks, in order (``bar`` advanced per finished task on a
+    distributed cluster, per batch otherwise).
+
+    On a distributed cluster the next batch is submitted while the current one runs: its
+    tasks fill the workers' idle time at the end of a batch (the scheduler runs older batches
+    first). On a failure the cluster's unfinished tasks are cancelled.
+    """
     client = _client(scheduler)
     if client is None:
         import dask
 
-        (out,) = dask.compute(tasks, scheduler=scheduler)
-        bar.update(len(tasks))
-        return list(out)
+        for tasks in batches:
+            (out,) = dask.compute(tasks, scheduler=scheduler)
+            bar.update(len(tasks))
+            yield list(out)
+        return
+    submitted: deque[list[Any]] = deque()
+    try:
+        for tasks in batches:
+            submitted.append(client.compute(tasks))
+            if len(submitted) > 1:
+                yield _gathered(client, submitted.popleft(), bar)
+        while submitted:
+            yield _gathered(client, submitted.popleft(), bar)
+    except BaseException:
+        for futures in submitted:
+            client.cancel(futures)
+        raise
+
+
+def _gathered(client: Any, futures: list[Any], bar: Any) -> list[Any]:
     from distributed import as_completed
 
-    futures = client.compute(tasks)
     try:
         for _ in as_completed(futures):
             bar.update(1)

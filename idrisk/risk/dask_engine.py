@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
@@ -52,7 +53,7 @@ from ._dask_records import (
     TaskGraph,
     WrittenRiskResult,
     check_written,
-    compute,
+    compute_each,
     record_tasks,
     written_result,
 )
@@ -674,12 +675,16 @@ def identification_risk_dask(
         if out_dir is None:
             c = np.zeros((n, m), dtype=np.int64, order="F")
             own = np.zeros((n, m), dtype=bool, order="F")
-            for j in range(m):
-                graph, tasks, checked = counted(j)
-                done = compute(graph.outputs([*tasks, *checked]), scheduler, bar)
-                for tid, cb, ob in done[: len(tasks)]:
+
+            def count_batches() -> Iterator[list[Any]]:
+                for j in range(m):
+                    graph, tasks, checked = counted(j)
+                    yield graph.outputs([*tasks, *checked])
+
+            for j, done in enumerate(compute_each(count_batches(), scheduler, bar)):
+                for tid, cb, ob in done[: len(live)]:
                     c[tid, j], own[tid, j] = cb, ob
-                syn_counts.append(merge_check_counts(done[len(tasks):]))
+                syn_counts.append(merge_check_counts(done[len(live):]))
             checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
             result = IdentificationRiskResult.from_counts(
                 c, own, index=_index(orig_src, scanned), checks=checks, **about
@@ -689,17 +694,22 @@ def identification_risk_dask(
         bounds = np.concatenate([[0], np.cumsum(orig_lengths)]).astype(np.int64)
         sums = np.zeros((m, 4), dtype=np.int64)
         exp_risk = np.zeros(m, dtype=np.float64)
+        parts = len(orig_lengths)
         with atomic_dir(out_dir, overwrite=overwrite) as tmp:
-            for j in range(m):
-                graph, tasks, checked = counted(j)
-                folder = tmp / f"dataset={j + 1}"
-                folder.mkdir()
-                writes, chain = record_tasks(graph, tasks, bounds, folder)
-                done = compute(graph.outputs([*writes, chain, *checked]), scheduler, bar)
-                sums[j] = np.sum(done[: len(writes)], axis=0)
-                exp_risk[j] = done[len(writes)]
-                syn_counts.append(merge_check_counts(done[len(writes) + 1:]))
-            check_written(tmp, m, len(orig_lengths))
+
+            def write_batches() -> Iterator[list[Any]]:
+                for j in range(m):
+                    graph, tasks, checked = counted(j)
+                    folder = tmp / f"dataset={j + 1}"
+                    folder.mkdir()
+                    writes, chain = record_tasks(graph, tasks, bounds, folder)
+                    yield graph.outputs([*writes, chain, *checked])
+
+            for j, done in enumerate(compute_each(write_batches(), scheduler, bar)):
+                sums[j] = np.sum(done[:parts], axis=0)
+                exp_risk[j] = done[parts]
+                syn_counts.append(merge_check_counts(done[parts + 1:]))
+            check_written(tmp, m, parts)
     checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
     written = written_result(sums, exp_risk, n, Path(out_dir), checks, about)
     warn_about_checks(written, checks, names)  # type: ignore[arg-type]  # n, r, checks

@@ -175,13 +175,13 @@ def test_failure_leaves_nothing(tmp_path, monkeypatch):
     orig, syns, options = _failing_inputs(tmp_path)
     finished = []
 
-    def compute(tasks, scheduler, bar):
-        out = real(tasks, scheduler, bar)
-        finished.append(len(tasks))
-        return out
+    def compute_each(batches, scheduler, bar):
+        for out in real(batches, scheduler, bar):
+            finished.append(len(out))
+            yield out
 
-    real = dask_engine.compute
-    monkeypatch.setattr(dask_engine, "compute", compute)
+    real = dask_engine.compute_each
+    monkeypatch.setattr(dask_engine, "compute_each", compute_each)
     out = tmp_path / "run" / "out"
     with pytest.raises(ColumnTypeError, match="oops"):
         _quiet(identification_risk_dask, orig, [syns[0], as_dask(syns[1], 3)], options,
