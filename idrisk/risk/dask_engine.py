@@ -302,6 +302,10 @@ def _concat(pieces: list[_Piece]) -> _Piece:
     return np.concatenate(ids), np.concatenate(keys), np.concatenate(x)
 
 
+#: what the engine's CountCache keeps per target (bounds, sorts, ranks): about 150 bytes
+_CACHE_BYTES_PER_TARGET = 150
+
+
 @dataclass
 class _Targets:
     """One bucket's confidential records, prepared once for every synthetic dataset: record ids
@@ -319,6 +323,11 @@ class _Targets:
 
     def __len__(self) -> int:
         return len(self.tid)
+
+    def __sizeof__(self) -> int:
+        """Bytes held, the cache's sorts and bounds estimated (Dask's memory accounting)."""
+        arrays = (self.tid, self.encoder.keys, self.x, self.d)
+        return sum(a.nbytes for a in arrays) + _CACHE_BYTES_PER_TARGET * len(self.tid)
 
 
 def _targets(pieces: list[_Piece], spec: _Spec) -> _Targets:
@@ -375,7 +384,8 @@ def _count_bucket(
         x, d = (np.concatenate([a, np.zeros((extra, p))]) for a in (x, d))
         cache = CountCache()
     c, own = count_matches(tkey, skey, x, d, y, spec.rule, targets.encoder.n_keys, cache)
-    return tid, c[:nt], own[:nt]
+    dtype = np.int32 if len(c) < np.iinfo(np.int32).max else np.int64  # as the result's c
+    return tid, c[:nt].astype(dtype), own[:nt]
 
 
 # --------------------------------------------------------------------------- public API
