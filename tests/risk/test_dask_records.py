@@ -94,20 +94,17 @@ def test_written_records_equal_single_machine(tmp_path_factory, problem, npartit
 
 
 def _problem(n: int, m: int, seed: int):
-    """Ages and a few categories known, income synthesized: c from 1 to hundreds."""
+    """Age, sex and tenure known, income synthesized (1% missing in the confidential data,
+    matching anything under R's rule): c from 1 to hundreds."""
     rng = np.random.default_rng(seed)
-    orig = pd.DataFrame({
-        "Age": rng.integers(18, 90, n).astype(float),
-        "Urban": pd.Categorical(rng.choice(["1", "2"], n, p=[0.9, 0.1])),
-        "Marital": pd.Categorical(rng.choice(list("12345"), n)),
-        "Income": np.round(rng.lognormal(10, 1, n), 2),
-    })  # fmt: skip
-    syns = [
-        orig.assign(Income=orig["Income"].to_numpy()[rng.permutation(n)]
-                    * rng.lognormal(0, 0.05, n))
-        for _ in range(m)
-    ]  # fmt: skip
-    return orig, syns, RiskOptions(known=["Age", "Urban", "Marital"], syn=["Income"], r=0.1)
+    income = np.round(rng.lognormal(10, 1, n), 2)
+    income[rng.random(n) < 0.01] = np.nan
+    orig = pd.DataFrame({"Age": rng.integers(18, 90, n) * 1.0, "Income": income,
+                         "Sex": pd.Categorical(rng.choice(["F", "M"], n)),
+                         "Tenure": rng.choice(["own", "rent", "other"], n, p=[0.6, 0.3, 0.1])})
+    syns = [orig.assign(Income=rng.permutation(income) * rng.lognormal(0, 0.05, n))
+            for _ in range(m)]  # fmt: skip
+    return orig, syns, RiskOptions(known=["Age", "Sex", "Tenure"], syn=["Income"], r=0.1)
 
 
 def _partition_sums_differ(want, bounds) -> bool:
