@@ -91,6 +91,13 @@ class _Source:
     probe: pd.DataFrame  # two rows with the frame's dtypes (for validation)
     frame: pd.DataFrame | None  # the frame itself when it was given as pandas
     lengths: list[int] | None  # partition lengths, when known without computing
+    lazy: Any = None  # the dask frame
+
+    def columns(self, names: list[str]) -> list[Any]:
+        """The partitions with only the columns ``names`` (less to read from Parquet)."""
+        if self.lazy is None or not names:
+            return self.parts
+        return list(self.lazy[names].to_delayed())
 
 
 def _source(frame: Any, chunks: int, used: list[str], dask, dd) -> _Source:
@@ -111,6 +118,7 @@ def _source(frame: Any, chunks: int, used: list[str], dask, dd) -> _Source:
         probe=meta_nonempty(frame._meta),
         frame=None,
         lengths=_known_lengths(frame),
+        lazy=frame,
     )
 
 
@@ -561,10 +569,12 @@ def identification_risk_dask(
     scans: dict[str, Any] = {}
     if orig_src.frame is None:
         scans["orig"] = [
-            dask.delayed(_scan)(p, factors, out_dir is None) for p in orig_src.parts
+            dask.delayed(_scan)(p, factors, out_dir is None) for p in orig_src.columns(factors)
         ]
     if syn_src[0].frame is None:
-        scans["syn1"] = [dask.delayed(_scan)(p, factors, False) for p in syn_src[0].parts]
+        scans["syn1"] = [
+            dask.delayed(_scan)(p, factors, False) for p in syn_src[0].columns(factors)
+        ]
     for j, s in enumerate(syn_src[1:], start=2):
         if s.lengths is None:
             scans[f"len{j}"] = [dask.delayed(len)(p) for p in s.parts]
