@@ -216,13 +216,15 @@ def _encode(
     """One partition as a :data:`_Piece` (rows in record order) and its
     :func:`~idrisk.risk._checks.check_counts` (NA and never-matched records).
 
-    Keys: level codes of factor columns, values of numeric columns matched exactly (as
-    doubles); continuous values with NaN for NA. Rows with a missing key value can match
-    nothing (as target or as synthetic record) and are dropped.
+    Keys: level codes of factor columns, values of numeric columns matched exactly (all
+    keys as doubles then); continuous values with NaN for NA. Rows with a missing key value
+    can match nothing (as target or as synthetic record) and are dropped.
     """
     n = len(part)
     ids = np.arange(offset, offset + n, dtype=np.int64)
-    keys = np.empty((n, len(spec.categorical)), dtype=np.float64)
+    # level codes as int32 unless a numeric column is matched exactly (its values as doubles)
+    exact = any(c not in spec.levels for c in spec.categorical)
+    keys = np.empty((n, len(spec.categorical)), dtype=np.float64 if exact else np.int32)
     ok = np.ones(n, dtype=bool)
     for i, c in enumerate(spec.categorical):
         if c in spec.levels:
@@ -267,7 +269,9 @@ def _key_hash(keys: np.ndarray) -> np.ndarray:
     h = np.zeros(len(keys), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for i in range(keys.shape[1]):
-            h = h * np.uint64(0x9E3779B97F4A7C15) + keys[:, i].view(np.uint64)
+            col = keys[:, i]
+            bits = col.view(np.uint64) if col.dtype == np.float64 else col.astype(np.uint64)
+            h = h * np.uint64(0x9E3779B97F4A7C15) + bits
             h ^= h >> np.uint64(30)
             h *= np.uint64(0xBF58476D1CE4E5B9)
             h ^= h >> np.uint64(27)
