@@ -2,22 +2,26 @@
 
 A target can only match synthetic records with the same *categorical key* (all categorical
 known/syn variables equal; a categorical NA never matches). Records are therefore sent to
-``npartitions`` buckets by a hash of their key; each bucket (its targets and, for one synthetic
+``npartitions`` buckets by their key; each bucket (its targets and, for one synthetic
 dataset at a time, the synthetic records of its keys, with their global record ids) is counted
 on its own by the single-machine engine (:mod:`idrisk.risk.matching`). T_i needs only row i itself,
 which has the same key as target i whenever it can match, so it lands in the same bucket.
 
-Work is organised as follows (every step is a Dask task graph run with ``scheduler``):
+Work is organised as follows (every step is a Dask task graph run with ``scheduler``; the
+per-task work is in :mod:`idrisk.risk._dask_buckets`):
 
-1. one pass over the confidential data and the first synthetic dataset: row counts, the
-   confidential index and the factor levels (R's rule: union of the levels of the
-   confidential data and of the *first* synthetic dataset, computed by
-   :mod:`idrisk.risk._prepare`); row counts of the other synthetic datasets;
-2. the confidential records are encoded (level codes, continuous values, record id) and split
-   into the buckets, which are persisted;
+1. one pass over the factor columns of the confidential data and the first synthetic dataset:
+   row counts, the confidential index and the factor levels (R's rule: union of the levels of
+   the confidential data and of the *first* synthetic dataset, computed by
+   :mod:`idrisk.risk._prepare`); the row counts of the other synthetic datasets (from the
+   Parquet metadata when Dask knows them without reading);
+2. the confidential records are encoded (level codes, continuous values, record id), their
+   keys placed in the buckets by size (largest first into the least loaded bucket), and each
+   bucket's targets prepared once (key encoder, half-widths, the engine's cache of sorts) and
+   persisted;
 3. for each synthetic dataset in turn: its partitions are encoded and split the same way, and
-   every bucket is counted. Only one synthetic dataset is in flight at a time, and a task holds
-   one partition or one bucket of it.
+   every bucket is counted; on a distributed cluster the next dataset is submitted while one
+   runs (at most two in flight), and a task holds one partition or one bucket of one.
 
 The result is an ordinary :class:`~idrisk.risk.IdentificationRiskResult` (n x m matrices on the
 client, 9 bytes per record and dataset for c and T); the large inputs are the synthetic datasets,
