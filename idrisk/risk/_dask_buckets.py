@@ -17,7 +17,7 @@ from ._prepare import level_codes
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
 
 __all__ = ["Piece", "Spec", "Targets", "count_bucket", "encode", "encode_split", "key_sizes",
-           "place", "prepare_targets", "split"]
+           "least_loaded", "place", "prepare_targets", "split"]
 
 
 @dataclass(frozen=True)
@@ -144,21 +144,28 @@ def key_sizes(encoded: tuple[Piece, dict[str, Any]]) -> tuple[np.ndarray, np.nda
     return (hashes, sizes) if len(hashes) <= _PLACED_KEYS else None
 
 
-def place(per_part: list[Any], buckets: int) -> tuple[pd.Index, np.ndarray] | None:
+def least_loaded(sizes: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Items into bins, largest first into the least loaded bin: (bin of each item, loads)."""
+    load = np.zeros(bins)
+    where = np.empty(len(sizes), dtype=np.int64)
+    for i in np.argsort(-np.asarray(sizes, dtype=float), kind="stable"):
+        where[i] = b = int(np.argmin(load))
+        load[b] += sizes[i]
+    return where, load
+
+
+def place(per_part: list[Any], buckets: int) -> tuple[pd.Index, np.ndarray, np.ndarray] | None:
     """Keys -> buckets, largest key first into the least loaded bucket (so that a few large
-    keys do not share a bucket by chance); None when a partition has many keys."""
+    keys do not share a bucket by chance): (key hashes, their buckets, the buckets' records);
+    None when a partition has many keys."""
     if any(p is None for p in per_part) or not per_part:
         return None
     hashes, inverse = np.unique(np.concatenate([h for h, _ in per_part]), return_inverse=True)
     if len(hashes) > _PLACED_KEYS:
         return None
     sizes = np.bincount(inverse, weights=np.concatenate([k for _, k in per_part]))
-    load = np.zeros(buckets)
-    placed = np.empty(len(hashes), dtype=np.int64)
-    for i in np.argsort(-sizes, kind="stable"):
-        placed[i] = b = int(np.argmin(load))
-        load[b] += sizes[i]
-    return pd.Index(hashes), placed
+    placed, loads = least_loaded(sizes, buckets)
+    return pd.Index(hashes), placed, loads
 
 
 def _concat(pieces: list[Piece]) -> Piece:

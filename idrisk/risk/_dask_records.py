@@ -37,7 +37,8 @@ from ._kernels import risk_summaries
 from .options import RiskOptions
 from .result import span_text
 
-__all__ = ["TaskGraph", "WrittenRiskResult", "compute_each", "record_tasks", "written_result"]
+__all__ = ["TaskGraph", "WrittenRiskResult", "cluster_client", "compute_each", "record_tasks",
+           "written_result"]
 
 #: columns of the written records (``dataset`` is the folder's partition column)
 RECORD_COLUMNS = ("record", "c", "T", "K", "F", "risk")
@@ -155,7 +156,7 @@ def record_tasks(
     return writes, total
 
 
-def _client(scheduler: Any) -> Any:
+def cluster_client(scheduler: Any) -> Any:
     """The ``distributed.Client`` a computation runs on, or None (another scheduler)."""
     try:
         from distributed import Client
@@ -179,7 +180,7 @@ def compute_each(batches: Iterable[list[Any]], scheduler: Any, bar: Any) -> Iter
     tasks fill the workers' idle time at the end of a batch (the scheduler runs older batches
     first). On a failure the cluster's unfinished tasks are cancelled.
     """
-    client = _client(scheduler)
+    client = cluster_client(scheduler)
     if client is None:
         import dask
 

@@ -58,6 +58,7 @@ from ._dask_buckets import (
     encode,
     encode_split,
     key_sizes,
+    least_loaded,
     place,
     prepare_targets,
     split,
@@ -66,6 +67,7 @@ from ._dask_records import (
     TaskGraph,
     WrittenRiskResult,
     check_written,
+    cluster_client,
     compute_each,
     record_tasks,
     written_result,
@@ -431,13 +433,23 @@ def identification_risk_dask(
         [dask.delayed(operator.getitem)(e, 1) for e in encoded],
         scheduler=scheduler,
     )  # fmt: skip
-    spec = dataclasses.replace(spec, placed=place(sizes_by_part, buckets))
+    placed = place(sizes_by_part, buckets)
+    spec = dataclasses.replace(spec, placed=None if placed is None else placed[:2])
     tsplit = [dask.delayed(split, nout=buckets)(e, spec) for e in encoded]
-    tbuckets = dask.persist(
-        *[dask.delayed(prepare_targets)([t[b] for t in tsplit], spec) for b in range(buckets)],
-        scheduler=scheduler,
-    )
-    del encoded, tsplit  # released once the buckets are built
+    client = cluster_client(scheduler)
+    owner = np.zeros(buckets, dtype=np.int64)
+    workers: list[Any] = [None]
+    if client is not None and placed is not None:
+        # buckets spread over the workers by size: each bucket's counts run where it is
+        workers = sorted(client.scheduler_info()["workers"])
+        owner, _ = least_loaded(placed[2], len(workers))
+    prepared = []
+    for b in range(buckets):
+        where = {} if workers[owner[b]] is None else {"workers": [workers[owner[b]]]}
+        with dask.annotate(**where, allow_other_workers=True):
+            prepared.append(dask.delayed(prepare_targets)([t[b] for t in tsplit], spec))
+    tbuckets = dask.persist(*prepared, scheduler=scheduler)
+    del encoded, tsplit, prepared  # released once the buckets are built
     (sizes,) = dask.compute([dask.delayed(len)(t) for t in tbuckets], scheduler=scheduler)
     live = [b for b in range(buckets) if sizes[b] > 0]
 
