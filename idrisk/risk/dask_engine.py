@@ -467,12 +467,13 @@ def identification_risk_dask(
         src, offsets = syn_src[j], np.cumsum([0, *syn_lengths[j][:-1]])
         graph = TaskGraph("count", [*src.parts, *(tbuckets[b] for b in live)])
         spec_key, where = graph.value(("spec",), spec), synthetic_name(j + 1)
-        pieces = []
+        pieces: list[dict[int, tuple]] = []
         for i, (part, off) in enumerate(zip(src.parts, offsets)):
             cut = graph.add(("split", i), encode_split, part.key, int(off), spec_key, where,
                               False)  # fmt: skip
-            pieces.append([graph.add(("split", i, b), operator.getitem, cut, b)
-                           for b in range(buckets + 1)])  # fmt: skip
+            # the pieces of the buckets that have targets, and the check counts (last)
+            pieces.append({b: graph.add(("split", i, b), operator.getitem, cut, b)
+                           for b in [*live, buckets]})  # fmt: skip
         tasks = [
             graph.add(("count", b), count_bucket, tbuckets[b].key, [p[b] for p in pieces],
                       spec_key)
