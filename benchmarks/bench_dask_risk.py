@@ -8,10 +8,11 @@ Run:  python -m pytest benchmarks/bench_dask_risk.py --benchmark-enable \
   DataFrames (8 partitions), 8 key buckets; the single-machine engine runs on the same data
   and the two results are checked to be identical.
 * n = 10,000,000 records, m = 5, read from Parquet (20 files per dataset) by a
-  ``distributed.LocalCluster`` of 2 worker processes with 4 GB each (known Age, Urban,
-  Marital; Income synthesized; r = 0.1): time, the driver's and each worker's peak RSS.
-  Identity with the single-machine engine is tested on small data in
-  ``tests/risk/test_dask_risk.py`` (a LocalCluster too).
+  ``distributed.LocalCluster`` of 2 worker processes with 2 GB each (known Age, Urban,
+  Marital; Income synthesized; r = 0.1), the record-level results written to Parquet by the
+  workers (``out_dir``): time, the driver's and each worker's peak RSS and CPU seconds; the
+  same on the first 1,000,000 records, checked against the single-machine engine. Identity is
+  tested on small data in ``tests/risk/test_dask_records.py`` (a LocalCluster too).
 """
 
 from __future__ import annotations
@@ -95,8 +96,12 @@ def test_single_machine_n1e6_m4(benchmark, data):
 
 # --------------------------------------------------------------------------- a real cluster
 
-BIG_N, BIG_M = 10_000_000, 5
+BIG_N, BIG_M, BIG_FILES = 10_000_000, 5, 20
+SUBSET_FILES = 2  # the first 1,000,000 records: the check against the single-machine engine
 BIG_DIR = os.environ.get("IDRISK_BENCH_DIR", os.path.join(tempfile.gettempdir(), "idrisk-10m"))
+#: the figure before the records stayed on the workers (4 GB workers, n x m results gathered)
+PREVIOUS = dict(seconds=134.7, peak_rss_mb=2630, worker_peak_rss_mb=[2250, 2290],
+                memory_limit="4GB", out_dir=False)
 
 _WRITE = """
 import os, numpy as np, pandas as pd, dask.dataframe as dd
@@ -108,65 +113,119 @@ orig = pd.DataFrame({{
     "Marital": pd.Categorical(rng.choice(list("12345"), n)),
     "Income": np.round(rng.lognormal(10.5, 1.0, n), 2),
 }})
-dd.from_pandas(orig, npartitions=20).to_parquet(os.path.join(folder, "orig"), write_index=False)
+dd.from_pandas(orig, npartitions={files}).to_parquet(os.path.join(folder, "orig"),
+                                                     write_index=False)
 for j in range(m):
     income = orig["Income"].to_numpy()[rng.permutation(n)] * rng.lognormal(0, 0.05, n)
-    dd.from_pandas(orig.assign(Income=income), npartitions=20).to_parquet(
+    dd.from_pandas(orig.assign(Income=income), npartitions={files}).to_parquet(
         os.path.join(folder, f"syn{{j}}"), write_index=False)
 open(os.path.join(folder, "DONE"), "w").close()
 result = {{}}
 """
 
+# the driver: a fresh process (its peak RSS is the driver's); the workers write the records
 _RUN = """
-import os, resource, time, warnings
+import glob, json, os, resource, shutil, sys, time, warnings
 warnings.simplefilter("ignore")
+import numpy as np
 import dask.dataframe as dd
 from distributed import Client, LocalCluster
 from idrisk import RiskOptions
 from idrisk.risk.dask_engine import identification_risk_dask
-folder, m = {folder!r}, {m}
+folder, m, files, check = {folder!r}, {m}, {files}, {check}
 def peak():
     import resource
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def cpu():
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+def inputs(name):
+    paths = sorted(glob.glob(os.path.join(folder, name, "*.parquet")),
+                   key=lambda p: int(p.rsplit(".", 2)[-2]))
+    return paths[:files] if files else paths
 if __name__ == "__main__":
-    with LocalCluster(n_workers=2, threads_per_worker=2, processes=True, memory_limit="4GB",
+    out = os.path.join(folder, "records-check" if check else "records")
+    shutil.rmtree(out, ignore_errors=True)
+    options = RiskOptions(known=["Age", "Urban", "Marital"], syn=["Income"], r=0.1)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GB",
                       dashboard_address=None) as cluster, Client(cluster) as client:
-        client.run(lambda: __import__("idrisk.risk.matching"))  # imports outside the timing
-        orig = dd.read_parquet(os.path.join(folder, "orig"))
-        syns = [dd.read_parquet(os.path.join(folder, f"syn{{j}}")) for j in range(m)]
+        client.run(lambda: __import__("idrisk.risk.dask_engine"))  # imports outside the timing
+        orig = dd.read_parquet(inputs("orig"))
+        syns = [dd.read_parquet(inputs(f"syn{{j}}")) for j in range(m)]
+        cpu0, driver_cpu0 = client.run(cpu), cpu()
         start = time.perf_counter()
-        options = RiskOptions(known=["Age", "Urban", "Marital"], syn=["Income"], r=0.1)
-        res = identification_risk_dask(orig, syns, options, npartitions=20, scheduler=client)
+        res = identification_risk_dask(orig, syns, options, npartitions=20, scheduler=client,
+                                       out_dir=out, progress=False)
         seconds = time.perf_counter() - start
-        workers = client.run(peak)
-    result = dict(seconds=seconds, n=len(res.c), m=res.c.shape[1],
+        driver_cpu = cpu() - driver_cpu0
+        cpu1, workers = client.run(cpu), client.run(peak)
+    result = dict(seconds=seconds, n=res.n, m=res.m, driver_cpu_s=driver_cpu,
+                  worker_cpu_s=sorted(cpu1[w] - cpu0[w] for w in cpu1),
                   mean_exp_risk=float(res.exp_risk.mean()),
-                  worker_peak_rss_mb=sorted(workers.values()))
+                  worker_peak_rss_mb=sorted(workers.values()),
+                  peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    if check:  # the written records and the measures against the single-machine engine
+        from idrisk import identification_risk
+        want = identification_risk(orig.compute(), [s.compute() for s in syns],
+                                   **options.as_dict())
+        records = res.records().compute()
+        same = True
+        for j in range(1, m + 1):
+            rows = records[records["dataset"].astype(int) == j].sort_values("record")
+            same &= bool(np.array_equal(rows["record"].to_numpy(), np.arange(want.n)))
+            for name in ("c", "T", "K", "F", "risk"):
+                same &= bool(np.array_equal(rows[name].to_numpy(), want.array(name)[:, j - 1]))
+        for name in ("s", "exp_risk", "true_rate", "false_rate"):
+            same &= getattr(res, name).to_numpy().tobytes() == \
+                getattr(want, name).to_numpy().tobytes()
+        result["identical_to_single_machine"] = same
+    shutil.rmtree(out, ignore_errors=True)
+    print(json.dumps(result))
 """
 
 
-def test_local_cluster_parquet_10m_m5(benchmark):
-    """10,000,000 records x 5 datasets from Parquet on 2 worker processes with 4 GB each.
-
-    The data are written once (in a separate process) to ``IDRISK_BENCH_DIR``; the call runs
-    in a fresh driver process whose peak RSS (``peak_rss_mb``: the n x m results and the
-    index) is recorded with each worker's peak RSS.
-    """
-    from _data import machine_load, run_measured
+def _cluster_run(files: int, check: bool) -> dict:
+    from _data import run_measured
 
     if not os.path.exists(os.path.join(BIG_DIR, "DONE")):
         os.makedirs(BIG_DIR, exist_ok=True)
-        run_measured(_WRITE.format(n=BIG_N, m=BIG_M, folder=BIG_DIR), timeout=3600)
-    code = _RUN.format(folder=BIG_DIR, m=BIG_M)
+        run_measured(_WRITE.format(n=BIG_N, m=BIG_M, folder=BIG_DIR, files=BIG_FILES),
+                     timeout=3600)
     # LocalCluster's worker processes need an importable __main__: run from a file
-    script = os.path.join(BIG_DIR, "run.py")
+    script = os.path.join(BIG_DIR, "run_check.py" if check else "run.py")
     with open(script, "w") as handle:
-        handle.write(code + "\n    import json, resource\n"
-                     "    result['peak_rss_mb'] = "
-                     "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
-                     "    print(json.dumps(result))\n")
-    out = benchmark.pedantic(_run_script, args=(script,), rounds=1, iterations=1)
-    benchmark.extra_info.update(load=machine_load(), workers=2, memory_limit="4GB", **out)
+        handle.write(_RUN.format(folder=BIG_DIR, m=BIG_M, files=files, check=check))
+    return _run_script(script)
+
+
+def test_local_cluster_parquet_10m_m5_records_written(benchmark):
+    """10,000,000 records x 5 datasets from Parquet (20 files each) on 2 worker processes
+    with 2 GB each (one thread each); the workers write the record-level results to Parquet
+    and the client gets R's measures. Targets: <= 60 s, driver peak RSS <= 1 GB.
+
+    The data are written once (in a separate process) to ``IDRISK_BENCH_DIR``; the call runs
+    in a fresh driver process whose peak RSS (``peak_rss_mb``) is recorded with each worker's
+    peak RSS and the CPU seconds of the driver and the workers.
+    """
+    from _data import machine_load
+
+    load_before = machine_load()
+    out = benchmark.pedantic(_cluster_run, args=(0, False), rounds=1, iterations=1)
+    benchmark.extra_info.update(load_before=load_before, load=machine_load(), workers=2,
+                                threads_per_worker=1, memory_limit="2GB", out_dir=True,
+                                target_seconds=60, target_driver_peak_mb=1000,
+                                previous=PREVIOUS, **out)
+
+
+def test_local_cluster_parquet_1m_subset_equals_single_machine(benchmark):
+    """The same cluster and call on the first 1,000,000 records (2 files of each dataset): the
+    written records (c, T, K, F, risk) and the measures equal the single-machine engine's."""
+    from _data import machine_load
+
+    out = benchmark.pedantic(_cluster_run, args=(SUBSET_FILES, True), rounds=1, iterations=1)
+    benchmark.extra_info.update(load=machine_load(), workers=2, memory_limit="2GB", **out)
+    assert out["identical_to_single_machine"]
 
 
 def _run_script(script: str) -> dict:

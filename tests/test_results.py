@@ -241,6 +241,18 @@ def _what_if():
     return what_if(f[0], f[1:], known=["g"], syn=["lab"])
 
 
+def _written_risk():
+    import tempfile
+    from pathlib import Path
+
+    from idrisk import RiskOptions, identification_risk_dask
+
+    f = _frames(3)
+    out = Path(tempfile.mkdtemp()) / "records"
+    return identification_risk_dask(f[0], f[1:], RiskOptions(known=["g"], syn=["y"], r=0.5),
+                                    scheduler="synchronous", out_dir=out)
+
+
 EXAMPLES = {
     "idrisk.risk.disclosure_measures.DisclosureResult": _disclosure,
     "idrisk.risk.disclosure_measures.DisclosureSummary": _disclosure_summary,
@@ -265,6 +277,7 @@ EXAMPLES = {
     "idrisk.rcompat.synthpop.SynthpopResult": _synthpop_result,
     "idrisk.risk.result.IdentificationRiskResult": _identification,
     "idrisk.risk.whatif.WhatIfResult": _what_if,
+    "idrisk.risk._dask_records.WrittenRiskResult": _written_risk,
 }
 
 RESULTS = sorted(name for name, cls in CLASSES.items()

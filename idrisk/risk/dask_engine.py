@@ -2,49 +2,78 @@
 
 A target can only match synthetic records with the same *categorical key* (all categorical
 known/syn variables equal; a categorical NA never matches). Records are therefore sent to
-``npartitions`` buckets by a hash of their key; each bucket (its targets and, for one synthetic
+``npartitions`` buckets by their key; each bucket (its targets and, for one synthetic
 dataset at a time, the synthetic records of its keys, with their global record ids) is counted
 on its own by the single-machine engine (:mod:`idrisk.risk.matching`). T_i needs only row i itself,
 which has the same key as target i whenever it can match, so it lands in the same bucket.
 
-Work is organised as follows (every step is a Dask task graph run with ``scheduler``):
+Work is organised as follows (every step is a Dask task graph run with ``scheduler``; the
+per-task work is in :mod:`idrisk.risk._dask_buckets`):
 
-1. one pass over the confidential data and the first synthetic dataset: row counts, the
-   confidential index and the factor levels (R's rule: union of the levels of the
-   confidential data and of the *first* synthetic dataset, computed by
-   :mod:`idrisk.risk._prepare`); row counts of the other synthetic datasets;
-2. the confidential records are encoded (level codes, continuous values, record id) and split
-   into the buckets, which are persisted;
+1. one pass over the factor columns of the confidential data and the first synthetic dataset:
+   row counts, the confidential index and the factor levels (R's rule: union of the levels of
+   the confidential data and of the *first* synthetic dataset, computed by
+   :mod:`idrisk.risk._prepare`); the row counts of the other synthetic datasets (from the
+   Parquet metadata when Dask knows them without reading);
+2. the confidential records are encoded (level codes, continuous values, record id), their
+   keys placed in the buckets by size (largest first into the least loaded bucket), and each
+   bucket's targets prepared once (key encoder, half-widths, the engine's cache of sorts) and
+   persisted;
 3. for each synthetic dataset in turn: its partitions are encoded and split the same way, and
-   every bucket is counted. Only one synthetic dataset is in flight at a time, and a task holds
-   one partition or one bucket of it.
+   every bucket is counted; on a distributed cluster the next dataset is submitted while one
+   runs (at most two in flight), and a task holds one partition or one bucket of one.
 
 The result is an ordinary :class:`~idrisk.risk.IdentificationRiskResult` (n x m matrices on the
 client, 9 bytes per record and dataset for c and T); the large inputs are the synthetic datasets,
-which are never gathered.
+which are never gathered. With ``out_dir`` the counts stay on the workers, which write the
+record-level results to Parquet and return R's measures (:mod:`idrisk.risk._dask_records`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
 
+from .._output import atomic_dir, check_target
 from .._progress import progress_bar
-from .._schema import as_float, column_levels
+from .._schema import column_levels
 from .._synthetic import synthetic_frames, synthetic_name
 from ._checks import (
-    check_counts,
     checks_from_counts,
     merge_check_counts,
     result_about,
     warn_about_checks,
 )
-from ._prepare import exact_codes, level_codes, prepare_inputs
-from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
+from ._dask_buckets import (
+    Spec,
+    count_bucket,
+    encode,
+    encode_split,
+    key_sizes,
+    least_loaded,
+    place,
+    prepare_targets,
+    split,
+)
+from ._dask_records import (
+    TaskGraph,
+    WrittenRiskResult,
+    check_written,
+    cluster_client,
+    compute_each,
+    record_tasks,
+    written_result,
+)
+from ._prepare import prepare_inputs
+from .matching import MatchRule
 from .options import RiskOptions
 from .result import IdentificationRiskResult
 
@@ -77,6 +106,13 @@ class _Source:
     probe: pd.DataFrame  # two rows with the frame's dtypes (for validation)
     frame: pd.DataFrame | None  # the frame itself when it was given as pandas
     lengths: list[int] | None  # partition lengths, when known without computing
+    lazy: Any = None  # the dask frame
+
+    def columns(self, names: list[str]) -> list[Any]:
+        """The partitions with only the columns ``names`` (less to read from Parquet)."""
+        if self.lazy is None or not names:
+            return self.parts
+        return list(self.lazy[names].to_delayed())
 
 
 def _source(frame: Any, chunks: int, used: list[str], dask, dd) -> _Source:
@@ -96,8 +132,22 @@ def _source(frame: Any, chunks: int, used: list[str], dask, dd) -> _Source:
         parts=list(frame[cols].to_delayed()),
         probe=meta_nonempty(frame._meta),
         frame=None,
-        lengths=None,
+        lengths=_known_lengths(frame),
+        lazy=frame,
     )
+
+
+def _known_lengths(frame: Any) -> list[int] | None:
+    """Partition lengths Dask knows without reading the data (Parquet metadata, pandas
+    frames), or None."""
+    try:
+        from dask.dataframe.dask_expr._expr import Lengths
+
+        lengths = Lengths(frame.expr).optimize()
+    except Exception:  # another Dask: the lengths are read
+        return None
+    value = getattr(lengths, "value", None)
+    return [int(v) for v in value] if isinstance(value, tuple) else None
 
 
 def _sources(confidential, synthetic, dask, dd) -> tuple[Any, list[Any]]:
@@ -110,9 +160,11 @@ def _sources(confidential, synthetic, dask, dd) -> tuple[Any, list[Any]]:
     return confidential, synthetic_frames(synthetic, frame_types=frame_types)
 
 
-def _scan(part: pd.DataFrame, factors: list[str]) -> tuple[pd.Index, int, dict[str, list[str]]]:
-    """Index, length and per-column factor levels of one partition."""
-    return part.index, len(part), {c: column_levels(part[c]) for c in factors}
+def _scan(
+    part: pd.DataFrame, factors: list[str], index: bool
+) -> tuple[pd.Index | None, int, dict[str, list[str]]]:
+    """Index (if ``index``), length and per-column factor levels of one partition."""
+    return part.index if index else None, len(part), {c: column_levels(part[c]) for c in factors}
 
 
 def _merge_levels(per_part: list[list[str]], categorical: bool) -> list[str]:
@@ -126,134 +178,22 @@ def _merge_levels(per_part: list[list[str]], categorical: bool) -> list[str]:
     return merged if categorical else sorted(merged)
 
 
-# --------------------------------------------------------------------------- per-task work
-
-
-@dataclass(frozen=True)
-class _Spec:
-    """What every task needs to encode and count (small; shipped with the tasks)."""
-
-    categorical: tuple[str, ...]
-    levels: dict[str, pd.Index]  # factor columns -> level index; others in categorical: exact
-    continuous: tuple[str, ...]
-    radii: np.ndarray | None  # None: r is None, everything matched exactly
-    cont_known: np.ndarray
-    percentage: bool
-    abs_radius: bool
-    euclidean_dist: bool
-    rule: MatchRule
-    buckets: int
-    parse: frozenset = frozenset()  # columns declared continuous: text holding numbers parsed
-
-    def half_widths(self, x: np.ndarray) -> np.ndarray:
-        assert self.radii is not None
-        return half_widths(
-            x,
-            self.radii,
-            percentage=self.percentage,
-            abs_radius=self.abs_radius,
-            euclidean_dist=self.euclidean_dist,
-            known=self.cont_known,
-        )
-
-
-def _encode_split(
-    part: pd.DataFrame, offset: int, spec: _Spec, where: str, confidential: bool
-) -> list[Any]:
-    """Encode one partition and split it into the key buckets; the last output is the
-    partition's :func:`~idrisk.risk._checks.check_counts` (NA and never-matched records).
-
-    Columns: ``id`` (global record position), ``k0..`` (level codes of factor columns, float
-    values of numeric columns matched exactly), ``x0..`` (continuous values, NaN = NA). Rows with
-    a missing key value can match nothing (as target or as synthetic record) and are dropped.
-    """
-    n = len(part)
-    cols: dict[str, np.ndarray] = {"id": np.arange(offset, offset + n, dtype=np.int64)}
-    ok = np.ones(n, dtype=bool)
-    for i, c in enumerate(spec.categorical):
-        if c in spec.levels:
-            values = level_codes(part[c], spec.levels[c])
-            ok &= values >= 0
-        else:
-            values = as_float(part[c], c, where) + 0.0  # + 0.0 folds -0.0 into 0.0
-            ok &= ~np.isnan(values)
-        cols[f"k{i}"] = values
-    counts = check_counts(np.empty((n, 0)), [])
-    if spec.radii is not None and spec.continuous:
-        for i, c in enumerate(spec.continuous):
-            cols[f"x{i}"] = as_float(part[c], c, where, c in spec.parse)
-        x = np.column_stack([cols[f"x{i}"] for i in range(len(spec.continuous))])
-        d = spec.half_widths(x) if confidential else None
-        counts = check_counts(x, list(spec.continuous), d, spec.rule.closed)
-    frame = pd.DataFrame(cols)[ok]
-    if spec.categorical:
-        keys = frame[[f"k{i}" for i in range(len(spec.categorical))]]
-        bucket = pd.util.hash_pandas_object(keys, index=False).to_numpy() % np.uint64(spec.buckets)
-    else:
-        bucket = np.zeros(len(frame), dtype=np.uint64)
-    order = np.argsort(bucket, kind="stable")
-    cuts = np.searchsorted(bucket[order], np.arange(1, spec.buckets, dtype=np.uint64))
-    return [frame.iloc[idx] for idx in np.split(order, cuts)] + [counts]
-
-
-def _concat(pieces: list[pd.DataFrame]) -> pd.DataFrame:
-    return pd.concat(pieces, ignore_index=True)
-
-
-def _count_bucket(
-    targets: pd.DataFrame, synthetic: list[pd.DataFrame], spec: _Spec
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(record ids, c, own)`` of the targets of one bucket against one synthetic dataset.
-
-    Targets and synthetic records are laid out on the union of their record ids (targets first,
-    in record order; synthetic rows without a target of this bucket after them), so that a
-    position holds record i on both sides (absent rows get key -1 and match nothing); the
-    engine's own-row test then compares target i with synthetic row i exactly as on the whole
-    data.
-    """
-    tid = targets["id"].to_numpy()
-    syn = _concat(synthetic)
-    if len(tid) == 0 or len(syn) == 0:
-        return tid, np.zeros(len(tid), dtype=np.int64), np.zeros(len(tid), dtype=bool)
-    if np.any(tid[1:] <= tid[:-1]):  # buckets are built in record order; be safe anyway
-        targets = targets.iloc[np.argsort(tid, kind="stable")]
-        tid = targets["id"].to_numpy()
-    sid = syn["id"].to_numpy()
-    # layout: targets at 0..nt-1; a synthetic row sits at its own target's position, or after
-    nt = len(tid)
-    pos = np.minimum(np.searchsorted(tid, sid), nt - 1)
-    paired = tid[pos] == sid
-    ti = np.arange(nt)
-    si = np.where(paired, pos, nt + np.cumsum(~paired) - 1)
-    u, p_key = nt + int((~paired).sum()), len(spec.categorical)
-    tcodes = np.full((u, p_key), -1, dtype=np.int64)
-    scodes = np.full((u, p_key), -1, dtype=np.int64)
-    for i, col in enumerate(spec.categorical):
-        tv, sv = targets[f"k{i}"].to_numpy(), syn[f"k{i}"].to_numpy()
-        if col not in spec.levels:  # numeric column matched exactly: codes of equal values
-            tv, sv = exact_codes([tv, sv])
-        tcodes[ti, i], scodes[si, i] = tv, sv
-    encoder = KeyEncoder(tcodes)
-    tkey, skey = encoder.keys.copy(), encoder.transform(scodes)
-    absent_t = np.ones(u, dtype=bool)
-    absent_t[ti] = False
-    absent_s = np.ones(u, dtype=bool)
-    absent_s[si] = False
-    tkey[absent_t], skey[absent_s] = -1, -1
-
-    p = 0 if spec.radii is None else len(spec.continuous)
-    x, d, y = (np.zeros((u, p)) for _ in range(3))
-    if p:
-        xcols = [f"x{i}" for i in range(p)]
-        xt = targets[xcols].to_numpy(dtype=np.float64)
-        x[ti] = xt
-        d[ti] = spec.half_widths(xt)
-        y[si] = syn[xcols].to_numpy(dtype=np.float64)
-    c, own = count_matches(tkey, skey, x, d, y, spec.rule, encoder.n_keys, CountCache())
-    return tid, c[ti], own[ti]
-
-
 # --------------------------------------------------------------------------- public API
+
+
+@overload
+def identification_risk_dask(
+    confidential: Any, synthetic: Any, options: RiskOptions, *, npartitions: int | None = ...,
+    scheduler: Any = ..., progress: bool | None = ..., out_dir: None = ..., overwrite: bool = ...,
+) -> IdentificationRiskResult: ...
+
+
+@overload
+def identification_risk_dask(
+    confidential: Any, synthetic: Any, options: RiskOptions, *, npartitions: int | None = ...,
+    scheduler: Any = ..., progress: bool | None = ..., out_dir: str | os.PathLike,
+    overwrite: bool = ...,
+) -> WrittenRiskResult: ...
 
 
 def identification_risk_dask(
@@ -264,7 +204,9 @@ def identification_risk_dask(
     npartitions: int | None = None,
     scheduler: Any = None,
     progress: bool | None = None,
-) -> IdentificationRiskResult:
+    out_dir: str | os.PathLike | None = None,
+    overwrite: bool = False,
+) -> IdentificationRiskResult | WrittenRiskResult:
     """:func:`idrisk.identification_risk` computed with Dask, with identical results.
 
     Same rules, checks and result as :func:`idrisk.identification_risk` (R's factor-level
@@ -290,7 +232,19 @@ def identification_risk_dask(
         Passed to ``dask.compute``/``dask.persist``: ``"synchronous"``, ``"threads"``,
         ``"processes"``, a ``distributed.Client``... (default: Dask's current default).
     progress
-        Progress bar over the synthetic datasets (default: only for large inputs).
+        Progress bar on the client, advanced per finished task (default: only for n x m of
+        5,000,000 or more).
+    out_dir
+        A folder for the record-level results (it must not exist, or be empty): the workers
+        write them there as Parquet, ``out_dir/dataset=<j>/part-<r>.parquet`` (one file per
+        partition r of ``confidential``; columns ``record``, the record's 0-based position in
+        ``confidential``, ``c``, ``T``, ``K``, ``F``, ``risk``), and only the per-dataset
+        measures and checks come back: a :class:`~idrisk.risk._dask_records.WrittenRiskResult`
+        (``.records()`` opens the files as a dask DataFrame). The folder appears only when
+        every file is written. On a cluster it must be on storage that the workers and the
+        client share. Default None: the n x m results come back to the client.
+    overwrite
+        Replace an existing, non-empty ``out_dir`` (otherwise an error before any work).
 
     ``options.align`` applies to pandas inputs (dask frames are paired by position). The NA,
     never-matched and c = 0 counts of ``result.checks`` (and their warnings) are computed as
@@ -299,8 +253,10 @@ def identification_risk_dask(
 
     Returns
     -------
-    IdentificationRiskResult
-        Equal, value for value, to ``identification_risk`` on the computed frames.
+    IdentificationRiskResult or WrittenRiskResult
+        Equal, value for value, to ``identification_risk`` on the computed frames; with
+        ``out_dir``, the same measures (``exp_risk`` to the last digit: R's sum in record
+        order) and the records in the files.
 
     Raises
     ------
@@ -308,12 +264,16 @@ def identification_risk_dask(
         Dask is not installed (``pip install 'idrisk[dask]'``).
     KeyError, ValueError, TypeError
         As :func:`idrisk.identification_risk`; also a non-positive ``npartitions``.
+    idrisk.exceptions.OutputError
+        ``out_dir`` exists and is not empty (and ``overwrite`` is false), or the workers'
+        files cannot be seen from the client.
 
     Notes
     -----
     Memory: the confidential data is held once, encoded and bucketed (persisted); synthetic
     datasets are processed one after another, a partition or a bucket per task, and never
-    gathered. The n x m results come back to the caller.
+    gathered. Without ``out_dir`` the n x m results come back to the client (9 bytes per record
+    and dataset); with it, the client holds a few numbers per partition.
 
     Examples
     --------
@@ -328,6 +288,30 @@ def identification_risk_dask(
     ([1, 1, 1, 0], [1, 0, 1, 1])
     >>> float(res.exp_risk[1])
     2.0
+
+    The record-level results written by the workers, the measures returned:
+
+    >>> import os, tempfile
+    >>> folder = os.path.join(tempfile.mkdtemp(), "risk")
+    >>> res = identification_risk_dask(orig, [syn1], options, scheduler="synchronous",
+    ...                                out_dir=folder)
+    >>> float(res.exp_risk[1]), sorted(os.listdir(folder))
+    (2.0, ['_SUCCESS', 'dataset=1'])
+    >>> records = res.records().compute()
+    >>> records["record"].tolist(), records["c"].tolist(), records["risk"].tolist()
+    ([0, 1, 2, 3], [1, 1, 1, 0], [1.0, 0.0, 1.0, 0.0])
+
+    On an existing cluster, connect a client to its scheduler's address and pass it (the
+    inputs read lazily, e.g. from Parquet, so that the workers read them)::
+
+        from distributed import Client
+        client = Client("tcp://scheduler-host:8786")
+        confidential = dd.read_parquet("/shared/confidential/")
+        synthetic = [dd.read_parquet(f"/shared/synthetic{j}/") for j in range(1, 6)]
+        res = identification_risk_dask(confidential, synthetic, options, scheduler=client,
+                                       out_dir="/shared/risk-records", progress=True)
+        res.exp_risk                      # R's measures, per synthetic dataset
+        res.records()                     # the records, as a lazy dask DataFrame
     """
     dask, dd = _import_dask()
     if not isinstance(options, RiskOptions):
@@ -341,6 +325,8 @@ def identification_risk_dask(
         or npartitions < 1
     ):
         raise ValueError(f"npartitions must be a positive integer or None, got {npartitions!r}")
+    if out_dir is not None:  # before any work
+        check_target(out_dir, overwrite=overwrite)
     confidential, frames = _sources(confidential, synthetic, dask, dd)
     frames = _aligned(confidential, frames, options.align)
     if npartitions is None:
@@ -364,11 +350,15 @@ def identification_risk_dask(
     # of synthetic[0]
     scans: dict[str, Any] = {}
     if orig_src.frame is None:
-        scans["orig"] = [dask.delayed(_scan)(p, factors) for p in orig_src.parts]
+        scans["orig"] = [
+            dask.delayed(_scan)(p, factors, out_dir is None) for p in orig_src.columns(factors)
+        ]
     if syn_src[0].frame is None:
-        scans["syn1"] = [dask.delayed(_scan)(p, factors) for p in syn_src[0].parts]
+        scans["syn1"] = [
+            dask.delayed(_scan)(p, factors, False) for p in syn_src[0].columns(factors)
+        ]
     for j, s in enumerate(syn_src[1:], start=2):
-        if s.frame is None:
+        if s.lengths is None:
             scans[f"len{j}"] = [dask.delayed(len)(p) for p in s.parts]
     (scanned,) = dask.compute(scans, scheduler=scheduler) if scans else ({},)
 
@@ -387,11 +377,6 @@ def identification_risk_dask(
 
     orig_levels, orig_lengths = levels_and_lengths(orig_src, "orig")
     syn1_levels, _ = levels_and_lengths(syn_src[0], "syn1")
-    if orig_src.frame is not None:
-        index = orig_src.frame.index
-    else:
-        idx_parts = [i for i, _, _ in scanned["orig"]]
-        index = idx_parts[0].append(idx_parts[1:]) if len(idx_parts) > 1 else idx_parts[0]
     n = int(sum(orig_lengths))
     syn_lengths = []
     for j, s in enumerate(syn_src, start=1):
@@ -417,7 +402,7 @@ def identification_risk_dask(
         lv = orig_levels[col]
         lv = lv + [x for x in syn1_levels[col] if x not in set(lv)]
         levels[col] = pd.Index(lv)
-    spec = _Spec(
+    spec = Spec(
         categorical=tuple(prep.categorical),
         levels=levels,
         continuous=tuple(prep.continuous),
@@ -433,51 +418,123 @@ def identification_risk_dask(
         parse=frozenset(c for c in options.continuous if c in set(used)),
     )
 
-    def split(src: _Source, lengths: list[int], where: str, targets: bool) -> list[Any]:
-        offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int)
-        return [
-            dask.delayed(_encode_split, nout=buckets + 1)(part, int(off), spec, where, targets)
-            for part, off in zip(src.parts, offsets)
-        ]
-
-    # pass 2: the confidential records, encoded and bucketed once
-    tsplit = split(orig_src, orig_lengths, "the confidential data", True)
-    tbuckets = dask.persist(
-        *[dask.delayed(_concat)([t[b] for t in tsplit]) for b in range(buckets)],
+    # pass 2: the confidential records, encoded (persisted), keys placed in buckets by their
+    # sizes, then bucketed once
+    offsets = np.concatenate([[0], np.cumsum(orig_lengths)[:-1]]).astype(int)
+    encoded = dask.persist(
+        *[
+            dask.delayed(encode)(part, int(off), spec, "the confidential data", True)
+            for part, off in zip(orig_src.parts, offsets)
+        ],
         scheduler=scheduler,
     )
-    sizes, orig_counts = dask.compute(
-        [dask.delayed(len)(t) for t in tbuckets], [t[buckets] for t in tsplit],
+    sizes_by_part, orig_counts = dask.compute(
+        [dask.delayed(key_sizes)(e) for e in encoded],
+        [dask.delayed(operator.getitem)(e, 1) for e in encoded],
         scheduler=scheduler,
     )  # fmt: skip
+    placed = place(sizes_by_part, buckets)
+    spec = dataclasses.replace(spec, placed=None if placed is None else placed[:2])
+    tsplit = [dask.delayed(split, nout=buckets)(e, spec) for e in encoded]
+    client = cluster_client(scheduler)
+    owner = np.zeros(buckets, dtype=np.int64)
+    workers: list[Any] = [None]
+    if client is not None and placed is not None:
+        # buckets spread over the workers by size: each bucket's counts run where it is
+        workers = sorted(client.scheduler_info()["workers"])
+        owner, _ = least_loaded(placed[2], len(workers))
+    prepared = []
+    for b in range(buckets):
+        where = {} if workers[owner[b]] is None else {"workers": [workers[owner[b]]]}
+        with dask.annotate(**where, allow_other_workers=True):
+            prepared.append(dask.delayed(prepare_targets)([t[b] for t in tsplit], spec))
+    tbuckets = dask.persist(*prepared, scheduler=scheduler)
+    del encoded, tsplit, prepared  # released once the buckets are built
+    (sizes,) = dask.compute([dask.delayed(len)(t) for t in tbuckets], scheduler=scheduler)
     live = [b for b in range(buckets) if sizes[b] > 0]
 
     # pass 3: synthetic datasets one at a time
     m = len(syn_src)
-    c = np.zeros((n, m), dtype=np.int64, order="F")
-    own = np.zeros((n, m), dtype=bool, order="F")
     if progress is None:
         progress = n * m >= 5_000_000
-    syn_counts = []
-    for j in progress_bar(range(m), desc="identification risk (dask)", unit="dataset",
-                          show=progress):
-        where = synthetic_name(j + 1)
-        ssplit = split(syn_src[j], syn_lengths[j], where, False)
-        tasks = [
-            dask.delayed(_count_bucket)(tbuckets[b], [s[b] for s in ssplit], spec) for b in live
-        ]
-        counted, parts = dask.compute(tasks, [s[buckets] for s in ssplit], scheduler=scheduler)
-        for tid, cb, ob in counted:
-            c[tid, j], own[tid, j] = cb, ob
-        syn_counts.append(merge_check_counts(parts))
+    per_dataset = len(live) if out_dir is None else len(orig_lengths) + 1
+    bar = progress_bar(total=sum(per_dataset + len(src.parts) for src in syn_src),
+                       desc="identification risk (dask)", unit="task", show=progress)
 
-    checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
-    result = IdentificationRiskResult.from_counts(
-        c, own, index=index, checks=checks, **result_about(prep)
-    )
+    def counted(j: int) -> tuple[TaskGraph, list[tuple], list[tuple]]:
+        """The graph of synthetic dataset j (0-based): keys of its count tasks (one per live
+        bucket) and of its check counts (one per partition)."""
+        src, offsets = syn_src[j], np.cumsum([0, *syn_lengths[j][:-1]])
+        graph = TaskGraph("count", [*src.parts, *(tbuckets[b] for b in live)])
+        spec_key, where = graph.value(("spec",), spec), synthetic_name(j + 1)
+        pieces: list[dict[int, tuple]] = []
+        for i, (part, off) in enumerate(zip(src.parts, offsets)):
+            cut = graph.add(("split", i), encode_split, part.key, int(off), spec_key, where,
+                              False)  # fmt: skip
+            # the pieces of the buckets that have targets, and the check counts (last)
+            pieces.append({b: graph.add(("split", i, b), operator.getitem, cut, b)
+                           for b in [*live, buckets]})  # fmt: skip
+        tasks = [
+            graph.add(("count", b), count_bucket, tbuckets[b].key, [p[b] for p in pieces],
+                      spec_key)
+            for b in live
+        ]  # fmt: skip
+        return graph, tasks, [p[buckets] for p in pieces]
+
     names = [synthetic_name(j) for j in range(1, m + 1)]
-    warn_about_checks(result, checks, names)
-    return result
+    about = result_about(prep)
+    syn_counts = []
+    with bar:
+        if out_dir is None:
+            c = np.zeros((n, m), dtype=np.int64, order="F")
+            own = np.zeros((n, m), dtype=bool, order="F")
+
+            def count_batches() -> Iterator[list[Any]]:
+                for j in range(m):
+                    graph, tasks, checked = counted(j)
+                    yield graph.outputs([*tasks, *checked])
+
+            for j, done in enumerate(compute_each(count_batches(), scheduler, bar)):
+                for tid, cb, ob in done[: len(live)]:
+                    c[tid, j], own[tid, j] = cb, ob
+                syn_counts.append(merge_check_counts(done[len(live):]))
+            checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
+            result = IdentificationRiskResult.from_counts(
+                c, own, index=_index(orig_src, scanned), checks=checks, **about
+            )
+            warn_about_checks(result, checks, names)
+            return result
+        bounds = np.concatenate([[0], np.cumsum(orig_lengths)]).astype(np.int64)
+        sums = np.zeros((m, 4), dtype=np.int64)
+        exp_risk = np.zeros(m, dtype=np.float64)
+        parts = len(orig_lengths)
+        with atomic_dir(out_dir, overwrite=overwrite) as tmp:
+
+            def write_batches() -> Iterator[list[Any]]:
+                for j in range(m):
+                    graph, tasks, checked = counted(j)
+                    folder = tmp / f"dataset={j + 1}"
+                    folder.mkdir()
+                    writes, chain = record_tasks(graph, tasks, bounds, folder)
+                    yield graph.outputs([*writes, chain, *checked])
+
+            for j, done in enumerate(compute_each(write_batches(), scheduler, bar)):
+                sums[j] = np.sum(done[:parts], axis=0)
+                exp_risk[j] = done[parts]
+                syn_counts.append(merge_check_counts(done[parts + 1:]))
+            check_written(tmp, m, parts)
+    checks = checks_from_counts(merge_check_counts(orig_counts), syn_counts)
+    written = written_result(sums, exp_risk, n, Path(out_dir), checks, about)
+    warn_about_checks(written, checks, names)  # type: ignore[arg-type]  # n, r, checks
+    return written
+
+
+def _index(src: _Source, scanned: dict[str, Any]) -> pd.Index:
+    """The confidential data's index (of the frame, or from the scan of its partitions)."""
+    if src.frame is not None:
+        return src.frame.index
+    parts = [i for i, _, _ in scanned["orig"]]
+    return parts[0].append(parts[1:]) if len(parts) > 1 else parts[0]
 
 
 def _aligned(confidential: Any, frames: list[Any], align: str | None) -> list[Any]:
