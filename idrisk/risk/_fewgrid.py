@@ -93,7 +93,7 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
     cells, counts = found
     block = _block(len(values), len(skey))
     starts, sorted_u, rank, table = _kernels.few_side(
-        np.argsort(yu), np.sort(yu), cells, counts, len(values), block
+        np.argsort(yu), yu, cells, counts, len(values), block
     )
     return FewSide(values, block, starts, sorted_u, rank, table)
 

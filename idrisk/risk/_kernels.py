@@ -284,11 +284,28 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
 def own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
     """``out[i]``: does target i match its own synthetic row i (a key >= 0, the same key, and
     on every continuous variable the check of :func:`count_candidates` for the pair (i, i))?"""
+    if ellipsoid:
+        for i in range(lo.shape[0]):
+            k = tkey[i]
+            out[i] = k >= 0 and skey[i] == k and _row_matches(
+                i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid
+            )
+        return
+    # the interval test of _row_matches without branches on the data (its outcome is random:
+    # a branch per comparison costs a misprediction per record)
+    p = lo.shape[1]
     for i in range(lo.shape[0]):
         k = tkey[i]
-        out[i] = k >= 0 and skey[i] == k and _row_matches(
-            i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid
-        )
+        ok = (k >= 0) & (skey[i] == k)
+        for v in range(p):
+            yv, lv, hv = y[i, v], lo[i, v], hi[i, v]
+            if closed:
+                ok &= not ((yv < lv) | (yv > hv))
+            else:
+                ok &= not ((yv <= lv) | (yv >= hv))
+            if not na_matches:
+                ok &= not (np.isnan(yv) | np.isnan(lv) | np.isnan(hv))
+        out[i] = ok
 
 
 @_jit
@@ -373,13 +390,14 @@ def few_cells(skey, yw, values, n_keys, cells):
 
 
 @_jit
-def few_side(order, sorted_all, cells, counts, n_values, block):
+def few_side(order, u, cells, counts, n_values, block):
     """A dataset's synthetic side for :func:`count_few`: the live rows in (key, u) order as
     ``sorted_u`` and ``rank`` (w's index in the values), ``starts`` (key k at
     ``starts[k]:starts[k + 1]``) and the prefix table of the ranks (:func:`grid_table`).
 
-    ``order``: the rows sorted by u, ``sorted_all``: u sorted (the same values in the same
-    order: no gather of u), ``cells``/``counts``: from :func:`few_cells`."""
+    ``order``: the rows sorted by u, ``u``: the values (read at the same row as ``cells``:
+    the gather costs less than a second sort), ``cells``/``counts``: from
+    :func:`few_cells`."""
     n_keys = counts.shape[0] - 1
     starts = counts.copy()
     for k in range(n_keys):
@@ -389,13 +407,14 @@ def few_side(order, sorted_all, cells, counts, n_values, block):
     sorted_u = np.empty(size, dtype=np.float64)
     rank = np.empty(size, dtype=np.int32)
     for q in range(order.shape[0]):
-        cell = cells[order[q]]
+        r = order[q]
+        cell = cells[r]
         if cell < 0:
             continue
         k = cell // n_values
         pos = fill[k]
         fill[k] = pos + 1
-        sorted_u[pos] = sorted_all[q]
+        sorted_u[pos] = u[r]
         rank[pos] = cell - k * n_values
     return starts, sorted_u, rank, grid_table(rank, n_values, block)
 
@@ -416,7 +435,7 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
     """
     n = keys_first.shape[0]
     n_keys = starts.shape[0] - 1
-    size = rank.shape[0]
+    last = rank.shape[0] - 1
     has_nan = lo_nan.shape[0] > 0
     upper = np.empty(0 if same else n, dtype=np.int64)
     found = np.empty(n, dtype=np.int64)
@@ -467,26 +486,24 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
         c = c_rank[i]
         d = d_rank[i]
         count = 0
-        if pa < pb and c < d:
-            count = _inside(table, rank, block, size, pb, c, d) - _inside(
-                table, rank, block, size, pa, c, d
+        if pa < pb and c < d:  # the table rows of both ends' blocks, then one masked scan of
+            # both blocks up to the ends (fixed length, indices clamped: no branch on the data;
+            # written out here: a call to another kernel is not inlined)
+            ta = pa // block
+            tb = pb // block
+            count = (np.int64(table[tb, d]) - np.int64(table[tb, c])) - (
+                np.int64(table[ta, d]) - np.int64(table[ta, c])
             )
+            sa = ta * block
+            sb = tb * block
+            for z in range(block):
+                r = rank[min(sb + z, last)]
+                count += (r >= c) & (r < d) & (sb + z < pb)
+                r = rank[min(sa + z, last)]
+                count -= (r >= c) & (r < d) & (sa + z < pa)
         found[i] = count
     for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
         out[first[i]] = found[i]
-
-
-@_jit
-def _inside(table, rank, block, size, pos, c, d):
-    """Number of positions < pos whose rank is in [c, d): the table row of pos's block and a
-    scan of that block up to pos (a fixed-length masked scan: no branch on the data)."""
-    t = pos // block
-    start = t * block
-    count = np.int64(table[t, d]) - np.int64(table[t, c])
-    for p in range(start, min(start + block, size)):
-        r = rank[p]
-        count += (r >= c) & (r < d) & (p < pos)
-    return count
 
 
 @_jit
