@@ -31,9 +31,9 @@ import numpy as np
 from .._numba import jit as _jit
 
 __all__ = [
-    "count_candidates", "count_few", "count_grid", "distinct_values", "encode_keys", "few_cells",
-    "few_side",
-    "grid_table", "merge_positions", "order_by_key", "own_rows", "risk_summaries", "sort_by_key",
+    "count_candidates", "count_few", "count_few_sweep", "count_grid", "distinct_values",
+    "encode_keys", "few_cells", "few_side", "grid_table", "merge_positions", "order_by_key",
+    "own_rows", "rank_windows", "risk_summaries", "sort_by_key",
 ]
 
 
@@ -390,10 +390,53 @@ def few_cells(skey, yw, values, n_keys, cells):
 
 
 @_jit
-def few_side(order, u, cells, counts, n_values, block):
-    """A dataset's synthetic side for :func:`count_few`: the live rows in (key, u) order as
-    ``sorted_u`` and ``rank`` (w's index in the values), ``starts`` (key k at
-    ``starts[k]:starts[k + 1]``) and the prefix table of the ranks (:func:`grid_table`).
+def rank_windows(values, lo, hi, first, closed, na_matches, c, d):
+    """The targets' windows ``[c, d)`` of indices in ``values`` (sorted, no NaN) for their
+    bounds ``lo``/``hi`` on w, written in the targets' order ``first``: a value at index j
+    lies in the open window ``(lo, hi)`` exactly when ``c <= j < d`` (closed: ``[lo, hi]``).
+    A NaN bound excludes nothing on its side when ``na_matches`` (R), everything otherwise."""
+    n_values = values.shape[0]
+    for q in range(first.shape[0]):
+        i = first[q]
+        lv = lo[i]
+        hv = hi[i]
+        # numpy's searchsorted without branches on the data: cq = #values < lv (closed) or
+        # <= lv, dq = #values <= hv (closed) or < hv (the bases of both searches move together)
+        cq = 0
+        dq = 0
+        length = n_values
+        while length > 1:
+            half = length >> 1
+            t = values[cq + half]
+            cq += half * ((t < lv) if closed else (t <= lv))
+            t = values[dq + half]
+            dq += half * ((t <= hv) if closed else (t < hv))
+            length -= half
+        if n_values > 0:
+            t = values[cq]
+            cq += (t < lv) if closed else (t <= lv)
+            t = values[dq]
+            dq += (t <= hv) if closed else (t < hv)
+        lo_nan = np.isnan(lv)
+        hi_nan = np.isnan(hv)
+        if lo_nan or hi_nan:
+            if na_matches:
+                if lo_nan:
+                    cq = 0
+                if hi_nan:
+                    dq = n_values
+            else:
+                cq = 0
+                dq = 0
+        c[q] = cq
+        d[q] = dq
+
+
+@_jit
+def few_side(order, u, cells, counts, n_values):
+    """A dataset's synthetic side for :func:`count_few` and :func:`count_few_sweep`: the live
+    rows in (key, u) order as ``sorted_u`` and ``rank`` (w's index in the values) and
+    ``starts`` (key k at ``starts[k]:starts[k + 1]``).
 
     ``order``: the rows sorted by u, ``u``: the values (read at the same row as ``cells``:
     the gather costs less than a second sort), ``cells``/``counts``: from
@@ -416,7 +459,7 @@ def few_side(order, u, cells, counts, n_values, block):
         fill[k] = pos + 1
         sorted_u[pos] = u[r]
         rank[pos] = cell - k * n_values
-    return starts, sorted_u, rank, grid_table(rank, n_values, block)
+    return starts, sorted_u, rank
 
 
 @_jit
@@ -504,6 +547,63 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
         found[i] = count
     for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
         out[first[i]] = found[i]
+
+
+@_jit
+def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_first, c_rank,
+                    d_rank, first, closed, out):
+    """:func:`count_few` without a prefix table, when the targets' upper bounds are sorted in
+    their (key, lower bound) order and no bound is NaN: both ends of the u-windows then only
+    move forward, and ``diff[j]`` (rows of rank j between them) is kept up to date as they
+    move; a target's count is ``diff[c_rank:d_rank]`` summed (narrow rank windows).
+
+    Written to ``out[first[i]]``; a key < 0 matches nothing."""
+    n = keys_first.shape[0]
+    n_keys = starts.shape[0] - 1
+    diff = np.zeros(max(n_values, 1), dtype=np.int64)
+    current = -1
+    p = 0
+    q = 0
+    stop = 0
+    for i in range(n):
+        k = keys_first[i]
+        if k < 0 or k >= n_keys:
+            out[first[i]] = 0
+            continue
+        if k != current:  # empty the window (diff back to zeros), then the key's block
+            while p < q:
+                diff[rank[p]] -= 1
+                p += 1
+            while q < p:
+                diff[rank[q]] += 1
+                q += 1
+            current = k
+            p = starts[k]
+            q = p
+            stop = starts[k + 1]
+        v = lo_first[i]
+        if closed:
+            while p < stop and sorted_u[p] < v:
+                diff[rank[p]] -= 1
+                p += 1
+        else:
+            while p < stop and sorted_u[p] <= v:
+                diff[rank[p]] -= 1
+                p += 1
+        v = hi_first[i]
+        if closed:
+            while q < stop and sorted_u[q] <= v:
+                diff[rank[q]] += 1
+                q += 1
+        else:
+            while q < stop and sorted_u[q] < v:
+                diff[rank[q]] += 1
+                q += 1
+        count = 0
+        if p < q:
+            for j in range(c_rank[i], d_rank[i]):
+                count += diff[j]
+        out[first[i]] = count
 
 
 @_jit
