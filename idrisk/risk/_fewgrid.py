@@ -96,7 +96,10 @@ class FewSide:
         found = self._table  # replaced as a whole (threads)
         if found is None:
             block = _block(len(self.values), len(self.rank))
-            found = self._table = (block, _kernels.grid_table(self.rank, len(self.values), block))
+            table = _kernels.grid_table(self.rank, len(self.values), block)
+            if len(self.rank) < 1 << 16:  # half the memory (and the cache misses) of int32
+                table = table.astype(np.uint16)
+            found = self._table = (block, table)
         return found
 
 
@@ -157,10 +160,7 @@ def _cells(skey, yw, values, n_keys, hint):
     """(cells, counts) of :func:`idrisk.risk._kernels.few_cells`, or None (a w value not in
     ``values``); the last dataset's when its keys, w and values are this one's."""
     last = hint.cells  # (skey, yw, values, cells, counts), replaced as a whole (threads)
-    if (
-        last is not None and last[2] is values and len(last[0]) == len(skey)
-        and np.array_equal(last[0], skey) and np.array_equal(last[1], yw)
-    ):  # fmt: skip
+    if last is not None and last[2] is values and _kernels.same_rows(last[0], skey, last[1], yw):
         return last[3], last[4]
     cells = np.empty(len(skey), dtype=np.int32 if n_keys * len(values) < 2**31 else np.int64)
     counts, ok = _kernels.few_cells(skey, yw, values, n_keys, cells)

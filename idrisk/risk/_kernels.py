@@ -32,8 +32,8 @@ from .._numba import jit as _jit
 
 __all__ = [
     "count_candidates", "count_few", "count_few_sweep", "count_grid", "distinct_values",
-    "encode_keys", "few_cells", "few_side", "grid_table", "merge_positions", "order_by_key",
-    "own_rows", "rank_windows", "risk_summaries", "sort_by_key",
+    "encode_keys", "few_cells", "few_side", "grid_table", "merge_positions", "nan_in_live_rows",
+    "order_by_key", "own_rows", "rank_windows", "risk_summaries", "same_rows", "sort_by_key",
 ]
 
 
@@ -430,6 +430,30 @@ def rank_windows(values, lo, hi, first, closed, na_matches, c, d):
                 dq = 0
         c[q] = cq
         d[q] = dq
+
+
+@_jit
+def nan_in_live_rows(skey, y):
+    """Is any value of a row with a key >= 0 NaN (one pass, no temporaries)?"""
+    for i in range(y.shape[0]):
+        if skey[i] >= 0:
+            for v in range(y.shape[1]):
+                if np.isnan(y[i, v]):
+                    return True
+    return False
+
+
+@_jit
+def same_rows(keys, other_keys, w, other_w):
+    """``keys == other_keys`` and ``w == other_w`` element-wise everywhere (NaN != NaN)."""
+    if keys.shape[0] != other_keys.shape[0] or w.shape[0] != other_w.shape[0]:
+        return False
+    same = True
+    for i in range(keys.shape[0]):
+        same &= keys[i] == other_keys[i]
+    for i in range(w.shape[0]):
+        same &= w[i] == other_w[i]
+    return same
 
 
 @_jit

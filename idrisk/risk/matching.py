@@ -651,11 +651,11 @@ class _SubTargets:
 
 
 def _nan_in_live_rows(skey: np.ndarray, y: np.ndarray, store: dict | None = None) -> bool:
-    """Is any value of a synthetic row with a live key NA (no copy when y has no NA at all)?
-    Kept in the dataset's ``store``, if any."""
+    """Is any value of a synthetic row with a live key NA? Kept in the dataset's ``store``, if
+    any."""
     found = store.get("nan") if store is not None else None
     if found is None:
-        found = bool(np.isnan(y).any()) and bool(np.isnan(y[skey >= 0]).any())
+        found = bool(_kernels.nan_in_live_rows(skey, np.ascontiguousarray(y, dtype=np.float64)))
         if store is not None:
             store["nan"] = found
     return found
