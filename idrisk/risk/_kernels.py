@@ -254,25 +254,20 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
         fs = 0
         zeros = 0
         total = 0.0
-        for i in range(n):
+        for i in range(n):  # without branches on the data (their outcomes are random)
             ci = c[i, j]
-            hit = own[i, j] and ci > 0
-            t[i, j] = hit or ci == 0
+            hit = own[i, j] & (ci > 0)
+            zero = ci == 0
             unique = ci == 1
-            k[i, j] = unique and hit
-            f[i, j] = unique and not hit
-            if unique:
-                s += 1
-                if hit:
-                    ks += 1
-                else:
-                    fs += 1
-            if ci == 0:
-                zeros += 1
-            elif hit:
-                total += 1.0 / np.float64(ci)
-            else:
-                total += 0.0
+            t[i, j] = hit | zero
+            k[i, j] = unique & hit
+            f[i, j] = unique & (not hit)
+            s += unique
+            ks += unique & hit
+            fs += unique & (not hit)
+            zeros += zero
+            # 1 / c when hit, else + 0.0 (R's T / c for c > 0; the total is never -0.0)
+            total += (1.0 / np.float64(max(ci, 1))) if hit else 0.0
         out_int[j, 0] = s
         out_int[j, 1] = ks
         out_int[j, 2] = fs
