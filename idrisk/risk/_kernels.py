@@ -579,7 +579,9 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
     Written to ``out[first[i]]``; a key < 0 matches nothing."""
     n = keys_first.shape[0]
     n_keys = starts.shape[0] - 1
-    diff = np.zeros(max(n_values, 1), dtype=np.int64)
+    is_open = not closed
+    diff = np.zeros(max(n_values, 1), dtype=np.int32)  # (a row count: < 2**31)
+    found = np.empty(n, dtype=np.int64)
     current = -1
     p = 0
     q = 0
@@ -587,7 +589,7 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
     for i in range(n):
         k = keys_first[i]
         if k < 0 or k >= n_keys:
-            out[first[i]] = 0
+            found[i] = 0
             continue
         if k != current:  # empty the window (diff back to zeros), then the key's block
             while p < q:
@@ -600,29 +602,21 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
             p = starts[k]
             q = p
             stop = starts[k + 1]
-        v = lo_first[i]
-        if closed:
-            while p < stop and sorted_u[p] < v:
-                diff[rank[p]] -= 1
-                p += 1
-        else:
-            while p < stop and sorted_u[p] <= v:
-                diff[rank[p]] -= 1
-                p += 1
+        v = lo_first[i]  # (one loop for both rules: ties step on when open)
+        while p < stop and (sorted_u[p] < v or (is_open and sorted_u[p] == v)):
+            diff[rank[p]] -= 1
+            p += 1
         v = hi_first[i]
-        if closed:
-            while q < stop and sorted_u[q] <= v:
-                diff[rank[q]] += 1
-                q += 1
-        else:
-            while q < stop and sorted_u[q] < v:
-                diff[rank[q]] += 1
-                q += 1
+        while q < stop and (sorted_u[q] < v or (closed and sorted_u[q] == v)):
+            diff[rank[q]] += 1
+            q += 1
         count = 0
         if p < q:
             for j in range(c_rank[i], d_rank[i]):
                 count += diff[j]
-        out[first[i]] = count
+        found[i] = count
+    for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
+        out[first[i]] = found[i]
 
 
 @_jit
