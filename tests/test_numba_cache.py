@@ -102,7 +102,8 @@ def test_kernels_cache_outside_the_package_and_stay_silent(tmp_path):
     after = {p for p in (ROOT / "idrisk").rglob("*") if p.suffix in (".nbi", ".nbc")}
     assert after == before
     assert any((cache / "numba").rglob("*.nbi"))
-    entry_points = {"idrisk.risk._kernels.count_few", "idrisk.risk._kernels.count_candidates",
+    entry_points = {"idrisk.risk._kernels.count_few_sweep",
+                    "idrisk.risk._kernels.count_candidates",
                     "idrisk.synthesis._rpart_grow.grow",
                     "idrisk.synthesis._kernels.route",
                     "idrisk.synthesis._kernels.unif_index_groups",

@@ -2,13 +2,18 @@
 
 With at most ``limit`` distinct values of w (ages, counts, codes), every value is its own bucket
 of the grid of :mod:`idrisk.risk.matching` and no window ever cuts a bucket. Per synthetic
-dataset the count is then two compiled passes and one sort, with no numpy temporaries:
+dataset the count is then one sort and two compiled passes, with no numpy temporaries:
 
 * :func:`side`: the rows sorted by u (``np.argsort``), then one pass
-  (:func:`idrisk.risk._kernels.few_side`) groups them by key, looks up the rank of each w among
-  the distinct values and builds the prefix table of the ranks;
-* :func:`count`: one pass (:func:`idrisk.risk._kernels.count_few`) merges the targets' u bounds
-  into the sorted values and reads each target's count from the table.
+  (:func:`idrisk.risk._kernels.few_side`) groups them by key and looks up the rank of each w
+  among the distinct values;
+* :func:`count`: one pass merges the targets' u bounds into the sorted values. When the
+  targets' upper bounds are sorted in their (key, lower bound) order (a percentage radius on
+  positive values, any fixed radius) and their rank windows are narrow, both ends of the
+  u-windows only move forward and the pass keeps the rows between them per rank
+  (:func:`idrisk.risk._kernels.count_few_sweep`: no table at all); otherwise each target's
+  count is read from a prefix table of the ranks, built once per dataset
+  (:func:`idrisk.risk._kernels.count_few`).
 
 The distinct values of w need not be this dataset's own: any sorted set of values holding every
 w of a live row gives exact ranks (w lies in the open window ``(lo, hi)`` exactly when its index
@@ -20,26 +25,82 @@ once per set of values.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from . import _kernels
 
-__all__ = ["FewSide", "buckets", "count", "grid_axis", "side"]
+__all__ = ["FewSide", "GridTargets", "buckets", "count", "grid_axis", "side", "target_order"]
 
 _NO_NAN = np.zeros(0, dtype=bool)
 
+#: the table-free sweep (:func:`idrisk.risk._kernels.count_few_sweep`) is taken when the
+#: targets' rank windows are at most this wide on average
+SWEEP_WIDTH = 48
 
-class FewSide(NamedTuple):
+
+def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
+    """Order of the targets by (key, bound), keys < 0 first and NaN bounds last within a key:
+    the needles of every search become sorted."""
+    tkey = np.ascontiguousarray(tkey, dtype=np.int64)
+    return _kernels.order_by_key(np.argsort(bound), tkey, int(tkey.max(initial=-1)) + 1)
+
+
+class GridTargets:
+    """The targets of the compiled grids of :mod:`idrisk.risk.matching`, laid out once for every
+    dataset.
+
+    Targets are visited in (key, lower bound on u) order (``first``); the upper-bound merge runs
+    in (key, upper bound) order and ``to_first`` maps its results into the first order. When
+    the upper bounds are sorted in the first order too (``same_order``), that order is both.
+    """
+
+    def __init__(self, tkey, lo_u, hi_u, orders=None):
+        first, second = orders if orders is not None else (target_order(tkey, lo_u), None)
+        hs, ks = hi_u[first], tkey[first]
+        if not np.isnan(hs).any() and bool(np.all((hs[1:] >= hs[:-1]) | (ks[1:] != ks[:-1]))):
+            second = first
+        elif second is None:
+            second = target_order(tkey, hi_u)
+        self.first = first
+        self.keys_first = np.ascontiguousarray(tkey[first])
+        self.lo_first = np.ascontiguousarray(lo_u[first])
+        self.keys_second = np.ascontiguousarray(tkey[second])
+        self.hi_second = np.ascontiguousarray(hi_u[second])
+        position = np.empty(len(tkey), dtype=np.int64)
+        position[second] = np.arange(len(tkey))
+        self.to_first = position[first]
+        self.same_order = second is first
+        lo_nan, hi_nan = np.isnan(lo_u)[first], np.isnan(hi_u)[first]
+        has_nan = bool(lo_nan.any() or hi_nan.any())
+        self.lo_nan = lo_nan if has_nan else None  # NaN bounds (matching._SortedDim.windows)
+        self.hi_nan = hi_nan if has_nan else None
+        self.dead = self.keys_first < 0
+        self.windows: dict = {}  # the few-values grid's rank windows (see count)
+
+
+class FewSide:
     """A dataset's synthetic side (radius-independent: kept across radii by a store)."""
 
-    values: np.ndarray  # sorted values holding every w of a live row
-    block: int  # positions between two rows of the prefix table
-    starts: np.ndarray  # key k's rows at starts[k]:starts[k + 1]
-    sorted_u: np.ndarray  # the live rows' u, in (key, u) order
-    rank: np.ndarray  # their w's index in values (int32)
-    table: np.ndarray  # prefix counts of the ranks (see _kernels.grid_table)
+    def __init__(self, values, starts, sorted_u, rank):
+        self.values = values  # sorted values holding every w of a live row
+        self.starts = starts  # key k's rows at starts[k]:starts[k + 1]
+        self.sorted_u = sorted_u  # the live rows' u, in (key, u) order
+        self.rank = rank  # their w's index in values (int32)
+        self._table: tuple[int, np.ndarray] | None = None
+
+    def table(self) -> tuple[int, np.ndarray]:
+        """(block, the prefix counts of the ranks every block positions): built when a count
+        first needs it (see :func:`count`)."""
+        found = self._table  # replaced as a whole (threads)
+        if found is None:
+            block = _block(len(self.values), len(self.rank))
+            table = _kernels.grid_table(self.rank, len(self.values), block)
+            if len(self.rank) < 1 << 16:  # half the memory (and the cache misses) of int32
+                table = table.astype(np.uint16)
+            found = self._table = (block, table)
+        return found
 
 
 def grid_axis(skey: np.ndarray, y: np.ndarray, limit: int) -> tuple[int, np.ndarray | None]:
@@ -91,21 +152,15 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
     if found is None:
         return None
     cells, counts = found
-    block = _block(len(values), len(skey))
-    starts, sorted_u, rank, table = _kernels.few_side(
-        np.argsort(yu), np.sort(yu), cells, counts, len(values), block
-    )
-    return FewSide(values, block, starts, sorted_u, rank, table)
+    starts, sorted_u, rank = _kernels.few_side(np.argsort(yu), yu, cells, counts, len(values))
+    return FewSide(values, starts, sorted_u, rank)
 
 
 def _cells(skey, yw, values, n_keys, hint):
     """(cells, counts) of :func:`idrisk.risk._kernels.few_cells`, or None (a w value not in
     ``values``); the last dataset's when its keys, w and values are this one's."""
     last = hint.cells  # (skey, yw, values, cells, counts), replaced as a whole (threads)
-    if (
-        last is not None and last[2] is values and len(last[0]) == len(skey)
-        and np.array_equal(last[0], skey) and np.array_equal(last[1], yw)
-    ):  # fmt: skip
+    if last is not None and last[2] is values and _kernels.same_rows(last[0], skey, last[1], yw):
         return last[3], last[4]
     cells = np.empty(len(skey), dtype=np.int32 if n_keys * len(values) < 2**31 else np.int64)
     counts, ok = _kernels.few_cells(skey, yw, values, n_keys, cells)
@@ -122,31 +177,43 @@ def _rank_windows(targets: Any, values: np.ndarray, lo_w, hi_w, closed: bool, na
     found = targets.windows.get(key)
     if found is not None:
         return found
-    lw, hw = lo_w[targets.first], hi_w[targets.first]
-    c = np.searchsorted(values, lw, side="left" if closed else "right")
-    d = np.searchsorted(values, hw, side="right" if closed else "left")
-    lo_nan, hi_nan = np.isnan(lw), np.isnan(hw)
-    if lo_nan.any() or hi_nan.any():  # a NaN bound excludes nothing (R's mode) or everything
-        if na_matches:
-            c[lo_nan], d[hi_nan] = 0, len(values)
-        else:
-            c[lo_nan | hi_nan] = d[lo_nan | hi_nan] = 0
-    found = targets.windows[key] = (c.astype(np.int64), d.astype(np.int64))
+    n = len(targets.first)
+    c, d = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    _kernels.rank_windows(
+        values, np.ascontiguousarray(lo_w), np.ascontiguousarray(hi_w), targets.first, closed,
+        na_matches, c, d,
+    )  # fmt: skip
+    # the sweep's cost per target is its window's width (the table's is fixed)
+    sweep = targets.same_order and targets.lo_nan is None and (
+        int(np.maximum(d - c, 0).sum()) <= SWEEP_WIDTH * len(c)
+    )
+    found = targets.windows[key] = (c, d, sweep)
     return found
 
 
-def count(targets: Any, few: FewSide, lo_w, hi_w, closed: bool, na_matches: bool) -> np.ndarray:
+def count(
+    targets: Any, few: FewSide, lo_w, hi_w, closed: bool, na_matches: bool, kept: bool = False
+) -> np.ndarray:
     """c of every target (in the targets' original order) from a dataset's :class:`FewSide`.
 
     ``targets``: the grid targets of :mod:`idrisk.risk.matching` (their (key, bound) orders,
-    NaN bounds on u, and a ``windows`` dict); ``lo_w``/``hi_w``: their bounds on w.
+    NaN bounds on u, and a ``windows`` dict); ``lo_w``/``hi_w``: their bounds on w; ``kept``:
+    the side is kept for other radii (its table, once built, makes each count cheaper than
+    the sweep: it is then always the table).
     """
-    c, d = _rank_windows(targets, few.values, lo_w, hi_w, closed, na_matches)
+    c, d, sweep = _rank_windows(targets, few.values, lo_w, hi_w, closed, na_matches)
+    out = np.empty(len(targets.first), dtype=np.int64)
+    if sweep and not kept:
+        _kernels.count_few_sweep(
+            few.starts, few.sorted_u, few.rank, len(few.values), targets.keys_first,
+            targets.lo_first, targets.hi_second, c, d, targets.first, closed, out,
+        )  # fmt: skip
+        return out
     lo_nan = targets.lo_nan if targets.lo_nan is not None else _NO_NAN
     hi_nan = targets.hi_nan if targets.hi_nan is not None else _NO_NAN
-    out = np.empty(len(targets.first), dtype=np.int64)
+    block, table = few.table()
     _kernels.count_few(
-        few.starts, few.sorted_u, few.rank, few.table, few.block, targets.keys_first,
+        few.starts, few.sorted_u, few.rank, table, block, targets.keys_first,
         targets.lo_first, targets.keys_second, targets.hi_second, targets.to_first,
         targets.same_order, lo_nan, hi_nan, c, d, targets.first, closed, na_matches, out,
     )  # fmt: skip

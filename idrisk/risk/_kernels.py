@@ -31,9 +31,9 @@ import numpy as np
 from .._numba import jit as _jit
 
 __all__ = [
-    "count_candidates", "count_few", "count_grid", "distinct_values", "encode_keys", "few_cells",
-    "few_side",
-    "grid_table", "merge_positions", "order_by_key", "own_rows", "risk_summaries", "sort_by_key",
+    "count_candidates", "count_few", "count_few_sweep", "count_grid", "distinct_values",
+    "encode_keys", "few_cells", "few_side", "grid_table", "merge_positions", "nan_in_live_rows",
+    "order_by_key", "own_rows", "rank_windows", "risk_summaries", "same_rows", "sort_by_key",
 ]
 
 
@@ -254,25 +254,20 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
         fs = 0
         zeros = 0
         total = 0.0
-        for i in range(n):
+        for i in range(n):  # without branches on the data (their outcomes are random)
             ci = c[i, j]
-            hit = own[i, j] and ci > 0
-            t[i, j] = hit or ci == 0
+            hit = own[i, j] & (ci > 0)
+            zero = ci == 0
             unique = ci == 1
-            k[i, j] = unique and hit
-            f[i, j] = unique and not hit
-            if unique:
-                s += 1
-                if hit:
-                    ks += 1
-                else:
-                    fs += 1
-            if ci == 0:
-                zeros += 1
-            elif hit:
-                total += 1.0 / np.float64(ci)
-            else:
-                total += 0.0
+            t[i, j] = hit | zero
+            k[i, j] = unique & hit
+            f[i, j] = unique & (not hit)
+            s += unique
+            ks += unique & hit
+            fs += unique & (not hit)
+            zeros += zero
+            # 1 / c when hit, else + 0.0 (R's T / c for c > 0; the total is never -0.0)
+            total += (1.0 / np.float64(max(ci, 1))) if hit else 0.0
         out_int[j, 0] = s
         out_int[j, 1] = ks
         out_int[j, 2] = fs
@@ -284,11 +279,28 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
 def own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
     """``out[i]``: does target i match its own synthetic row i (a key >= 0, the same key, and
     on every continuous variable the check of :func:`count_candidates` for the pair (i, i))?"""
+    if ellipsoid:
+        for i in range(lo.shape[0]):
+            k = tkey[i]
+            out[i] = k >= 0 and skey[i] == k and _row_matches(
+                i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid
+            )
+        return
+    # the interval test of _row_matches without branches on the data (its outcome is random:
+    # a branch per comparison costs a misprediction per record)
+    p = lo.shape[1]
     for i in range(lo.shape[0]):
         k = tkey[i]
-        out[i] = k >= 0 and skey[i] == k and _row_matches(
-            i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid
-        )
+        ok = (k >= 0) & (skey[i] == k)
+        for v in range(p):
+            yv, lv, hv = y[i, v], lo[i, v], hi[i, v]
+            if closed:
+                ok &= not ((yv < lv) | (yv > hv))
+            else:
+                ok &= not ((yv <= lv) | (yv >= hv))
+            if not na_matches:
+                ok &= not (np.isnan(yv) | np.isnan(lv) | np.isnan(hv))
+        out[i] = ok
 
 
 @_jit
@@ -373,13 +385,81 @@ def few_cells(skey, yw, values, n_keys, cells):
 
 
 @_jit
-def few_side(order, sorted_all, cells, counts, n_values, block):
-    """A dataset's synthetic side for :func:`count_few`: the live rows in (key, u) order as
-    ``sorted_u`` and ``rank`` (w's index in the values), ``starts`` (key k at
-    ``starts[k]:starts[k + 1]``) and the prefix table of the ranks (:func:`grid_table`).
+def rank_windows(values, lo, hi, first, closed, na_matches, c, d):
+    """The targets' windows ``[c, d)`` of indices in ``values`` (sorted, no NaN) for their
+    bounds ``lo``/``hi`` on w, written in the targets' order ``first``: a value at index j
+    lies in the open window ``(lo, hi)`` exactly when ``c <= j < d`` (closed: ``[lo, hi]``).
+    A NaN bound excludes nothing on its side when ``na_matches`` (R), everything otherwise."""
+    n_values = values.shape[0]
+    for q in range(first.shape[0]):
+        i = first[q]
+        lv = lo[i]
+        hv = hi[i]
+        # numpy's searchsorted without branches on the data: cq = #values < lv (closed) or
+        # <= lv, dq = #values <= hv (closed) or < hv (the bases of both searches move together)
+        cq = 0
+        dq = 0
+        length = n_values
+        while length > 1:
+            half = length >> 1
+            t = values[cq + half]
+            cq += half * ((t < lv) if closed else (t <= lv))
+            t = values[dq + half]
+            dq += half * ((t <= hv) if closed else (t < hv))
+            length -= half
+        if n_values > 0:
+            t = values[cq]
+            cq += (t < lv) if closed else (t <= lv)
+            t = values[dq]
+            dq += (t <= hv) if closed else (t < hv)
+        lo_nan = np.isnan(lv)
+        hi_nan = np.isnan(hv)
+        if lo_nan or hi_nan:
+            if na_matches:
+                if lo_nan:
+                    cq = 0
+                if hi_nan:
+                    dq = n_values
+            else:
+                cq = 0
+                dq = 0
+        c[q] = cq
+        d[q] = dq
 
-    ``order``: the rows sorted by u, ``sorted_all``: u sorted (the same values in the same
-    order: no gather of u), ``cells``/``counts``: from :func:`few_cells`."""
+
+@_jit
+def nan_in_live_rows(skey, y):
+    """Is any value of a row with a key >= 0 NaN (one pass, no temporaries)?"""
+    for i in range(y.shape[0]):
+        if skey[i] >= 0:
+            for v in range(y.shape[1]):
+                if np.isnan(y[i, v]):
+                    return True
+    return False
+
+
+@_jit
+def same_rows(keys, other_keys, w, other_w):
+    """``keys == other_keys`` and ``w == other_w`` element-wise everywhere (NaN != NaN)."""
+    if keys.shape[0] != other_keys.shape[0] or w.shape[0] != other_w.shape[0]:
+        return False
+    same = True
+    for i in range(keys.shape[0]):
+        same &= keys[i] == other_keys[i]
+    for i in range(w.shape[0]):
+        same &= w[i] == other_w[i]
+    return same
+
+
+@_jit
+def few_side(order, u, cells, counts, n_values):
+    """A dataset's synthetic side for :func:`count_few` and :func:`count_few_sweep`: the live
+    rows in (key, u) order as ``sorted_u`` and ``rank`` (w's index in the values) and
+    ``starts`` (key k at ``starts[k]:starts[k + 1]``).
+
+    ``order``: the rows sorted by u, ``u``: the values (read at the same row as ``cells``:
+    the gather costs less than a second sort), ``cells``/``counts``: from
+    :func:`few_cells`."""
     n_keys = counts.shape[0] - 1
     starts = counts.copy()
     for k in range(n_keys):
@@ -389,15 +469,16 @@ def few_side(order, sorted_all, cells, counts, n_values, block):
     sorted_u = np.empty(size, dtype=np.float64)
     rank = np.empty(size, dtype=np.int32)
     for q in range(order.shape[0]):
-        cell = cells[order[q]]
+        r = order[q]
+        cell = cells[r]
         if cell < 0:
             continue
         k = cell // n_values
         pos = fill[k]
         fill[k] = pos + 1
-        sorted_u[pos] = sorted_all[q]
+        sorted_u[pos] = u[r]
         rank[pos] = cell - k * n_values
-    return starts, sorted_u, rank, grid_table(rank, n_values, block)
+    return starts, sorted_u, rank
 
 
 @_jit
@@ -416,7 +497,7 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
     """
     n = keys_first.shape[0]
     n_keys = starts.shape[0] - 1
-    size = rank.shape[0]
+    last = rank.shape[0] - 1
     has_nan = lo_nan.shape[0] > 0
     upper = np.empty(0 if same else n, dtype=np.int64)
     found = np.empty(n, dtype=np.int64)
@@ -467,26 +548,75 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
         c = c_rank[i]
         d = d_rank[i]
         count = 0
-        if pa < pb and c < d:
-            count = _inside(table, rank, block, size, pb, c, d) - _inside(
-                table, rank, block, size, pa, c, d
+        if pa < pb and c < d:  # the table rows of both ends' blocks, then one masked scan of
+            # both blocks up to the ends (fixed length, indices clamped: no branch on the data;
+            # written out here: a call to another kernel is not inlined)
+            ta = pa // block
+            tb = pb // block
+            count = (np.int64(table[tb, d]) - np.int64(table[tb, c])) - (
+                np.int64(table[ta, d]) - np.int64(table[ta, c])
             )
+            sa = ta * block
+            sb = tb * block
+            for z in range(block):
+                r = rank[min(sb + z, last)]
+                count += (r >= c) & (r < d) & (sb + z < pb)
+                r = rank[min(sa + z, last)]
+                count -= (r >= c) & (r < d) & (sa + z < pa)
         found[i] = count
     for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
         out[first[i]] = found[i]
 
 
 @_jit
-def _inside(table, rank, block, size, pos, c, d):
-    """Number of positions < pos whose rank is in [c, d): the table row of pos's block and a
-    scan of that block up to pos (a fixed-length masked scan: no branch on the data)."""
-    t = pos // block
-    start = t * block
-    count = np.int64(table[t, d]) - np.int64(table[t, c])
-    for p in range(start, min(start + block, size)):
-        r = rank[p]
-        count += (r >= c) & (r < d) & (p < pos)
-    return count
+def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_first, c_rank,
+                    d_rank, first, closed, out):
+    """:func:`count_few` without a prefix table, when the targets' upper bounds are sorted in
+    their (key, lower bound) order and no bound is NaN: both ends of the u-windows then only
+    move forward, and ``diff[j]`` (rows of rank j between them) is kept up to date as they
+    move; a target's count is ``diff[c_rank:d_rank]`` summed (narrow rank windows).
+
+    Written to ``out[first[i]]``; a key < 0 matches nothing."""
+    n = keys_first.shape[0]
+    n_keys = starts.shape[0] - 1
+    is_open = not closed
+    diff = np.zeros(max(n_values, 1), dtype=np.int32)  # (a row count: < 2**31)
+    found = np.empty(n, dtype=np.int64)
+    current = -1
+    p = 0
+    q = 0
+    stop = 0
+    for i in range(n):
+        k = keys_first[i]
+        if k < 0 or k >= n_keys:
+            found[i] = 0
+            continue
+        if k != current:  # empty the window (diff back to zeros), then the key's block
+            while p < q:
+                diff[rank[p]] -= 1
+                p += 1
+            while q < p:
+                diff[rank[q]] += 1
+                q += 1
+            current = k
+            p = starts[k]
+            q = p
+            stop = starts[k + 1]
+        v = lo_first[i]  # (one loop for both rules: ties step on when open)
+        while p < stop and (sorted_u[p] < v or (is_open and sorted_u[p] == v)):
+            diff[rank[p]] -= 1
+            p += 1
+        v = hi_first[i]
+        while q < stop and (sorted_u[q] < v or (closed and sorted_u[q] == v)):
+            diff[rank[q]] += 1
+            q += 1
+        count = 0
+        if p < q:
+            for j in range(c_rank[i], d_rank[i]):
+                count += diff[j]
+        found[i] = count
+    for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
+        out[first[i]] = found[i]
 
 
 @_jit

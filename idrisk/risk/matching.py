@@ -29,6 +29,8 @@ import pandas as pd
 
 from .._radius import half_width
 from . import _fewgrid, _kernels
+from ._fewgrid import GridTargets as _GridTargets
+from ._fewgrid import target_order
 
 __all__ = [
     "CountCache",
@@ -213,13 +215,6 @@ def _search(
     return out
 
 
-def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
-    """Order of the targets by (key, bound), keys < 0 first and NaN bounds last within a key:
-    the needles of every search become sorted."""
-    tkey = np.ascontiguousarray(tkey, dtype=np.int64)
-    return _kernels.order_by_key(np.argsort(bound), tkey, int(tkey.max(initial=-1)) + 1)
-
-
 class _Window(NamedTuple):
     low: np.ndarray  # composite bounds [low, high) of each target's window
     high: np.ndarray
@@ -376,38 +371,6 @@ _GRID_BLOCK = 16  # positions between two rows of the compiled grid's prefix tab
 _GRID_BUCKETS = 512  # at most this many w buckets (one per distinct value below that)
 
 
-class _GridTargets:
-    """The targets of the compiled grid, laid out once for every dataset.
-
-    Targets are visited in (key, lower bound on u) order (``first``); the upper-bound merge runs
-    in (key, upper bound) order and ``to_first`` maps its results into the first order. When
-    the upper bounds are sorted in the first order too (``same_order``), that order is both.
-    """
-
-    def __init__(self, tkey, lo_u, hi_u, orders=None):
-        first, second = orders if orders is not None else (target_order(tkey, lo_u), None)
-        hs, ks = hi_u[first], tkey[first]
-        if not np.isnan(hs).any() and bool(np.all((hs[1:] >= hs[:-1]) | (ks[1:] != ks[:-1]))):
-            second = first
-        elif second is None:
-            second = target_order(tkey, hi_u)
-        self.first = first
-        self.keys_first = np.ascontiguousarray(tkey[first])
-        self.lo_first = np.ascontiguousarray(lo_u[first])
-        self.keys_second = np.ascontiguousarray(tkey[second])
-        self.hi_second = np.ascontiguousarray(hi_u[second])
-        position = np.empty(len(tkey), dtype=np.int64)
-        position[second] = np.arange(len(tkey))
-        self.to_first = position[first]
-        self.same_order = second is first
-        lo_nan, hi_nan = np.isnan(lo_u)[first], np.isnan(hi_u)[first]
-        has_nan = bool(lo_nan.any() or hi_nan.any())
-        self.lo_nan = lo_nan if has_nan else None  # NaN bounds (see _SortedDim.windows)
-        self.hi_nan = hi_nan if has_nan else None
-        self.dead = self.keys_first < 0
-        self.windows: dict = {}  # the few-values grid's rank windows (see _fewgrid)
-
-
 class _RankCache:
     """Ranks of the bucketed variable and the targets' rank windows (in the targets' grid
     order), reused while the variable's values are unchanged (a known variable is the same in
@@ -451,14 +414,15 @@ class _RankCache:
 
 
 def _count_grid(
-    tkey, skey, lo, hi, y, rule, u, n_keys, orders=None, w_orders=None, ranks=None,
+    tkey, skey, lo, hi, y, rule, u, n_keys, orders=None, cache=None, ranks=None,
     targets=None, store=None,
 ):  # fmt: skip
     """Two continuous variables, compiled: windows on u by merging, w by a prefix-count table.
 
     Synthetic rows of a live key must have no NA on either variable (targets' NA bounds are
-    handled). ``orders``: the targets by (key, lo_u) and (key, hi_u); ``w_orders``: argsorts of
-    the targets' w bounds; ``ranks``: a :class:`_RankCache` for w; ``targets``: the
+    handled). ``orders``: the targets by (key, lo_u) and (key, hi_u); ``cache``: the
+    :class:`CountCache` of the argsorts of the targets' w bounds (used by the many-values grid
+    only); ``ranks``: a :class:`_RankCache` for w; ``targets``: the
     :class:`_GridTargets` (all reusable across datasets of the same targets).
     """
     n = len(tkey)
@@ -473,7 +437,9 @@ def _count_grid(
         if few is not None and store is not None:
             store[("few", u)] = few
     if few is not None:
-        return _fewgrid.count(targets, few, lo[:, w], hi[:, w], rule.closed, rule.na_matches)
+        return _fewgrid.count(
+            targets, few, lo[:, w], hi[:, w], rule.closed, rule.na_matches, store is not None
+        )
     side = store.get(("grid", u)) if store is not None else None
     if side is None:
         yu = np.ascontiguousarray(y[:, u])
@@ -505,7 +471,8 @@ def _count_grid(
     np.maximum(a, b, out=b)
 
     n_values, rank_of_row, c, d = ranks.get(
-        np.ascontiguousarray(y[:, w]), lo[:, w], hi[:, w], rule, targets.first, w_orders
+        np.ascontiguousarray(y[:, w]), lo[:, w], hi[:, w], rule, targets.first,
+        cache.value_orders(lo, hi, w) if cache is not None else None,
     )
     if side is None:
         rank = rank_of_row[rows]
@@ -620,6 +587,17 @@ class CountCache:
         self.grid_targets: dict[int, _GridTargets] = {}  # by searched variable
         self._bounds: tuple | None = None
 
+    def renew(self) -> CountCache:
+        """A cache for the same targets and datasets with other half-widths or rules (another
+        radius): what depends on neither is kept (the grid's axis, the few values of the
+        bucketed variable and the last dataset's cells)."""
+        new = CountCache()
+        new.grid_axis = self.grid_axis
+        for v, ranks in self.ranks.items():
+            kept = new.ranks[v] = _RankCache()
+            kept.few, kept.cells = ranks.few, ranks.cells
+        return new
+
     def bounds(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:func:`interval_bounds` of the targets, computed once (the same x and d arrays)."""
         entry = self._bounds  # (x, d, lo, hi): replaced as a whole (threads)
@@ -672,9 +650,15 @@ class _SubTargets:
         self.cache = CountCache()
 
 
-def _nan_in_live_rows(skey: np.ndarray, y: np.ndarray) -> bool:
-    """Is any value of a synthetic row with a live key NA (no copy when y has no NA at all)?"""
-    return bool(np.isnan(y).any()) and bool(np.isnan(y[skey >= 0]).any())
+def _nan_in_live_rows(skey: np.ndarray, y: np.ndarray, store: dict | None = None) -> bool:
+    """Is any value of a synthetic row with a live key NA? Kept in the dataset's ``store``, if
+    any."""
+    found = store.get("nan") if store is not None else None
+    if found is None:
+        found = bool(_kernels.nan_in_live_rows(skey, np.ascontiguousarray(y, dtype=np.float64)))
+        if store is not None:
+            store["nan"] = found
+    return found
 
 
 def _count_box(
@@ -708,7 +692,7 @@ def _count_box(
         na_a, na_b = nans.ranges(tkey)
         return ((b - a) + (na_b - na_a)).astype(np.int64)
     cache = cache or CountCache()
-    if p == 2 and not _nan_in_live_rows(skey, y):
+    if p == 2 and not _nan_in_live_rows(skey, y, store):
         if cache.grid_axis is None:
             cache.grid_axis = _grid_axis(skey, y, cache.ranks)
         u = cache.grid_axis
@@ -720,7 +704,7 @@ def _count_box(
             targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u])
         return _count_grid(
             tkey, skey, lo, hi, y, rule, u, n_keys,
-            w_orders=cache.value_orders(lo, hi, 1 - u),
+            cache=cache,
             ranks=cache.ranks.setdefault(1 - u, _RankCache()),
             targets=targets,
             store=store,

@@ -105,6 +105,8 @@ class _Mode:
         self._skeys: list[np.ndarray | None] = [None] * prep.m
         self._keep = keep
         self._syn_checks: list[dict[str, Any]] | None = None
+        # the last count's cache: its radius-independent part is renewed for the next count
+        self.cache: CountCache | None = None
         # per dataset, the radius-independent synthetic side of the counting (small inputs)
         self.stores: list[dict | None] = [
             {} if keep and prep.n <= STORE_MAX_RECORDS else None for _ in range(prep.m)
@@ -246,7 +248,9 @@ class Prepared:
             prep, d if prep.radii is not None else None, options.closed, mode.syn_checks(prep)
         )
         encoder = mode.encoder
-        cache = CountCache()
+        cache = mode.cache.renew() if mode.cache is not None else CountCache()
+        if self._reusable:
+            mode.cache = cache
         n, m = prep.n, prep.m
         c = np.empty((n, m), dtype=np.int32 if n < 2**31 - 1 else np.int64, order="F")
         own = np.empty((n, m), dtype=bool, order="F")

@@ -1,0 +1,54 @@
+"""The few-values grid's table-free sweep (:func:`idrisk.risk._kernels.count_few_sweep`: both
+ends of the targets' u-windows only move forward), against the pair-by-pair brute force of
+``test_fewgrid``: ties, window ends exactly on values, empty and inverted windows, dead keys,
+keys without targets; and the same problems through the prefix table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from idrisk.risk import _fewgrid, _kernels
+from idrisk.risk.matching import MatchRule, count_matches
+
+from .test_fewgrid import brute
+
+
+def _problem(rng, n):
+    """No NaN bound (the sweep's condition); w (column 0) on few values, u on a tie-heavy
+    grid; a percentage radius on positive values or a fixed one (upper bounds sorted like the
+    lower ones), sometimes a zero or negative half-width (empty or inverted windows)."""
+    n_keys = int(rng.integers(1, 6))
+    tkey = rng.integers(-1, n_keys, n)
+    skey = rng.integers(-1, n_keys, n)
+    w_values = rng.choice(np.arange(1, 30), size=int(rng.integers(1, 12)), replace=False)
+    u_grid = int(rng.choice([3, 10, 1000]))
+    x = np.column_stack([rng.choice(w_values, n), rng.integers(0, u_grid, n)]).astype(float)
+    y = np.column_stack([rng.choice(w_values, n), rng.integers(0, u_grid, n)]).astype(float)
+    if rng.random() < 0.5:
+        d = x * float(rng.choice([0.0, 0.1, 0.25, 0.5]))
+    else:
+        d = np.broadcast_to(rng.integers(-1, 4, 2).astype(float), (n, 2)).copy()
+    return tkey, skey, x, d, y
+
+
+@pytest.mark.parametrize("width", [_fewgrid.SWEEP_WIDTH, -1])  # -1: never the sweep
+def test_sweep_and_table_equal_brute_force(width, monkeypatch):
+    monkeypatch.setattr(_fewgrid, "SWEEP_WIDTH", width)
+    calls = []
+    real = _kernels.count_few_sweep
+    monkeypatch.setattr(
+        _kernels, "count_few_sweep", lambda *a: calls.append(1) or real(*a)
+    )
+    rng = np.random.default_rng(51 + width)
+    for _ in range(120):
+        n = int(rng.integers(1, 150))
+        tkey, skey, x, d, y = _problem(rng, n)
+        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
+        want = brute(tkey, skey, x, d, y, rule)
+        got, _ = count_matches(tkey, skey, x, d, y, rule)
+        np.testing.assert_array_equal(got, want, err_msg=str(rule))
+        store: dict = {}  # a kept side: the prefix table, for this and the next radius
+        got, _ = count_matches(tkey, skey, x, d, y, rule, store=store)
+        np.testing.assert_array_equal(got, want, err_msg=str(rule))
+    assert (len(calls) > 60) if width >= 0 else not calls
