@@ -192,7 +192,8 @@ class RpartTree:
         Leaf node number of each training row (rows dropped for a missing y, or
         with every predictor missing, are not included), like ``fit$where``
         but holding node numbers instead of frame rows.
-    nodes_ : dict[int, TreeNode]
+    nodes_ : dict
+        The nodes by number (``TreeNode`` objects).
     n_leaves_ : int
     classes_ : list
         Class labels (``method="class"``), in ``factor(y)`` order.
@@ -413,8 +414,8 @@ class RpartTree:
 
     @property
     def nodes_(self) -> dict[int, TreeNode]:
-        """The nodes by number (:class:`TreeNode` objects, made from the grown node arrays
-        on first use)."""
+        """The nodes by number (``TreeNode`` objects, made from the grown node arrays on
+        first use)."""
         if getattr(self, "_nodes", None) is None:
             self._check_fitted()
             self._nodes = self._assemble()
