@@ -166,7 +166,7 @@ def _cells(skey, yw, values, n_keys, hint):
     counts, ok = _kernels.few_cells(skey, yw, values, n_keys, cells)
     if not ok:
         return None
-    hint.cells = (skey.copy(), yw, values, cells, counts)
+    hint.cells = (skey.copy(), yw.copy(), values, cells, counts)  # the caller may reuse y
     return cells, counts
 
 

@@ -326,6 +326,7 @@ def identification_risk_dask(
     ):
         raise ValueError(f"npartitions must be a positive integer or None, got {npartitions!r}")
     if out_dir is not None:  # before any work
+        out_dir = Path(out_dir).resolve()  # the workers' working directory may be another
         check_target(out_dir, overwrite=overwrite)
     confidential, frames = _sources(confidential, synthetic, dask, dd)
     frames = _aligned(confidential, frames, options.align)

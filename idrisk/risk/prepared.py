@@ -38,6 +38,7 @@ the size of the inputs, for the whole block).
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -338,8 +339,12 @@ def prepare(
     key = tuple(map(id, frames))
     first = shared.setdefault("confidential", confidential)
     found = shared.get(key)
-    if first is confidential and found is not None and not found[1].changed(options):
-        return found[1]
+    declared = set(options.categorical) | set(options.continuous)
+    if (first is confidential and found is not None and not found[1].changed(options)
+            and declared <= set(confidential.columns)):  # else check_inputs names them
+        view = copy.copy(found[1])  # the same encoded inputs and caches, the caller's options
+        view.options = options
+        return view
     keep = (first is confidential and found is None
             and len(confidential) * len(frames) <= SHARE_MAX_CELLS)  # fmt: skip
     prepared = Prepared(check_inputs(confidential, frames, options), reusable=keep or reusable)

@@ -177,7 +177,7 @@ class IdentificationRiskResult(Result):
             for v, key in enumerate(_CHECKS[:-1]):
                 values[:, v] = checks[key]
             values[:, -1] = c_zero
-            table = pd.DataFrame(values, index=columns, columns=_CHECK_COLUMNS, copy=False)
+            table = pd.DataFrame(values, index=columns, columns=list(_CHECKS), copy=False)
         return cls._wrap(
             c, t, k, f, None, s, exp_risk, true_rate, false_rate, index, checks=table,
             options=options, r=r, categorical=categorical, continuous=continuous,
@@ -447,4 +447,3 @@ class IdentificationRiskResult(Result):
 
 
 _CHECKS = ("na_confidential", "na_synthetic", "never_match", "c_zero")  # c_zero: last
-_CHECK_COLUMNS = pd.Index(_CHECKS)

@@ -130,17 +130,21 @@ def _new_node(s, num, k, a, cpx, number, nobs, start, complexity, var, split, cu
 
 @_jit
 def grow(xt, y, sorts, ncat, edge, minsplit, cp, maxnode, maxsurrogate, usesurrogate,
-         numclass, loss, prior, aprior):
+         numclass, loss, prior, aprior, cap):
     """Grow the tree of ``y`` on the predictors ``xt`` (one row per predictor) as rpart does.
 
     ``sorts`` (one row per predictor, each a sort order of all rows) is reordered in place.
     ``aprior`` None: the anova rule; else the Gini rule with these altered priors (class
     trees: ``loss``, ``prior``, ``numclass``). Returns the node arrays, one entry per slot
     ``0 .. count - 1`` in pre-order (see :meth:`RpartTree._grow`), and each row's node.
+
+    ``cap``: the node slots allocated (see :func:`node_capacity`); a tree that needs more
+    raises ``ValueError`` (the caller grows again with ``2 n + 1``, which always suffices).
+    Level directions are stored as int8 (-1, 0, 1): the per-slot level tables are the
+    largest arrays (slots x surrogates x levels).
     """
     p = sorts.shape[0]
     n = y.shape[0]
-    cap = 2 * n + 1
     width = 1
     for v in range(p):
         width = max(width, ncat[v])
@@ -155,14 +159,14 @@ def grow(xt, y, sorts, ncat, edge, minsplit, cp, maxnode, maxsurrogate, usesurro
     split = np.zeros(cap, dtype=np.bool_)  # a split was found (a leaf if it collapsed)
     cut = np.full(cap, np.nan)
     direction = np.zeros(cap, dtype=np.int64)
-    csplit = np.zeros((cap, width), dtype=np.int64)
+    csplit = np.zeros((cap, width), dtype=np.int8)
     improve = np.zeros(cap)
     majority = np.zeros(cap, dtype=np.int64)
     nsur = np.zeros(cap, dtype=np.int64)
     svar = np.zeros((cap, ms), dtype=np.int64)
     scut = np.zeros((cap, ms))
     sdir = np.zeros((cap, ms), dtype=np.int64)
-    scs = np.zeros((cap, ms, width), dtype=np.int64)
+    scs = np.zeros((cap, ms, width), dtype=np.int8)
     sagree = np.zeros((cap, ms))
     sadj = np.zeros((cap, ms))
     left = np.full(cap, -1, dtype=np.int64)
@@ -248,6 +252,8 @@ def grow(xt, y, sorts, ncat, edge, minsplit, cp, maxnode, maxsurrogate, usesurro
                 scs[s, i, :] = t_cs[i, :]
                 sagree[s, i] = t_agree[i]
                 sadj[s, i] = t_adj[i]
+            if count + 2 > cap:  # both children's slots
+                raise ValueError("rpart tree: more nodes than the slots allocated")
             kid = count
             count += 1
             _new_node(kid, 2 * number[s], nl, a, tempcp - alpha, number, nobs, start,
@@ -327,3 +333,10 @@ def grow(xt, y, sorts, ncat, edge, minsplit, cp, maxnode, maxsurrogate, usesurro
     return (count, number, nobs, risk, yval, complexity, var, split, cut, direction, csplit,
             improve, majority, nsur, svar, scut, sdir, scs, sagree, sadj, left, right, counts,
             where)
+
+
+def node_capacity(n: int, minbucket: int) -> int:
+    """Node slots for a tree of ``n`` rows: every child of a split holds at least
+    ``minbucket`` rows, so a tree has at most ``n // minbucket`` leaves and twice as many
+    nodes (``2 n + 1`` is the bound for any ``minbucket``)."""
+    return min(2 * n + 1, 2 * (n // max(1, minbucket)) + 3)

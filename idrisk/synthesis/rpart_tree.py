@@ -392,20 +392,29 @@ class RpartTree:
         into the node arrays ``_grown``; returns each row's node (a leaf, or the internal node
         where a row with no direction stopped)."""
         n, p = xm.shape
-        sorts = np.empty((p, n), dtype=np.int64)
-        for v in range(p):
-            if self.ncat_[v] == 0:
-                sorts[v] = rpart_sort_order(np.where(np.isnan(xm[:, v]), 0.0, xm[:, v]))
-            else:  # rpart puts 0 for a missing value when sorting
-                sorts[v] = np.arange(n, dtype=np.int64)
         if self.method == "anova":
-            rule: tuple = (0, np.zeros((1, 1)), np.zeros(1), None)
+            rule: tuple[int, np.ndarray, np.ndarray, np.ndarray | None] = (
+                0, np.zeros((1, 1)), np.zeros(1), None)
         else:
             rule = (len(self.classes_ or ()), self._loss, self._prior, self._aprior)
-        grown = _rpart_grow.grow(
-            np.ascontiguousarray(xm.T), self.y_, sorts, self.ncat_, self.minbucket,
-            self.minsplit, self.cp, 2**self.maxdepth - 1, self.maxsurrogate, self.usesurrogate,
-            *rule)
+        xt = np.ascontiguousarray(xm.T)
+        cap = _rpart_grow.node_capacity(n, self.minbucket)
+        while True:
+            sorts = np.empty((p, n), dtype=np.int64)  # reordered in place by grow
+            for v in range(p):
+                if self.ncat_[v] == 0:
+                    sorts[v] = rpart_sort_order(np.where(np.isnan(xm[:, v]), 0.0, xm[:, v]))
+                else:  # rpart puts 0 for a missing value when sorting
+                    sorts[v] = np.arange(n, dtype=np.int64)
+            try:
+                grown = _rpart_grow.grow(
+                    xt, self.y_, sorts, self.ncat_, self.minbucket, self.minsplit, self.cp,
+                    2**self.maxdepth - 1, self.maxsurrogate, self.usesurrogate, *rule, cap)
+                break
+            except ValueError:
+                if cap >= 2 * n + 1:
+                    raise
+                cap = 2 * n + 1
         count = grown[0]
         self._grown = _Grown(*(arr[:count].copy() for arr in grown[1:-1]))
         self._nodes: dict[int, TreeNode] | None = None
@@ -436,10 +445,11 @@ class RpartTree:
             nd.majority = int(g.majority[s])
             nc = int(self.ncat_[v])
             nd.cut, nd.direction = float(g.cut[s]), int(g.direction[s])
-            nd.csplit = g.csplit[s, :nc].copy() if nc else None
+            nd.csplit = g.csplit[s, :nc].astype(np.int64) if nc else None
             nd.surrogates = [
                 Surrogate(int(g.svar[s, i]), float(g.scut[s, i]), int(g.sdir[s, i]),
-                          g.scs[s, i, :k].copy() if (k := int(self.ncat_[g.svar[s, i]])) else None,
+                          g.scs[s, i, :k].astype(np.int64) if (k := int(self.ncat_[g.svar[s, i]]))
+                          else None,
                           float(g.sagree[s, i]), float(g.sadj[s, i]))
                 for i in range(int(g.nsur[s]))]
             if kept:
@@ -499,7 +509,8 @@ class RpartTree:
                                                         sur_count)
         var_a = np.concatenate([g.var[prim], g.svar[sur_slot, sur_rank]]).astype(np.int64)
         width = g.csplit.shape[1]
-        levels = np.concatenate([g.csplit[prim], g.scs[sur_slot, sur_rank].reshape(-1, width)])
+        levels = np.concatenate([g.csplit[prim], g.scs[sur_slot, sur_rank].reshape(-1, width)]
+                                ).astype(np.int64)
         nc = self.ncat_[var_a] if var_a.size else np.zeros(0, dtype=np.int64)
         factor = nc > 0
         cut_a = np.where(factor, np.nan, np.concatenate([g.cut[prim],
