@@ -124,23 +124,21 @@ def test_limit_at_the_number_of_values(limit, monkeypatch):
     """Exactly ``_GRID_BUCKETS`` values take the few-values path, one more the bucketed grid:
     both exact."""
     monkeypatch.setattr(matching, "_GRID_BUCKETS", limit)
-    rng = np.random.default_rng(limit)
-    for _ in range(40):
-        n = int(rng.integers(1, 80))
-        tkey, skey, x, d, y = _problem(rng, n, int(rng.integers(1, 5)))
-        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
-        got, _ = count_matches(tkey, skey, x, d, y, rule)
-        np.testing.assert_array_equal(got, brute(tkey, skey, x, d, y, rule))
+    _agree_on_random_problems(np.random.default_rng(limit), max_n=80, max_grid=5)
 
 
 @pytest.mark.parametrize("block", [1, 2, 16])
 def test_table_blocks(block, monkeypatch):
     """Any spacing of the prefix table's rows gives the same exact counts."""
     monkeypatch.setattr(_fewgrid, "_block", lambda n_values, n_rows: block)
-    rng = np.random.default_rng(40 + block)
-    for _ in range(40):
-        n = int(rng.integers(1, 150))
-        tkey, skey, x, d, y = _problem(rng, n, int(rng.integers(1, 10)))
+    _agree_on_random_problems(np.random.default_rng(40 + block), max_n=150, max_grid=10)
+
+
+def _agree_on_random_problems(rng, max_n: int, max_grid: int, rounds: int = 40) -> None:
+    """count_matches equals the brute force on random problems and rules."""
+    for _ in range(rounds):
+        n = int(rng.integers(1, max_n))
+        tkey, skey, x, d, y = _problem(rng, n, int(rng.integers(1, max_grid)))
         rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
         got, _ = count_matches(tkey, skey, x, d, y, rule)
         np.testing.assert_array_equal(got, brute(tkey, skey, x, d, y, rule))
