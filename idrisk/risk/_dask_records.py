@@ -35,7 +35,7 @@ from .._result import Result
 from ..exceptions import OutputError
 from ._kernels import risk_summaries
 from .options import RiskOptions
-from .result import span_text
+from .result import checks_table, dataset_measures, measures_summary, span_text
 
 __all__ = ["TaskGraph", "WrittenRiskResult", "cluster_client", "compute_each", "record_tasks",
            "written_result"]
@@ -299,19 +299,14 @@ class WrittenRiskResult(Result):
     def interval(self, level: float = 0.95) -> pd.DataFrame:
         """Monte-Carlo mean, se and t-interval of the measures over the m datasets
         (as :meth:`idrisk.IdentificationRiskResult.interval`)."""
-        from .precision import MEASURES, interval_note, interval_table
+        from .precision import interval
 
-        table = interval_table(self.to_frame().astype(float)[list(MEASURES)], level)
-        if interval_note(self.m):
-            table.attrs["note"] = interval_note(self.m)
-        return table
+        return interval(self, level)
 
     def summary(self) -> pd.DataFrame:
         """Mean, sd, min and max over the m datasets of the measures and the ``checks``
         counts, with the 95% interval (as :meth:`idrisk.IdentificationRiskResult.summary`)."""
-        table = pd.concat([self.to_frame().astype(float), self.checks.astype(float)], axis=1)
-        spread = self.interval()[["se", "lower", "upper"]]
-        return table.agg(["mean", "std", "min", "max"]).T.join(spread)
+        return measures_summary(self)
 
     def _header(self) -> str:
         return f"WrittenRiskResult(n={self.n}, m={self.m}, out_dir={self.out_dir!r})"
@@ -335,26 +330,14 @@ def written_result(
 ) -> WrittenRiskResult:
     """The result from the per-dataset counts ``sums`` (m x 4: s, Σ K, Σ F, c = 0) and
     expected risks; ``checks`` as :func:`~idrisk.risk._checks.checks_from_counts`."""
-    m = len(exp_risk)
-    columns = pd.RangeIndex(1, m + 1, name="dataset")
-    s, k_sum, f_sum, c_zero = (sums[:, v] for v in range(4))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        false_rate = f_sum / s
+    columns = pd.RangeIndex(1, len(exp_risk) + 1, name="dataset")
+    s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
 
     def series(values: Any, name: str) -> pd.Series:
         return pd.Series(np.asarray(values), index=columns, name=name)
 
-    table = pd.DataFrame(
-        {
-            "na_confidential": np.full(m, checks["na_confidential"]),
-            "na_synthetic": np.asarray(checks["na_synthetic"]),
-            "never_match": np.full(m, checks["never_match"]),
-            "c_zero": c_zero,
-        },
-        index=columns,
-    ).astype(np.int64)
     return WrittenRiskResult(
         s=series(s, "s"), exp_risk=series(exp_risk, "exp_risk"),
-        true_rate=series(k_sum / n, "true_rate"), false_rate=series(false_rate, "false_rate"),
-        n=n, out_dir=os.fspath(out_dir), checks=table, **about,
+        true_rate=series(true_rate, "true_rate"), false_rate=series(false_rate, "false_rate"),
+        n=n, out_dir=os.fspath(out_dir), checks=checks_table(checks, c_zero), **about,
     )  # fmt: skip

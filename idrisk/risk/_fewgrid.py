@@ -43,8 +43,9 @@ SWEEP_WIDTH = 48
 def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
     """Order of the targets by (key, bound), keys < 0 first and NaN bounds last within a key:
     the needles of every search become sorted."""
-    tkey = np.ascontiguousarray(tkey, dtype=np.int64)
-    return _kernels.order_by_key(np.argsort(bound), tkey, int(tkey.max(initial=-1)) + 1)
+    slot = np.maximum(np.asarray(tkey, dtype=np.int64) + 1, 0)  # keys < 0 share slot 0
+    rows, _ = _kernels.sort_by_key(np.argsort(bound), slot, int(slot.max(initial=0)) + 1)
+    return rows
 
 
 class GridTargets:

@@ -33,7 +33,7 @@ from .._numba import jit as _jit
 __all__ = [
     "count_candidates", "count_few", "count_few_sweep", "count_grid", "distinct_values",
     "encode_keys", "few_cells", "few_side", "grid_table", "merge_positions", "nan_in_live_rows",
-    "order_by_key", "own_rows", "rank_windows", "risk_summaries", "same_rows", "sort_by_key",
+    "own_rows", "rank_windows", "risk_summaries", "same_rows", "sort_by_key",
 ]
 
 
@@ -507,7 +507,6 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
     stop = 0
     if not same:
         merge_positions(sorted_u, starts, keys_second, hi_second, closed, upper)
-    current = -1
     for i in range(n):
         k = keys_first[i]
         if k < 0 or k >= n_keys:
@@ -617,22 +616,4 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
         found[i] = count
     for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
         out[first[i]] = found[i]
-
-
-@_jit
-def order_by_key(order_by_value, keys, n_keys):
-    """Stable counting sort by key (keys < 0 first) of targets already ordered by value."""
-    counts = np.zeros(n_keys + 2, dtype=np.int64)
-    for r in range(keys.shape[0]):
-        k = keys[r]
-        counts[(k + 1 if k >= 0 else 0) + 1] += 1
-    for k in range(n_keys + 1):
-        counts[k + 1] += counts[k]
-    out = np.empty(order_by_value.shape[0], dtype=np.int64)
-    for r in order_by_value:
-        k = keys[r]
-        slot = k + 1 if k >= 0 else 0
-        out[counts[slot]] = r
-        counts[slot] += 1
-    return out
 

@@ -102,7 +102,8 @@ def interval(result: IdentificationRiskResult, level: float = 0.95) -> pd.DataFr
     Parameters
     ----------
     result
-        An :class:`~idrisk.IdentificationRiskResult` (also ``result.interval(level)``).
+        An :class:`~idrisk.IdentificationRiskResult` (also ``result.interval(level)``), or the
+        result of :func:`~idrisk.identification_risk_dask` with ``out_dir``.
     level
         Confidence level of the t-interval (0.95).
 

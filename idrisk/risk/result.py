@@ -164,22 +164,10 @@ class IdentificationRiskResult(Result):
         sums = np.zeros((m, 4), dtype=np.int64)
         exp_risk = np.zeros(m, dtype=np.float64)
         risk_summaries(c, own, t, k, f, sums, exp_risk)
-        s, k_sum, f_sum, c_zero = (sums[:, v] for v in range(4))
-        true_rate = k_sum / n if n else np.full(m, np.nan)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            false_rate = f_sum / s
-        columns = pd.RangeIndex(1, m + 1, name="dataset")
-        if checks is None:  # only c_zero was counted
-            table = pd.DataFrame({key: np.full(m, np.nan) for key in _CHECKS}, index=columns)
-            table["c_zero"] = c_zero
-        else:  # one (m, 4) int64 block (built column by column it costs 0.2 ms)
-            values = np.empty((m, len(_CHECKS)), dtype=np.int64)
-            for v, key in enumerate(_CHECKS[:-1]):
-                values[:, v] = checks[key]
-            values[:, -1] = c_zero
-            table = pd.DataFrame(values, index=columns, columns=list(_CHECKS), copy=False)
+        s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
         return cls._wrap(
-            c, t, k, f, None, s, exp_risk, true_rate, false_rate, index, checks=table,
+            c, t, k, f, None, s, exp_risk, true_rate, false_rate, index,
+            checks=checks_table(checks, c_zero),
             options=options, r=r, categorical=categorical, continuous=continuous,
         )
 
@@ -358,11 +346,7 @@ class IdentificationRiskResult(Result):
         never_match   1.0  1.0
         c_zero        1.0  1.0
         """
-        table = self.to_frame("dataset").astype(float)
-        if self.checks is not None:
-            table = pd.concat([table, self.checks.astype(float)], axis=1)
-        spread = self.interval()[["se", "lower", "upper"]]  # NaN for m = 1 and the checks
-        return table.agg(["mean", "std", "min", "max"]).T.join(spread)
+        return measures_summary(self)
 
     def interval(self, level: float = 0.95) -> pd.DataFrame:
         """Monte-Carlo mean, se and t-interval of s, exp_risk, true_rate, false_rate over the
@@ -447,3 +431,43 @@ class IdentificationRiskResult(Result):
 
 
 _CHECKS = ("na_confidential", "na_synthetic", "never_match", "c_zero")  # c_zero: last
+
+
+def dataset_measures(
+    sums: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(s, true_rate, false_rate, c_zero)`` per dataset from the m x 4 counts of
+    :func:`idrisk.risk._kernels.risk_summaries` (s, Σ K, Σ F, records with c = 0) and n."""
+    s, k_sum, f_sum, c_zero = (sums[:, v] for v in range(4))
+    true_rate = k_sum / n if n else np.full(len(s), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        false_rate = f_sum / s
+    return s, true_rate, false_rate, c_zero
+
+
+def checks_table(checks: Mapping[str, Any] | None, c_zero: np.ndarray) -> pd.DataFrame:
+    """A result's ``checks`` (one row per dataset): ``checks`` as
+    :func:`idrisk.risk._checks.checks_from_counts` gives them (None: only ``c_zero`` was
+    counted, the others NaN) and the records with c = 0."""
+    m = len(c_zero)
+    columns = pd.RangeIndex(1, m + 1, name="dataset")
+    if checks is None:
+        table = pd.DataFrame({key: np.full(m, np.nan) for key in _CHECKS}, index=columns)
+        table["c_zero"] = c_zero
+        return table
+    values = np.empty((m, len(_CHECKS)), dtype=np.int64)  # one block (column by column: 0.2 ms)
+    for v, key in enumerate(_CHECKS[:-1]):
+        values[:, v] = checks[key]
+    values[:, -1] = c_zero
+    return pd.DataFrame(values, index=columns, columns=list(_CHECKS), copy=False)
+
+
+def measures_summary(result: Any) -> pd.DataFrame:
+    """The ``summary()`` of a result with per-dataset measures (``to_frame("dataset")``,
+    ``checks``, ``interval()``): mean, sd, min and max over the m datasets, with the interval's
+    ``se``, ``lower`` and ``upper`` (NaN for m = 1 and the checks)."""
+    table = result.to_frame("dataset").astype(float)
+    if result.checks is not None:
+        table = pd.concat([table, result.checks.astype(float)], axis=1)
+    spread = result.interval()[["se", "lower", "upper"]]
+    return table.agg(["mean", "std", "min", "max"]).T.join(spread)
