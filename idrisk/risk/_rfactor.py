@@ -96,12 +96,9 @@ def as_factor(series: pd.Series) -> _Factor:
         present = series.to_numpy(dtype=object)[~missing]
         if all(type(v) is str for v in present):  # text already: number it by hashing
             first_seen, uniques = pd.factorize(present)
-            order = sorted(range(len(uniques)), key=uniques.__getitem__)
-            rank = np.empty(len(order), dtype=np.intp)
-            rank[order] = np.arange(len(order))
             codes = np.full(len(series), -1, dtype=np.intp)
-            codes[~missing] = rank[first_seen]
-            return _Factor([uniques[i] for i in order], codes)
+            codes[~missing] = _rank(list(uniques))[first_seen]
+            return _Factor(sorted(uniques), codes)
         text = np.array([None if na else str(v) for v, na in zip(series, missing, strict=True)],
                         dtype=object)
     return _from_labels(text, sorted({v for v in text if v is not None}))
