@@ -126,15 +126,19 @@ def _visit_names(data: pd.DataFrame, visit_sequence, name: str = "syn") -> list[
 def _is_constant(col: pd.Series) -> bool:
     if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iuf":  # numbers: no pandas
         x = col.to_numpy(dtype=float)
-        x = x[~np.isnan(x)]
-        return bool(np.var(x, ddof=1) < 1000 * np.finfo(float).eps) if x.size > 1 else True
+        return _no_spread(x[~np.isnan(x)])
     vals = col.dropna()
     if vals.empty:
         return True
     if is_categorical(col):
         return vals.nunique() == 1 and not col.isna().any()
-    return bool(np.var(vals.to_numpy(dtype=float), ddof=1) < 1000 * np.finfo(float).eps) \
-        if len(vals) > 1 else True
+    return _no_spread(vals.to_numpy(dtype=float))
+
+
+def _no_spread(x: np.ndarray) -> bool:
+    """The numeric part of synthpop's constant rule: fewer than two values, or a variance
+    below 1000 machine epsilons."""
+    return bool(np.var(x, ddof=1) < 1000 * np.finfo(float).eps) if x.size > 1 else True
 
 
 def _methods(data, vs, method) -> dict[str, str]:
@@ -209,11 +213,6 @@ def _take(col: pd.Series, pos: np.ndarray):
     return _values(col)[pos]
 
 
-def _copy(values):
-    """A copy of a column's array (numpy or extension array)."""
-    return values.copy()
-
-
 class _Synthesizer:
     def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None,
                  m=1):
@@ -252,13 +251,13 @@ class _Synthesizer:
             elif mt == "constant":
                 col = self._columns[v]
                 value = col.iloc[0] if col.notna().any() else col
-                cols[v] = _copy(_values(pd.Series(value, index=col.index)))
+                cols[v] = _values(pd.Series(value, index=col.index)).copy()
             if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
                 smoothed = smooth_density(np.asarray(cols[v], dtype=float), self._columns[v],
                                           self.stream)
                 cols[v] = _as_output(smoothed, self._columns[v])
                 rows.pop(v, None)
-        arrays = [cols[c] if cols[c] is not self._base[c] else _copy(cols[c])
+        arrays = [cols[c] if cols[c] is not self._base[c] else cols[c].copy()
                   for c in self.data.columns]
         return pd.DataFrame(dict(zip(self.data.columns, arrays)), index=self.data.index,
                             columns=self.data.columns, copy=False)
