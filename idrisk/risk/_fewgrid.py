@@ -31,7 +31,9 @@ import numpy as np
 
 from . import _kernels
 
-__all__ = ["FewSide", "GridTargets", "buckets", "count", "grid_axis", "side", "target_order"]
+__all__ = [
+    "FewSide", "FewSweep", "GridTargets", "buckets", "count", "grid_axis", "side", "target_order",
+]
 
 _NO_NAN = np.zeros(0, dtype=bool)
 
@@ -219,6 +221,61 @@ def count(
         targets.same_order, lo_nan, hi_nan, c, d, targets.first, closed, na_matches, out,
     )  # fmt: skip
     return out
+
+
+class FewSweep:
+    """The table-free sweep of :func:`count` for the datasets after the first, each in one
+    compiled call (:func:`idrisk.risk._kernels.few_dataset`: cells, side, counts and own rows)
+    after numpy's argsort: the same counts with a few Python steps per dataset, so that the
+    datasets of a small problem are counted on threads at no cost.
+
+    Built by :func:`idrisk.risk.matching.few_sweep` from what the first dataset's count left in
+    its cache (the grid's axis ``u``, the values of w, the targets and their rank windows).
+    """
+
+    def __init__(self, targets: GridTargets, values: np.ndarray, last: tuple, windows: tuple,
+                 u: int, n_keys: int, arrays: tuple, rule: tuple[bool, bool]) -> None:  # fmt: skip
+        self._targets = targets
+        self._values = values
+        self._last = last  # (keys, w, cells, rows per key) of the first dataset
+        self._c, self._d = windows
+        self._u = u
+        self._n_keys = n_keys
+        self._arrays = arrays  # the targets' keys, bounds, values and half-widths (float64)
+        self._closed, self._na_matches = rule
+
+    @classmethod
+    def after_first(cls, targets: GridTargets, hint: Any, u: int, n_keys: int,
+                    tkey: np.ndarray, bounds: tuple, rule: tuple[bool, bool]) -> FewSweep | None:
+        """The sweep of the first dataset's grid (``targets``, axis ``u``, and ``hint``, the
+        rank cache of w with the values and cells it kept: see :func:`side`), or None when
+        that count took another way. ``bounds``: the targets' lo, hi, x and d; ``rule``:
+        (closed, na_matches)."""
+        values, last = getattr(hint, "few", None), getattr(hint, "cells", None)
+        if not isinstance(values, np.ndarray) or last is None or last[2] is not values:
+            return None
+        lo, hi, x, d = (np.ascontiguousarray(z, dtype=np.float64) for z in bounds)
+        c, d_rank, sweep = _rank_windows(targets, values, lo[:, 1 - u], hi[:, 1 - u], *rule)
+        if not sweep:
+            return None
+        tkey = np.asarray(tkey, dtype=np.int64)
+        n_keys = int(max(n_keys, tkey.max(initial=-1) + 1))
+        last = (last[0], last[1], last[3].astype(np.int64), last[4])
+        return cls(targets, values, last, (c, d_rank), u, n_keys, (tkey, lo, hi, x, d), rule)
+
+    def __call__(self, skey: np.ndarray, y: np.ndarray, c_out: np.ndarray,
+                 own_out: np.ndarray) -> bool:  # fmt: skip
+        """Count one dataset (its keys and values) into ``c_out`` and ``own_out``; False
+        (nothing written) when it does not fit the sweep (see the kernel)."""
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        order = np.argsort(np.ascontiguousarray(y[:, self._u]))
+        t = self._targets
+        tkey, lo, hi, x, d = self._arrays
+        return bool(_kernels.few_dataset(
+            order, np.asarray(skey, dtype=np.int64), y, self._u, self._values, self._n_keys,
+            self._last, tkey, lo, hi, x, d, t.keys_first, t.lo_first, t.hi_second, self._c, self._d,
+            t.first, self._closed, self._na_matches, c_out, own_out,
+        ))  # fmt: skip
 
 
 def buckets(rank: np.ndarray, n_ranks: int, limit: int) -> tuple[np.ndarray, np.ndarray]:

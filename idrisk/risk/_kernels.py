@@ -32,8 +32,9 @@ from .._numba import jit as _jit
 
 __all__ = [
     "count_candidates", "count_few", "count_few_sweep", "count_grid", "distinct_values",
-    "encode_keys", "few_cells", "few_side", "grid_table", "merge_positions", "nan_in_live_rows",
-    "own_rows", "rank_windows", "risk_summaries", "same_rows", "sort_by_key",
+    "encode_keys", "few_cells", "few_dataset", "few_side", "grid_table", "merge_positions",
+    "nan_in_live_rows", "own_rows", "rank_windows", "risk_summaries", "same_rows",
+    "sort_by_key",
 ]
 
 
@@ -357,19 +358,61 @@ def distinct_values(y, skey, limit):
     return buf[:count].copy(), True
 
 
+#: sorted values that are whole numbers within this span (ages, counts, codes) are looked up
+#: in a table indexed by the value instead of by binary search (see :func:`_whole_span`)
+WHOLE_SPAN = 4096
+
+
+@_jit
+def _whole_span(values):
+    """The span ``values[-1] - values[0] + 1`` when every value is a whole number of magnitude
+    below 2**52 (so that ``np.floor`` and the conversion to int64 are exact) and the span is at
+    most :data:`WHOLE_SPAN`, else 0."""
+    n_values = values.shape[0]
+    if n_values == 0:
+        return 0
+    first = values[0]
+    last = values[n_values - 1]
+    if not (abs(first) < 2.0**52 and abs(last) < 2.0**52 and last - first < WHOLE_SPAN):
+        return 0
+    for j in range(n_values):
+        if np.floor(values[j]) != values[j]:
+            return 0
+    return np.int64(last) - np.int64(first) + 1
+
+
 @_jit
 def few_cells(skey, yw, values, n_keys, cells):
     """``cells[r]``: row r's key * len(values) + the index of its w in ``values`` (-1 for a key
     < 0). Returns the rows per key (``counts[k + 1]``) and False when a live row's w is not in
-    ``values`` (NaN included): nothing else is then valid."""
+    ``values`` (NaN included): nothing else is then valid. Whole-number values are found in a
+    table indexed by the value (:func:`_whole_span`), others by binary search."""
     n_values = values.shape[0]
     counts = np.zeros(n_keys + 1, dtype=np.int64)
+    span = _whole_span(values)
+    index = np.full(span, -1, dtype=np.int64)
+    first = values[0] if n_values > 0 else 0.0
+    last = values[n_values - 1] if n_values > 0 else 0.0
+    origin = np.int64(first) if span > 0 else np.int64(0)
+    if span > 0:
+        for j in range(n_values):
+            index[np.int64(values[j]) - origin] = j
     for r in range(skey.shape[0]):
         k = skey[r]
         if k < 0:
             cells[r] = -1
             continue
         v = yw[r]
+        if span > 0:
+            # (NaN fails the range test; a value between two whole numbers, the floor test)
+            if not (v >= first and v <= last and np.floor(v) == v):
+                return counts, False
+            base = index[np.int64(v) - origin]
+            if base < 0:
+                return counts, False
+            counts[k + 1] += 1
+            cells[r] = k * n_values + base
+            continue
         base = 0  # the last index whose value is <= v (without branches on the data)
         length = n_values
         while length > 1:
@@ -385,12 +428,68 @@ def few_cells(skey, yw, values, n_keys, cells):
 
 
 @_jit
+def _at_most(below, origin, first, last, n_values, b):
+    """#values <= b (b not NaN) from ``below[t]`` = #values <= origin + t."""
+    if b < first:
+        return 0
+    if b >= last:
+        return n_values
+    return below[np.int64(np.floor(b)) - origin]
+
+
+@_jit
+def _whole_windows(values, span, lo, hi, first, closed, na_matches, c, d):
+    """:func:`rank_windows` for whole-number values (:func:`_whole_span`): for a whole number
+    v, ``v <= b`` exactly when ``v <= floor(b)`` and ``v < b`` exactly when
+    ``v <= ceil(b) - 1``; both counts are read from a table of #values <= each whole number."""
+    n_values = values.shape[0]
+    origin = np.int64(values[0])
+    below = np.zeros(span, dtype=np.int64)
+    for j in range(n_values):
+        below[np.int64(values[j]) - origin] += 1
+    for t in range(1, span):
+        below[t] += below[t - 1]
+    lowest = values[0]
+    highest = values[n_values - 1]
+    for q in range(first.shape[0]):
+        i = first[q]
+        lv = lo[i]
+        hv = hi[i]
+        lo_nan = np.isnan(lv)
+        hi_nan = np.isnan(hv)
+        if lo_nan or hi_nan:  # as rank_windows: nothing excluded on that side (R) or all
+            cq = 0
+            dq = 0
+            if na_matches:
+                cq = 0 if lo_nan else (
+                    _at_most(below, origin, lowest, highest, n_values, np.ceil(lv) - 1) if closed
+                    else _at_most(below, origin, lowest, highest, n_values, lv)
+                )  # fmt: skip
+                dq = n_values if hi_nan else (
+                    _at_most(below, origin, lowest, highest, n_values, hv) if closed
+                    else _at_most(below, origin, lowest, highest, n_values, np.ceil(hv) - 1)
+                )  # fmt: skip
+        elif closed:  # cq = #values < lv, dq = #values <= hv
+            cq = _at_most(below, origin, lowest, highest, n_values, np.ceil(lv) - 1)
+            dq = _at_most(below, origin, lowest, highest, n_values, hv)
+        else:  # cq = #values <= lv, dq = #values < hv
+            cq = _at_most(below, origin, lowest, highest, n_values, lv)
+            dq = _at_most(below, origin, lowest, highest, n_values, np.ceil(hv) - 1)
+        c[q] = cq
+        d[q] = dq
+
+
+@_jit
 def rank_windows(values, lo, hi, first, closed, na_matches, c, d):
     """The targets' windows ``[c, d)`` of indices in ``values`` (sorted, no NaN) for their
     bounds ``lo``/``hi`` on w, written in the targets' order ``first``: a value at index j
     lies in the open window ``(lo, hi)`` exactly when ``c <= j < d`` (closed: ``[lo, hi]``).
     A NaN bound excludes nothing on its side when ``na_matches`` (R), everything otherwise."""
     n_values = values.shape[0]
+    span = _whole_span(values)
+    if span > 0:  # whole-number values: #values <= b read from a table
+        _whole_windows(values, span, lo, hi, first, closed, na_matches, c, d)
+        return
     for q in range(first.shape[0]):
         i = first[q]
         lv = lo[i]
@@ -617,3 +716,32 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
     for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
         out[first[i]] = found[i]
 
+
+
+@_jit
+def few_dataset(order, skey, y, u, values, n_keys, last, tkey, lo, hi, x, d, keys_first,
+                lo_first, hi_first, c_rank, d_rank, first, closed, na_matches, c_out, own_out):
+    """One more synthetic dataset of the few-values grid's table-free sweep, in one call:
+    :func:`few_cells`, :func:`few_side`, :func:`count_few_sweep` into ``c_out`` and
+    :func:`own_rows` (interval rule) into ``own_out``.
+
+    ``order``: the rows sorted by ``y[:, u]``; ``last``: the keys, w, cells and rows per key of
+    an earlier dataset (reused when this one's keys and w are the same: known variables); the
+    targets' arrays are those of the sweep. Returns False, with nothing
+    written, when the dataset does not fit: a live row with a NaN, a key >= ``n_keys`` or a w
+    outside ``values`` (the caller then counts it the general way)."""
+    for r in range(skey.shape[0]):
+        k = skey[r]
+        if k >= n_keys or (k >= 0 and (np.isnan(y[r, 0]) or np.isnan(y[r, 1]))):
+            return False
+    last_skey, last_w, cells, counts = last
+    if not same_rows(last_skey, skey, last_w, y[:, 1 - u]):
+        cells = np.empty(skey.shape[0], dtype=np.int64)
+        counts, ok = few_cells(skey, y[:, 1 - u], values, n_keys, cells)
+        if not ok:
+            return False
+    starts, sorted_u, rank = few_side(order, y[:, u], cells, counts, values.shape[0])
+    count_few_sweep(starts, sorted_u, rank, values.shape[0], keys_first, lo_first, hi_first,
+                    c_rank, d_rank, first, closed, c_out)  # fmt: skip
+    own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, False, own_out)
+    return True

@@ -39,6 +39,7 @@ __all__ = [
     "half_widths",
     "interval_bounds",
     "count_matches",
+    "few_sweep",
 ]
 
 @dataclass(frozen=True)
@@ -730,6 +731,20 @@ def _count_box(
     x = d = np.zeros_like(lo)  # unused without the ellipsoid
     dim, nans = _SortedDim(skey, y[:, v]), _NanRows(skey, y[:, v], rule)
     return _count_by_candidates(tkey, lo, hi, x, d, y, rule, v, dim, nans, orders)
+
+
+def few_sweep(tkey, x, d, rule: MatchRule, n_keys: int, cache: CountCache):
+    """The fused count of the datasets after the first (:class:`idrisk.risk._fewgrid.FewSweep`)
+    when the first dataset's count (with ``cache``) took the few-values grid's table-free
+    sweep, else None. A later dataset that does not fit is counted by :func:`count_matches`."""
+    u = cache.grid_axis
+    if rule.ellipsoid or x.shape[1] != 2 or u is None or u not in cache.grid_targets:
+        return None
+    lo, hi = cache.bounds(x, d)
+    return _fewgrid.FewSweep.after_first(
+        cache.grid_targets[u], cache.ranks.get(1 - u), u, n_keys, tkey,
+        (lo, hi, x, d), (rule.closed, rule.na_matches),
+    )  # fmt: skip
 
 
 def count_matches(

@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import copy
 import os
+import threading
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -54,7 +54,7 @@ from .._progress import progress_bar
 from .._synthetic import synthetic_frames
 from ._checks import input_checks, result_about, synthetic_counts, warn_about_checks
 from ._prepare import CheckedInputs, PreparedInputs, check_inputs, encode_inputs
-from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
+from .matching import CountCache, KeyEncoder, MatchRule, count_matches, few_sweep, half_widths
 from .options import Radius, RiskOptions
 from .result import IdentificationRiskResult
 
@@ -66,6 +66,11 @@ __all__ = ["Prepared", "prepare", "shared_preparation"]
 #: 19 = 190k take 8-9% more CPU on 2 threads and no less wall time; from 20,000 x 19 the wall
 #: time drops when the second core is free.)
 THREAD_MIN_CELLS = 250_000
+
+#: the same threshold when the datasets after the first take the fused few-values sweep
+#: (:func:`idrisk.risk.matching.few_sweep`: a few Python steps per dataset, so the threads
+#: hardly wait for the GIL). CE scenario 1 (106k): 10.7 ms on one thread, 8.6 ms on two.
+FUSED_THREAD_MIN_CELLS = 50_000
 
 #: up to this many records per dataset, a reusable Prepared keeps each dataset's sorted
 #: synthetic side (sort order, ranks, prefix table) for the next radius
@@ -87,14 +92,51 @@ COUNT_OPTIONS = frozenset(
 )
 
 
-def _n_workers(n_jobs: int | None, m: int, n: int) -> int:
+def _n_workers(n_jobs: int | None, m: int, n: int, minimum: int = THREAD_MIN_CELLS) -> int:
     if n_jobs is None:
-        if n * (m - 1) < THREAD_MIN_CELLS:
+        if n * (m - 1) < minimum:
             return 1
         n_jobs = os.cpu_count() or 1
     if not isinstance(n_jobs, int) or n_jobs < 1:
         raise ValueError(f"n_jobs must be a positive integer or None, got {n_jobs!r}")
     return max(1, min(n_jobs, m - 1))
+
+
+def _share(task: Any, items: range, workers: int, bar: Any) -> None:
+    """``task(j)`` for every item, on ``workers`` threads (this one included) that each take
+    the next item until none is left: one hand-off per thread, where a pool's ``map`` has one
+    per item (numpy's sorts and the kernels release the GIL). The first error stops the
+    others at their next item and is raised here."""
+    if workers <= 1:
+        for j in items:
+            task(j)
+            bar.update()
+        return
+    left = iter(items)
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        while not errors:
+            with lock:
+                j = next(left, None)
+            if j is None:
+                return
+            try:
+                task(j)
+            except BaseException as error:  # noqa: BLE001 -- raised by the calling thread
+                errors.append(error)
+                return
+            bar.update()
+
+    helpers = [threading.Thread(target=work, daemon=True) for _ in range(workers - 1)]
+    for helper in helpers:
+        helper.start()
+    work()
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[0]
 
 
 class _Mode:
@@ -258,12 +300,16 @@ class Prepared:
         empty = np.empty((n, 0))
         release = not self._reusable
 
+        fused = None  # the datasets after the first in one compiled call each, if they can
+
         def count(j: int) -> None:
             y = prep.cont_syn[j] if prep.radii is not None else empty
-            c[:, j], own[:, j] = count_matches(
-                encoder.keys, mode.skey(j), x, d, y, rule, encoder.n_keys, cache,
-                store=mode.stores[j],
-            )
+            skey = mode.skey(j)
+            if fused is None or not fused(skey, y, c[:, j], own[:, j]):
+                c[:, j], own[:, j] = count_matches(
+                    encoder.keys, skey, x, d, y, rule, encoder.n_keys, cache,
+                    store=mode.stores[j],
+                )
             if release:
                 mode.prep.release(j)  # the consumed arrays themselves
                 prep.release(j)
@@ -271,19 +317,15 @@ class Prepared:
         self._used = True
         if progress is None:
             progress = n * m >= 5_000_000
-        workers = _n_workers(n_jobs, m, n)
+        _n_workers(n_jobs, m, n)  # (n_jobs checked before any work)
         with progress_bar(total=m, desc="identification risk", unit="dataset",
                           show=progress) as bar:  # fmt: skip
             count(0)  # the first dataset fills the shared cache (plan, target orders)
             bar.update()
-            if workers == 1:
-                for j in range(1, m):
-                    count(j)
-                    bar.update()
-            else:  # numpy and the kernels release the GIL
-                with ThreadPoolExecutor(max_workers=workers) as pool:
-                    for _ in pool.map(count, range(1, m)):
-                        bar.update()
+            if mode.stores[0] is None:  # (a kept side serves other radii: the general way)
+                fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache)
+            minimum = THREAD_MIN_CELLS if fused is None else FUSED_THREAD_MIN_CELLS
+            _share(count, range(1, m), _n_workers(n_jobs, m, n, minimum), bar)
         return c, own, checks, prep
 
     def count(

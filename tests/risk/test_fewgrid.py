@@ -44,6 +44,8 @@ def _problem(rng, n, n_w):
     tkey = rng.integers(-1, n_keys, n)
     skey = rng.integers(-1, n_keys, n)
     w_values = rng.choice(np.arange(-20, 21), size=n_w, replace=False).astype(float)
+    if rng.random() < 0.3:  # not whole numbers: binary searches instead of a table
+        w_values *= 0.25
     u_grid = float(rng.choice([4, 12, 1000]))
     x = np.column_stack([rng.choice(w_values, n), rng.integers(-u_grid, u_grid, n)]).astype(float)
     y = np.column_stack([rng.choice(w_values, n), rng.integers(-u_grid, u_grid, n)]).astype(float)
@@ -152,3 +154,111 @@ def test_distinct_values_kernel():
     values, ok = _kernels.distinct_values(y, skey, 3)
     assert ok and values.tolist() == [-2.5, 0.0, 3.0]
     assert not _kernels.distinct_values(y, skey, 2)[1]
+
+
+def _own_brute(tkey, skey, x, d, y, rule):
+    """Does target i match synthetic row i (the brute force on the pair (i, i))?"""
+    return np.array([
+        tkey[i] >= 0 and brute(tkey[i:i + 1], skey[i:i + 1], x[i:i + 1], d[i:i + 1],
+                               y[i:i + 1], rule)[0] == 1
+        for i in range(len(tkey))
+    ], dtype=bool)  # fmt: skip
+
+
+def test_fused_sweep_of_later_datasets_equals_brute_force():
+    """The datasets after the first in one compiled call each (``matching.few_sweep``): the
+    same keys and w as the first (its cells reused), another w among its values, and the
+    datasets that must go the general way (a w outside the values, a NaN on a live row, a key
+    the first dataset did not have), which it leaves untouched."""
+    rng = np.random.default_rng(32)
+    fused_rounds = declined = 0
+    for _ in range(60):
+        n = int(rng.integers(20, 150))
+        tkey, skey, x, _, y0 = _problem(rng, n, 6)
+        x = np.nan_to_num(np.abs(x) + 1, nan=1.0)  # positive values, a percentage radius and
+        # no NA bound: one order of the bounds, no table (the sweep's conditions)
+        x[:, 1] = rng.integers(1, 400, n)  # u: many values (w, column 0: at most 6)
+        d = x * float(rng.choice([0.1, 0.25]))
+        y0[:, 1] = rng.integers(1, 400, n)
+        y0[:, 0] = rng.choice(np.unique(x[:, 0][~np.isnan(x[:, 0])]), n)
+        y0[np.isnan(y0)] = 1.0
+        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
+        cache = CountCache()
+        n_keys = int(max(tkey.max(), skey.max())) + 1
+        count_matches(tkey, skey, x, d, y0, rule, n_keys, cache)
+        fused = matching.few_sweep(tkey, x, d, rule, n_keys, cache)
+        if fused is None:
+            continue
+        fused_rounds += 1
+        values = np.unique(y0[skey >= 0, 0])
+        same_w = np.column_stack([y0[:, 0], rng.permutation(y0[:, 1])])
+        other_w = np.column_stack([rng.choice(values, n), y0[:, 1]])
+        for y, k in ((same_w, skey), (other_w, skey), (other_w, rng.permutation(skey))):
+            c, own = np.full(n, -7, dtype=np.int32), np.zeros(n, dtype=bool)
+            assert fused(k, y, c, own)
+            np.testing.assert_array_equal(c, brute(tkey, k, x, d, y, rule))
+            np.testing.assert_array_equal(own, _own_brute(tkey, k, x, d, y, rule))
+        live = np.flatnonzero(skey >= 0)
+        if len(live) == 0:
+            continue
+        outside = same_w.copy()
+        outside[live[0], 0] = values.max() + 0.5
+        with_nan = same_w.copy()
+        with_nan[live[-1], int(rng.integers(2))] = np.nan
+        new_key = skey.copy()
+        new_key[live[0]] = n_keys
+        for y, k in ((outside, skey), (with_nan, skey), (same_w, new_key)):
+            c, own = np.full(n, -7, dtype=np.int32), np.zeros(n, dtype=bool)
+            assert not fused(k, y, c, own)
+            assert (c == -7).all() and not own.any()
+            declined += 1
+    assert fused_rounds > 30 and declined > 60
+
+
+@pytest.mark.parametrize("whole", [True, False], ids=["whole_numbers", "fractions"])
+def test_rank_windows_and_cells_against_searchsorted(whole):
+    """The targets' rank windows and the rows' cells, from a table indexed by whole-number
+    values or by binary search, against numpy's searchsorted: bounds on, between, below and
+    above the values, infinite, huge and NaN."""
+    from idrisk.risk import _kernels
+
+    rng = np.random.default_rng(34)
+    for _ in range(200):
+        values = np.unique(rng.integers(-50, 50, int(rng.integers(1, 30)))).astype(float)
+        if not whole:
+            values = values / 3
+        n = 300
+        picks = [values, values + 0.5, values - 1e-9, [np.inf, -np.inf, np.nan, 1e300, -1e17]]
+        lo = rng.choice(np.concatenate(picks), n)
+        hi = lo + rng.choice([0.0, 0.5, 1.0, 7.0, np.nan], n)
+        first = rng.permutation(n)
+        for closed in (False, True):
+            for na_matches in (False, True):
+                c, d = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+                _kernels.rank_windows(values, lo, hi, first, closed, na_matches, c, d)
+                want_c = np.searchsorted(values, lo[first], "left" if closed else "right")
+                want_d = np.searchsorted(values, hi[first], "right" if closed else "left")
+                lo_nan, hi_nan = np.isnan(lo[first]), np.isnan(hi[first])
+                if na_matches:
+                    want_c[lo_nan], want_d[hi_nan] = 0, len(values)
+                else:
+                    want_c[lo_nan | hi_nan], want_d[lo_nan | hi_nan] = 0, 0
+                np.testing.assert_array_equal(c, want_c)
+                np.testing.assert_array_equal(d, want_d)
+        skey = rng.integers(-1, 3, n)
+        yw = rng.choice(values, n)
+        cells = np.empty(n, dtype=np.int64)
+        counts, ok = _kernels.few_cells(skey, yw, values, 3, cells)
+        assert ok
+        live = skey >= 0
+        np.testing.assert_array_equal(
+            cells[live], skey[live] * len(values) + np.searchsorted(values, yw[live])
+        )
+        assert (cells[~live] == -1).all() and counts[1:].tolist() == np.bincount(
+            skey[live], minlength=3).tolist()  # fmt: skip
+        for outside in (values[0] - 1, values[-1] + 1, values[0] + 0.5, np.nan):
+            if outside in values:
+                continue
+            yw[np.flatnonzero(live)[:1]] = outside
+            assert not _kernels.few_cells(skey, yw, values, 3, cells)[1] or not live.any()
+            yw = rng.choice(values, n)
