@@ -234,8 +234,9 @@ def _take(col: pd.Series, pos: np.ndarray):
 
 class _Synthesizer:
     def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None,
-                 m=1):
+                 m=1, indicators=None):
         self.smoothing = smoothing or {}
+        self.indicators: dict[str, str] = indicators or {}  # padded column -> its NA indicator
         self.data = data
         self.vs = vs
         self.methods = methods
@@ -270,14 +271,29 @@ class _Synthesizer:
             elif mt == "constant":  # synthpop's "constant" keeps the column as it is
                 cols[v] = _values(self._columns[v]).copy()
             if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
-                smoothed = smooth_density(np.asarray(cols[v], dtype=float), self._columns[v],
-                                          self.stream)
-                cols[v] = _as_output(smoothed, self._columns[v])
+                cols[v] = _as_output(self._smooth(v, cols), self._columns[v])
                 rows.pop(v, None)
         arrays = [cols[c] if cols[c] is not self._base[c] else cols[c].copy()
                   for c in self.data.columns]
         return pd.DataFrame(dict(zip(self.data.columns, arrays)), index=self.data.index,
                             columns=self.data.columns, copy=False)
+
+    def _smooth(self, v: str, cols: dict) -> np.ndarray:
+        """``v``'s drawn values smoothed (``smoothing="density"``). A padded column's rows drawn
+        as missing keep their placeholder and are not smoothed, and the observed values are
+        the data's non-missing ones (synthpop synthesises and smooths its value column on the
+        rows that are not missing only)."""
+        values = np.asarray(cols[v], dtype=float)
+        observed = self._columns[v].to_numpy(dtype=float)
+        ind = self.indicators.get(v)
+        if ind is None:
+            return smooth_density(values, observed, self.stream)
+        drawn_missing = np.asarray(cols[ind] == NA_LEVEL, dtype=bool)
+        data_missing = np.asarray(self._columns[ind] == NA_LEVEL, dtype=bool)
+        out = smooth_density(np.where(drawn_missing, np.nan, values),
+                             np.where(data_missing, np.nan, observed), self.stream)
+        out[drawn_missing] = values[drawn_missing]
+        return out
 
     def _sample(self, v: str) -> tuple:
         """The bootstrap of ``v``: (values, the data rows they are from)."""
@@ -647,7 +663,8 @@ class CARTSynthesizer(Synthesizer):
         pad = self._padded
         stream: RStream | NumpyStream = make_stream(self.rng, seed)
         synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(self.minbucket),
-                             float(self.cp), bool(self.proper), stream, self.smoothing_, m)
+                             float(self.cp), bool(self.proper), stream, self.smoothing_, m,
+                             pad.indicators)
         progress = self.progress
         if progress is None:
             progress = m > 1 and sys.stderr.isatty()
