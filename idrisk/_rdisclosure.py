@@ -6,6 +6,7 @@ names and result shapes (R-shaped lists that print as synthpop prints them); re-
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 import pandas as pd
@@ -37,6 +38,24 @@ _CHECK2_TEXT = [
 ]
 TO_PRINT = ("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "exclusions",
             "all")
+
+
+def _na_rows_as_r(check: object) -> object:
+    """A check_2way frame as R prints it: its rows of NAs (R's row names ``NA``, ``NA.1``,
+    ...; see the quirk *'|' in level labels*) show ``<NA>`` in the text columns and ``NA``
+    (not NaN) in the numeric ones."""
+    if not isinstance(check, pd.DataFrame):
+        return check
+    na = [bool(re.fullmatch(r"NA(\.\d+)?", str(r))) for r in check.index]
+    na = [a and b for a, b in zip(na, check.isna().all(axis=1), strict=True)]
+    if not any(na):
+        return check
+    out = check.astype(object)
+    for c in out.columns:
+        text = "<NA>" if not pd.api.types.is_numeric_dtype(check[c].dtype) else None
+        out[c] = pd.Series([text if a else v for a, v in zip(na, out[c], strict=True)],
+                           index=out.index, dtype=object)
+    return out
 
 
 def format_disclosure(x: dict, to_print: Sequence[str] | str | None = None,
@@ -95,7 +114,8 @@ def format_disclosure(x: dict, to_print: Sequence[str] | str | None = None,
         dims = f" {c2.shape[0]} {c2.shape[1]}" if isinstance(c2, pd.DataFrame) else ""
         out += ["Details of target-key combinations contributing disproportionately to "
                 "disclosure", f"This is a list with one for each of{dims} syntheses"]
-        out += _print_list(c2)
+        out += _print_list([_na_rows_as_r(c) for c in c2] if isinstance(c2, list)
+                           else _na_rows_as_r(c2))
     elif x["check2"]:
         out += [f"Details of target-key pairs contributing disproportionately to disclosure "
                 f"of {target} ", f"{x['check2']} "] + _CHECK2_TEXT

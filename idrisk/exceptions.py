@@ -21,8 +21,9 @@ Identification risk: :class:`RadiusWarning`, :class:`ExtraRadiiWarning`,
 :class:`ContinuousCodesWarning`, :class:`RiskInputWarning`, :class:`ExactMatchWarning`,
 :class:`RParityWarning`; R's printed output: :class:`RPrintedWarning`, :class:`RMessage`,
 :class:`NumbersAsTextWarning`; synthpop's disclosure: :class:`SynthpopQuirkWarning`;
-synthesizers and models: :class:`KStarWarning`, :class:`StanConvergenceWarning`,
-:class:`SensitivityWarning`; utility: :class:`UtilityWarning`; R: :class:`RConversionWarning`.
+synthesizers and models: :class:`InfiniteValuesWarning`, :class:`KStarWarning`,
+:class:`StanConvergenceWarning`, :class:`SensitivityWarning`; utility: :class:`UtilityWarning`;
+R: :class:`RConversionWarning`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ __all__ = [
     "ExactMatchWarning",
     "ExtraRadiiWarning",
     "FormatNote",
+    "InfiniteValuesWarning",
     "InputError",
     "KStarWarning",
     "NotFittedError",
@@ -179,6 +181,13 @@ class NumbersAsTextWarning(UserWarning):
 class SynthpopQuirkWarning(UserWarning):
     """synthpop's answer here comes from a quirk of its code (the message names it);
     ``quirks="corrected"`` gives the answer without it."""
+
+
+class InfiniteValuesWarning(UserWarning):
+    """A numeric column given to the CART synthesis holds ``Inf`` or ``-Inf``: its variance is
+    NaN in R, so synthpop's ``syn`` treats it as constant -- the column is kept as it is in every
+    synthetic dataset (its confidential values released) and is used by no tree; idrisk does the
+    same."""
 
 
 class KStarWarning(UserWarning):

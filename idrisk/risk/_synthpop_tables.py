@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .._schema import require_columns
+from .._stack import user_stacklevel
 from .._synthetic import synthetic_name
 from ..exceptions import SynthpopQuirkWarning
 from ._rfactor import (
@@ -41,7 +42,8 @@ from ._rfactor import (
 def _quirk(name: str, detail: str) -> None:
     import warnings
 
-    warnings.warn(f"synthpop quirk '{name}': {detail}", SynthpopQuirkWarning, stacklevel=4)
+    warnings.warn(f"synthpop quirk '{name}': {detail}", SynthpopQuirkWarning,
+                  stacklevel=user_stacklevel())
 
 
 # ====================================================================== sums
@@ -180,6 +182,10 @@ def disclosure_tables(
       <= denom_lim) can keep its keys while every synthetic cell of those keys is over the
       limit, so no original record is left in TCAP's denominator and synthpop's TCAP is
       ``Inf``; corrected: NaN, as every measure whose denominator is empty.
+    * *'|' in level labels*: the 2-way check names a pair ``"<target level>|<key level>"``
+      and reads the levels back as its first two ``"|"``-separated words; a key level misread
+      has no records, so its share is NaN and ``check_2way`` gets a row of NAs, and a target
+      level misread stops synthpop (here a ``ValueError``); corrected: the pair's own levels.
     """
     if quirks not in ("synthpop", "corrected"):
         raise ValueError(f"quirks must be 'synthpop' or 'corrected', got {quirks!r}")
@@ -303,7 +309,8 @@ def disclosure_tables(
                              exclude_ov_denom_lim, int(denom_lim), fix))
         per[-1]["dims"] = (d0.counts.shape, d.counts.shape)
         per[-1]["check_1way"] = _check_1way(per[-1], thresh_1way)
-        per[-1]["check_2way"] = _check_2way(per[-1], two_way, dkeys, thresh_2way)
+        per[-1]["check_2way"] = _check_2way(per[-1], two_way, dkeys, thresh_2way, tname, fix,
+                                            warn)
     if warn and not fix and any(p["target_excluded"] for p in per):
         _quirk("identity measures depend on the target",
                "records were excluded for the target, which changes UiO, UiS, UiOiS and repU "
@@ -514,6 +521,9 @@ class _TwoWay:
                 _positions(t.levels))
         return self._counts[i]
 
+    def is_target_level(self, level: str) -> bool:
+        return level in self.target.levels
+
     def total(self, i: int, key_level: str) -> int:
         totals, _, key_at, _ = self._of(i)
         return sum(totals[j] for j in key_at.get(key_level, []))
@@ -533,8 +543,19 @@ def _positions(levels: list[str]) -> dict[str, list[int]]:
 
 
 def _check_2way(
-    p: dict, orig: _TwoWay, dkeys: list[str], thresh: Sequence[float],
+    p: dict, orig: _TwoWay, dkeys: list[str], thresh: Sequence[float], tname: str, fix: bool,
+    warn: bool = True,
 ) -> pd.DataFrame | None:
+    """synthpop's 2-way check: target-key level pairs of the DiSCO cells over ``thresh[0]``
+    whose share of the original records of the key level is over ``thresh[1]``.
+
+    synthpop names a pair ``"<target level>|<key level>"`` and reads the two levels back as
+    the first and second ``"|"``-separated words, so a level holding ``"|"`` is read wrongly:
+    a key level that is not there has no records and the share 0 * 100 / 0 is NaN, which
+    R's row selection turns into a row of NAs (named ``"NA"``, ``"NA.1"``, ...); a target
+    level that is not there stops synthpop (an error). ``fix``: the pair's own levels;
+    ``warn``: a quirk warning when a level is read wrongly.
+    """
     d, disco = p["d"], p["tables"]["DiSCO"]
     n_keys = len(dkeys)
     r, c = np.nonzero(disco > thresh[0])
@@ -544,35 +565,60 @@ def _check_2way(
     values = disco[r, c].astype(np.int64).tolist()
     pieces = []
     for i in range(n_keys):
-        counts: dict[str, int] = {}
+        counts: dict[tuple[str, str, str], int] = {}
         for tl, kl, v in zip(target_names, d.col_field(i, n_keys, c), values, strict=True):
             pair = f"{tl}|{kl}"
-            counts[pair] = counts.get(pair, 0) + v
-        for pair in sorted(counts):
-            pieces.append((pair, counts[pair], i))
+            words = pair.split("|")
+            at = (pair, tl, kl) if fix else (pair, words[0], words[1])
+            counts[at] = counts.get(at, 0) + v
+        for at in sorted(counts):
+            pieces.append((at, counts[at], i))
+    if warn and not fix and any(at[0] != f"{at[1]}|{at[2]}" for at, _, _ in pieces):
+        _quirk("'|' in level labels",
+               "synthpop's 2-way check reads a target-key pair's levels back from "
+               "'<target level>|<key level>' as its first two '|'-separated words, so a level "
+               "holding '|' is read wrongly: a key level that is not there has no records, "
+               "its share 0 * 100 / 0 is NaN and check_2way gets a row of NAs")
     rows = []
-    for idx, (pair, n, i) in enumerate(pieces, start=1):
-        tl, kl = pair.split("|", 1)
+    for idx, ((pair, tl, kl), n, i) in enumerate(pieces, start=1):
+        if not orig.is_target_level(tl):
+            raise ValueError(
+                f"a level of target {tname!r} holds '|': synthpop's 2-way check reads the "
+                f"target level of the pair {pair!r} as {tl!r}, which is not a level, and "
+                "synthpop 1.9-3 stops with 'replacement has length zero'; rename the level "
+                "or use quirks='corrected'")
         key_total = float(orig.total(i, kl))
         ktt = float(orig.with_target(i, tl, kl))
-        rows.append((str(idx), pair, n, dkeys[i], ktt, key_total, 100 * ktt / key_total))
+        pct = 100 * ktt / key_total if key_total else np.nan  # R: 0 * 100 / 0 is NaN
+        rows.append((str(idx), pair, n, dkeys[i], ktt, key_total, pct))
     order = sorted(range(len(rows)), key=lambda i: -rows[i][2])
-    kept = [rows[i] for i in order if rows[i][6] > thresh[1]]
+    # R's allpairs[PctTargetKeyLevel > thresh, ]: a NaN share selects a row of NAs
+    kept = [rows[i] if not np.isnan(rows[i][6]) else None for i in order
+            if np.isnan(rows[i][6]) or rows[i][6] > thresh[1]]
     if not kept:
         return None
     categories = {pair: j for j, pair in enumerate(dict.fromkeys(r[1] for r in rows))}
-    numbers = np.array([r[4:] for r in kept], dtype=float)
+    na = (None, None, None, None, np.nan, np.nan, np.nan)
+    full = [r if r is not None else na for r in kept]
+    names, n_na = [], 0
+    for row in kept:  # R's make.unique row names of the NA rows: NA, NA.1, NA.2, ...
+        names.append(row[0] if row is not None else "NA" if not n_na else f"NA.{n_na}")
+        n_na += row is None
+    npairs = [r[2] for r in full]
+    numbers = np.array([r[4:] for r in full], dtype=float)
     return pd.DataFrame(
         {
             "target_key_levs": pd.Categorical.from_codes(
-                [categories[r[1]] for r in kept], categories=list(categories)),
-            "npairs": np.array([r[2] for r in kept], dtype=np.int32),
-            "key": [r[3] for r in kept],
+                [categories[r[1]] if r[1] is not None else -1 for r in full],
+                categories=list(categories)),
+            "npairs": (pd.array(npairs, dtype="Int32") if n_na
+                       else np.array(npairs, dtype=np.int32)),
+            "key": [r[3] for r in full],
             "key_target_total": numbers[:, 0],
             "key_total": numbers[:, 1],
             "PctTargetKeyLevel": numbers[:, 2],
         },
-        index=pd.Index([r[0] for r in kept]),
+        index=pd.Index(names),
     )
 
 

@@ -310,8 +310,13 @@ def disclosure(
           its keys while every synthetic cell of those keys is over ``denom_lim``; then no
           record is left in TCAP's denominator and synthpop gives ``inf``; corrected: NaN,
           as every measure whose denominator is empty.
+        * *'|' in level labels* -- the 2-way check reads a pair's levels back from
+          ``"<syn level>|<known level>"`` at the first two ``"|"``: a known level holding
+          ``"|"`` is misread, has no records and gives a row of NAs in ``check_2way``; a
+          ``syn`` level holding ``"|"`` stops synthpop (here a ``ValueError``); corrected: the
+          pair's own levels.
 
-        Without exclusions, key reordering or missing levels both modes agree.
+        Without exclusions, key reordering, missing levels or "|" in levels both modes agree.
 
     Returns
     -------

@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -49,7 +50,9 @@ import pandas as pd
 from .._progress import progress_bar
 from .._result import Result
 from .._schema import is_categorical, sorted_levels
+from .._stack import user_stacklevel
 from .._synthetic import Synthesizer, SyntheticData
+from ..exceptions import InfiniteValuesWarning
 from ._donors import _LeafDonors, _walk_to_leaves
 from ._route_table import RouteTable
 from .rng import NumpyStream, RStream, make_stream
@@ -137,8 +140,24 @@ def _is_constant(col: pd.Series) -> bool:
 
 def _no_spread(x: np.ndarray) -> bool:
     """The numeric part of synthpop's constant rule: fewer than two values, or a variance
-    below 1000 machine epsilons."""
-    return bool(np.var(x, ddof=1) < 1000 * np.finfo(float).eps) if x.size > 1 else True
+    below 1000 machine epsilons, or no variance at all (R's ``var`` is NaN when ``x`` holds
+    ``Inf`` or ``-Inf``)."""
+    if x.size < 2:
+        return True
+    with np.errstate(invalid="ignore"):
+        v = np.var(x, ddof=1)
+    return bool(np.isnan(v) or v < 1000 * np.finfo(float).eps)
+
+
+def _warn_if_infinite(col: pd.Series, name) -> None:
+    """Warn that ``col`` (found constant) is constant only because it holds ``Inf``/``-Inf``."""
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind == "f" and np.isinf(col).any():
+        warnings.warn(
+            f"column {name!r} holds Inf or -Inf, so its variance is NaN and synthpop's syn treats "
+            "it as constant: it is copied unchanged into every synthetic dataset (its "
+            "confidential values are released) and is used by no tree. Replace the infinite "
+            "values (e.g. by NA) to synthesize the column.",
+            InfiniteValuesWarning, stacklevel=user_stacklevel())
 
 
 def _methods(data, vs, method) -> dict[str, str]:
@@ -215,8 +234,9 @@ def _take(col: pd.Series, pos: np.ndarray):
 
 class _Synthesizer:
     def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None,
-                 m=1):
+                 m=1, indicators=None):
         self.smoothing = smoothing or {}
+        self.indicators: dict[str, str] = indicators or {}  # padded column -> its NA indicator
         self.data = data
         self.vs = vs
         self.methods = methods
@@ -248,19 +268,32 @@ class _Synthesizer:
                 cols[v], src = self._cart(v, cols, rows)
                 if src is not None:
                     rows[v] = src
-            elif mt == "constant":
-                col = self._columns[v]
-                value = col.iloc[0] if col.notna().any() else col
-                cols[v] = _values(pd.Series(value, index=col.index)).copy()
+            elif mt == "constant":  # synthpop's "constant" keeps the column as it is
+                cols[v] = _values(self._columns[v]).copy()
             if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
-                smoothed = smooth_density(np.asarray(cols[v], dtype=float), self._columns[v],
-                                          self.stream)
-                cols[v] = _as_output(smoothed, self._columns[v])
+                cols[v] = _as_output(self._smooth(v, cols), self._columns[v])
                 rows.pop(v, None)
         arrays = [cols[c] if cols[c] is not self._base[c] else cols[c].copy()
                   for c in self.data.columns]
         return pd.DataFrame(dict(zip(self.data.columns, arrays)), index=self.data.index,
                             columns=self.data.columns, copy=False)
+
+    def _smooth(self, v: str, cols: dict) -> np.ndarray:
+        """``v``'s drawn values smoothed (``smoothing="density"``). A padded column's rows drawn
+        as missing keep their placeholder and are not smoothed, and the observed values are
+        the data's non-missing ones (synthpop synthesises and smooths its value column on the
+        rows that are not missing only)."""
+        values = np.asarray(cols[v], dtype=float)
+        observed = self._columns[v].to_numpy(dtype=float)
+        ind = self.indicators.get(v)
+        if ind is None:
+            return smooth_density(values, observed, self.stream)
+        drawn_missing = np.asarray(cols[ind] == NA_LEVEL, dtype=bool)
+        data_missing = np.asarray(self._columns[ind] == NA_LEVEL, dtype=bool)
+        out = smooth_density(np.where(drawn_missing, np.nan, values),
+                             np.where(data_missing, np.nan, observed), self.stream)
+        out[drawn_missing] = values[drawn_missing]
+        return out
 
     def _sample(self, v: str) -> tuple:
         """The bootstrap of ``v``: (values, the data rows they are from)."""
@@ -599,7 +632,12 @@ class CARTSynthesizer(Synthesizer):
         for c in vs:
             if _is_constant(data[c]):
                 methods[c] = "constant"
+                _warn_if_infinite(data[c], c)
         pm = _predictor_matrix(data, vs, methods, self.predictor_matrix)
+        for c in pm.columns[pm.to_numpy().any(axis=0)]:  # synthpop drops constant predictors
+            if c not in vs and _is_constant(data[c]):
+                pm[c] = 0
+                _warn_if_infinite(data[c], c)
         for c in vs:  # an empty predictor row means "sample"
             if methods[c] == "cart" and pm.loc[c].sum() == 0:
                 methods[c] = "sample"
@@ -625,7 +663,8 @@ class CARTSynthesizer(Synthesizer):
         pad = self._padded
         stream: RStream | NumpyStream = make_stream(self.rng, seed)
         synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(self.minbucket),
-                             float(self.cp), bool(self.proper), stream, self.smoothing_, m)
+                             float(self.cp), bool(self.proper), stream, self.smoothing_, m,
+                             pad.indicators)
         progress = self.progress
         if progress is None:
             progress = m > 1 and sys.stderr.isatty()

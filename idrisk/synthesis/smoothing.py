@@ -162,6 +162,10 @@ def _decimal_places(v: float) -> int:
 def smooth_density(ysyn, yobs, stream) -> np.ndarray:
     """synthpop's ``smoothing = "density"`` for one synthesised numeric variable.
 
+    Missing values (NaN) of ``ysyn`` are set aside and stay where they are: only the other
+    values are smoothed, by the rules below, against the non-missing ``yobs`` (synthpop's
+    ``syn.sample`` smooths ``yp[!(yp %in% cont.na)]``, ``cont.na`` holding ``NA``).
+
     1. If one value holds more than 70 % of ``ysyn``, its rows are not smoothed.
     2. Top-coding check: if the count of the largest synthetic value exceeds the
        count of the second largest by more than 10 times the latter, rows equal
@@ -174,7 +178,7 @@ def smooth_density(ysyn, yobs, stream) -> np.ndarray:
     Parameters
     ----------
     ysyn, yobs : array-like
-        Synthetic and observed values (no NAs).
+        Synthetic and observed values (NaN: missing).
     stream : RStream or NumpyStream
         Source of the normal draws.
 
@@ -185,6 +189,11 @@ def smooth_density(ysyn, yobs, stream) -> np.ndarray:
     y = np.asarray(ysyn, dtype=float).copy()
     yo = np.asarray(yobs, dtype=float)
     yo = yo[~np.isnan(yo)]
+    present = ~np.isnan(y)
+    if not present.all():  # smooth the values that are there; the NAs stay in their rows
+        if present.any():
+            y[present] = smooth_density(y[present], yo, stream)
+        return y
     vals, counts = np.unique(y, return_counts=True)
     use = np.ones(y.size, dtype=bool)
     if counts.max() / counts.sum() > 0.7:

@@ -399,3 +399,54 @@ def test_grouping_falls_back_to_equal_width(sd):
     labels = [str(x) for c in theirs["check_2way"] if isinstance(c, pd.DataFrame)
               for x in c["target_key_levs"]]
     assert "MARRIED|[3.2,6.4)" in labels, labels  # five classes of width 16/5
+
+
+#: keys k (levels holding "|": "p|1", "p|2") and k2; the target t is fixed by k = "p|1" (x)
+#: and k = "p|2" (w), so the 2-way check flags both pairs; the synthetic data is a shuffle
+SETUP_BAR = """
+set.seed(1); n <- 200
+bod <- data.frame(k = factor(sample(c("p|1", "q", "r", "p|2"), n, TRUE)),
+                  k2 = factor(sample(c("u", "v"), n, TRUE)))
+bod$t <- factor(ifelse(bod$k == "p|1", "x",
+                       ifelse(bod$k == "p|2", "w", sample(c("z", "w"), n, TRUE))))
+bsd <- bod[sample(n), ]
+"""
+
+
+@pytest.mark.parametrize("thresh_2way", [[4, 80], [4, 30]])
+def test_bar_in_a_key_level_gives_r_rows_of_na(thresh_2way):
+    """synthpop reads the pair "x|p|1" back as target "x", key "p": no records, share
+    0 * 100 / 0 = NaN, and its row selection turns the NaN rows into rows of NAs named
+    "NA", "NA.1" (idrisk divided by zero here)."""
+    run(SETUP_BAR)
+    bod, bsd = frame("bod"), frame("bsd")
+    run(f'bx <- disclosure(bsd, bod, keys = c("k", "k2"), target = "t", print.flag = FALSE, '
+        f'thresh_2way = {r_vector(thresh_2way)})')
+    theirs = value("unclass(bx)")
+    with pytest.warns(SynthpopQuirkWarning, match="'\\|' in level labels"):
+        ours = disclosure(bsd, bod, ["k", "k2"], "t", print_flag=False,
+                          thresh_2way=thresh_2way)
+    assert_same(ours, theirs, "'|' in key levels", rtol=RTOL)
+    for to_print in ("check_2way", "short"):  # R prints the rows of NAs as <NA> and NA
+        lines = printed(f'print(bx, to.print = "{to_print}")')
+        assert format_disclosure(ours, to_print).split("\n") == lines
+    check = ours["check_2way"]
+    assert [i for i in check.index if i.startswith("NA")] == ["NA", "NA.1"]
+    assert check.loc[["NA", "NA.1"]].isna().all(axis=None)
+    from idrisk.risk import disclosure as measures
+
+    fixed = measures(bod, bsd, ["k", "k2"], "t", thresh_2way=thresh_2way, quirks="corrected")
+    pairs = fixed.check_2way.set_index("target_key_levs")
+    assert pairs.loc[["x|p|1", "w|p|2"], "PctTargetKeyLevel"].tolist() == [100.0, 100.0]
+
+
+@pytest.mark.filterwarnings("ignore:synthpop quirk")
+def test_bar_in_a_target_level_stops_as_synthpop_does():
+    """The pair "x|y|p" is read as target "x", not a level: synthpop stops."""
+    run(SETUP_BAR + 'bod2 <- bod; levels(bod2$k)[1:2] <- c("p", "P"); '
+        'levels(bod2$t)[2] <- "x|y"; bsd2 <- bod2[sample(n), ]')
+    bod2, bsd2 = frame("bod2"), frame("bsd2")
+    with pytest.raises(Exception, match="replacement has length zero"):
+        run('disclosure(bsd2, bod2, keys = c("k", "k2"), target = "t", print.flag = FALSE)')
+    with pytest.raises(ValueError, match="a level of target 't' holds '\\|'"):
+        disclosure(bsd2, bod2, ["k", "k2"], "t", print_flag=False)

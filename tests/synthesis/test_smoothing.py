@@ -136,3 +136,24 @@ def test_per_variable_smoothing_and_errors():
     assert g.settings["smoothing"] == "density"  # the parameter; resolved: smoothing_
     assert CARTSynthesizer(syn=["g", "x"], smoothing="density").fit(d).smoothing_ == {
         "x": "density"}
+
+
+@needs_rscript
+def test_sampled_column_with_missing_values_is_smoothed_around_them(tmp_path):
+    """A sampled column with NAs that nothing uses (not padded): synthpop's syn.sample
+    smooths the values that are not NA and leaves the NAs (bw_sj raised on the NAs)."""
+    rng = np.random.default_rng(9)
+    n = 300
+    y = np.round(rng.gamma(2.0, 3.0, n), 1)
+    y[rng.random(n) < 0.1] = np.nan
+    d = pd.DataFrame({"y": y, "x": np.arange(n)})
+    path = tmp_path / "y.txt"
+    np.savetxt(path, y, fmt="%.17g")
+    ref = _r(f"""x <- scan("{path}", quiet = TRUE); set.seed(6)
+      ys <- x[sample.int(length(x), length(x), TRUE)]; ok <- !is.na(ys)
+      bw <- bw.SJ(ys[ok]); ys[ok] <- rnorm(sum(ok), ys[ok], bw)
+      ys[ok] <- round(pmax(pmin(ys[ok], max(x, na.rm = TRUE)), min(x, na.rm = TRUE)), 1)
+      cat(sprintf("%.17g", ys))""")
+    out = syn(d, m=1, syn=["y"], seed=6, smoothing="density").frames[0]
+    np.testing.assert_array_equal(out["y"].to_numpy(), ref)
+    pd.testing.assert_series_equal(out["x"], d["x"])

@@ -115,3 +115,40 @@ def test_against_r_reference(tmp_path, seed):
         np.testing.assert_array_equal(codes, ref[i, 0])
         np.testing.assert_array_equal(out["x"].to_numpy(), ref[i, 1])
         np.testing.assert_array_equal(out["y"].to_numpy(), ref[i, 2])
+
+
+#: y smoothed (density) on the rows drawn as observed, against the data's observed values;
+#: the rows drawn as missing keep their placeholder (the NA comes back from y_1)
+_SMOOTH_Y = r"""
+smooth <- function(ys, yobs) {
+  use <- rep(TRUE, length(ys)); tab <- table(ys)
+  if (max(tab) / sum(tab) > 0.7) use <- use & ys != as.numeric(names(tab)[which.max(tab)])
+  k <- length(tab)
+  if (k >= 2 && 10 * tab[k - 1] < tab[k] - tab[k - 1]) use <- use & ys != max(yobs)
+  bw <- bw.SJ(ys[use])
+  ys[use] <- rnorm(sum(use), ys[use], bw)
+  ys[use] <- round(pmax(pmin(ys[use], max(yobs)), min(yobs)), 0)
+  ys
+}
+"""
+
+
+@pytest.mark.needs_r
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript (R) not found")
+def test_density_smoothing_of_a_column_with_missing_values_against_r(tmp_path):
+    """Only the values drawn as observed are smoothed (the NAs were in the smoothing)."""
+    d = _data(seed=8)
+    path = tmp_path / "d.csv"
+    d.to_csv(path, index=False)
+    draw_y = '  s$y <- cart("y", c("f", "x", "x_1", "y_1"), s)\n'
+    assert draw_y in _R_MISSING
+    code = (_SMOOTH_Y + _R_MISSING).replace(draw_y, draw_y + (
+        '  obs <- s$y_1 != "NAtemp"\n  s$y[obs] <- smooth(s$y[obs], d$y[!is.na(d$y)])\n'))
+    r = subprocess.run(["Rscript", "-e", code % (8, path)], capture_output=True, text=True,
+                       check=True)
+    ref = np.array([np.nan if t == "NA" else float(t) for t in r.stdout.split()])
+    ref = ref.reshape(2, 3, len(d))
+    res = syn(d, m=2, syn=["f", "x", "y"], seed=8, smoothing={"y": "density"})
+    for i, out in enumerate(res.frames):
+        np.testing.assert_array_equal(out["x"].to_numpy(), ref[i, 1])
+        np.testing.assert_array_equal(out["y"].to_numpy(), ref[i, 2])
