@@ -203,16 +203,13 @@ def radius_sweep(
                     prepared = prepare(confidential, sc.synthetic, options)
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", category=RiskInputWarning)
-                    res = prepared.count(r=_radius_arg(r), progress=False, warn=False)
-                assert res.checks is not None  # identification_risk always counts them
-                m = res.m
+                    measures = prepared.dataset_measures(_radius_arg(r))
+                m = prepared.m
                 parts["scenario"].append([name] * m)
                 parts["r"].append([_radius_label(r)] * m)
                 parts["dataset"].append(np.arange(1, m + 1))
-                for key in ("exp_risk", "true_rate", "false_rate", "s"):
-                    parts[key].append(getattr(res, key).to_numpy())
-                for key in ("c_zero", "never_match"):
-                    parts[key].append(res.checks[key].to_numpy())
+                for key in ("exp_risk", "true_rate", "false_rate", "s", "c_zero", "never_match"):
+                    parts[key].append(measures[key])
                 bar.update()
     out = pd.DataFrame({
         "scenario": _label_column(parts["scenario"]),

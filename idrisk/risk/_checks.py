@@ -6,6 +6,7 @@ engine (:func:`check_counts` per partition, summed by :func:`merge_check_counts`
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -52,9 +53,13 @@ def check_counts(
     if d is not None and d.size:
         with np.errstate(invalid="ignore"):
             empty = ~na & ((d < 0) | ((d == 0) & (not closed)) | (np.isnan(d) & np.isnan(x)))
-        out["never"] = int(empty.any(axis=1).sum())
-        for v in np.flatnonzero(empty.any(axis=0)):
-            c = cols[int(v)]
+        if not empty.any():  # the usual case
+            return out
+        # column by column (numpy's any over an axis of 2 columns costs 60 us, this 5 us)
+        by_col = [empty[:, v] for v in range(empty.shape[1])]
+        out["never"] = int(np.count_nonzero(functools.reduce(np.logical_or, by_col)))
+        for v in (v for v in range(len(by_col)) if by_col[v].any()):
+            c = cols[v]
             if c in out["never_by"]:  # a column listed twice (R's rules)
                 continue
             out["never_by"][c] = int(empty[:, v].sum())

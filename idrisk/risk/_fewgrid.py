@@ -32,7 +32,8 @@ import numpy as np
 from . import _kernels
 
 __all__ = [
-    "FewSide", "FewSweep", "GridTargets", "buckets", "count", "grid_axis", "side", "target_order",
+    "FewSide", "FewSweep", "GridTargets", "buckets", "count", "grid_axis", "kept_orders", "side",
+    "target_order",
 ]
 
 _NO_NAN = np.zeros(0, dtype=bool)
@@ -48,6 +49,21 @@ def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
     slot = np.maximum(np.asarray(tkey, dtype=np.int64) + 1, 0)  # keys < 0 share slot 0
     rows, _ = _kernels.sort_by_key(np.argsort(bound), slot, int(slot.max(initial=0)) + 1)
     return rows
+
+
+def kept_orders(last: tuple | None, tkey: np.ndarray, lo_u: np.ndarray,
+                hi_u: np.ndarray) -> tuple | None:  # fmt: skip
+    """The orders (first, second) of the last radius' :class:`GridTargets` when they still
+    order these bounds by (key, bound) (checked in one pass each; a second order that no
+    longer does is recomputed), else None."""
+    if last is None:
+        return None
+    first, second = last
+    if not _kernels.orders_by_key(first, tkey, lo_u):
+        return None
+    if second is not first and not _kernels.orders_by_key(second, tkey, hi_u):
+        second = None
+    return first, second
 
 
 class GridTargets:
@@ -67,6 +83,7 @@ class GridTargets:
         elif second is None:
             second = target_order(tkey, hi_u)
         self.first = first
+        self.second = second
         self.keys_first = np.ascontiguousarray(tkey[first])
         self.lo_first = np.ascontiguousarray(lo_u[first])
         self.keys_second = np.ascontiguousarray(tkey[second])
@@ -264,18 +281,33 @@ class FewSweep:
         return cls(targets, values, last, (c, d_rank), u, n_keys, (tkey, lo, hi, x, d), rule)
 
     def __call__(self, skey: np.ndarray, y: np.ndarray, c_out: np.ndarray,
-                 own_out: np.ndarray) -> bool:  # fmt: skip
+                 own_out: np.ndarray, store: dict | None = None) -> bool:  # fmt: skip
         """Count one dataset (its keys and values) into ``c_out`` and ``own_out``; False
-        (nothing written) when it does not fit the sweep (see the kernel)."""
+        (nothing written) when it does not fit the sweep (see the kernel). ``store``: the
+        dataset's dict kept across radii (see :func:`idrisk.risk.matching.count_matches`),
+        whose laid-out side is used, or filled."""
         y = np.ascontiguousarray(y, dtype=np.float64)
-        order = np.argsort(np.ascontiguousarray(y[:, self._u]))
+        skey = np.asarray(skey, dtype=np.int64)
         t = self._targets
         tkey, lo, hi, x, d = self._arrays
-        return bool(_kernels.few_dataset(
-            order, np.asarray(skey, dtype=np.int64), y, self._u, self._values, self._n_keys,
-            self._last, tkey, lo, hi, x, d, t.keys_first, t.lo_first, t.hi_second, self._c, self._d,
-            t.first, self._closed, self._na_matches, c_out, own_out,
-        ))  # fmt: skip
+        key = ("few", self._u)
+        kept = store.get(key) if store is not None else None
+        if kept is not None and np.array_equal(kept.values, self._values):
+            _kernels.few_kept(
+                kept.starts, kept.sorted_u, kept.rank, len(self._values), skey, y, tkey, lo,
+                hi, x, d, t.keys_first, t.lo_first, t.hi_second, self._c, self._d, t.first,
+                self._closed, self._na_matches, c_out, own_out,
+            )  # fmt: skip
+            return True
+        order = np.argsort(np.ascontiguousarray(y[:, self._u]))
+        ok, side = _kernels.few_dataset(
+            order, skey, y, self._u, self._values, self._n_keys, self._last, tkey, lo, hi, x,
+            d, t.keys_first, t.lo_first, t.hi_second, self._c, self._d, t.first, self._closed,
+            self._na_matches, c_out, own_out,
+        )  # fmt: skip
+        if ok and store is not None:
+            store[key] = FewSide(self._values, *side)
+        return bool(ok)
 
 
 def buckets(rank: np.ndarray, n_ranks: int, limit: int) -> tuple[np.ndarray, np.ndarray]:

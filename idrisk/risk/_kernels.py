@@ -32,9 +32,9 @@ from .._numba import jit as _jit
 
 __all__ = [
     "count_candidates", "count_few", "count_few_sweep", "count_grid", "distinct_values",
-    "encode_keys", "few_cells", "few_dataset", "few_side", "grid_table", "merge_positions",
-    "nan_in_live_rows", "own_rows", "rank_windows", "risk_summaries", "same_rows",
-    "sort_by_key",
+    "encode_keys", "few_cells", "few_dataset", "few_kept", "few_side", "grid_table",
+    "merge_positions", "nan_in_live_rows", "orders_by_key", "own_rows", "rank_windows",
+    "risk_summaries", "same_rows", "sort_by_key",
 ]
 
 
@@ -207,6 +207,28 @@ def sort_by_key(order_by_value, skey, n_keys):
             rows[fill[k]] = r
             fill[k] += 1
     return rows, starts
+
+
+@_jit
+def orders_by_key(order, keys, values):
+    """Does ``order`` sort the rows as :func:`idrisk.risk._fewgrid.target_order` does: by key
+    (keys < 0 together, first) and by value within a key, NaN last?"""
+    for q in range(1, order.shape[0]):
+        a = order[q - 1]
+        b = order[q]
+        ka = max(keys[a] + 1, 0)
+        kb = max(keys[b] + 1, 0)
+        if kb < ka:
+            return False
+        if kb == ka:
+            va = values[a]
+            vb = values[b]
+            if np.isnan(va):
+                if not np.isnan(vb):
+                    return False
+            elif vb < va:
+                return False
+    return True
 
 
 @_jit
@@ -678,7 +700,13 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
     n = keys_first.shape[0]
     n_keys = starts.shape[0] - 1
     is_open = not closed
-    diff = np.zeros(max(n_values, 1), dtype=np.int32)  # (a row count: < 2**31)
+    # narrow windows are summed over a fixed width, masked (4, 8 or 16 ranks: a loop whose
+    # length changes from target to target costs a mispredicted branch per target)
+    widest = 0
+    for i in range(n):
+        widest = max(widest, d_rank[i] - c_rank[i])
+    fixed = 4 if widest <= 4 else (8 if widest <= 8 else (16 if widest <= 16 else 0))
+    diff = np.zeros(max(n_values, 1) + fixed, dtype=np.int32)  # (a row count: < 2**31)
     found = np.empty(n, dtype=np.int64)
     current = -1
     p = 0
@@ -709,39 +737,58 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
             diff[rank[q]] += 1
             q += 1
         count = 0
+        c = c_rank[i]
+        if fixed > 0:  # (c + t stays inside diff: c <= n_values; the padding is zeros)
+            width = d_rank[i] - c
+            for t in range(fixed):
+                count += diff[c + t] * (t < width)
+            found[i] = count * (p < q)
+            continue
         if p < q:
-            for j in range(c_rank[i], d_rank[i]):
+            for j in range(c, d_rank[i]):
                 count += diff[j]
         found[i] = count
     for i in range(n):  # into the targets' own order, in a pass of its own (random writes)
         out[first[i]] = found[i]
 
 
-
 @_jit
 def few_dataset(order, skey, y, u, values, n_keys, last, tkey, lo, hi, x, d, keys_first,
                 lo_first, hi_first, c_rank, d_rank, first, closed, na_matches, c_out, own_out):
     """One more synthetic dataset of the few-values grid's table-free sweep, in one call:
-    :func:`few_cells`, :func:`few_side`, :func:`count_few_sweep` into ``c_out`` and
-    :func:`own_rows` (interval rule) into ``own_out``.
+    :func:`few_cells`, :func:`few_side`, then :func:`few_kept` into ``c_out`` and ``own_out``.
 
     ``order``: the rows sorted by ``y[:, u]``; ``last``: the keys, w, cells and rows per key of
     an earlier dataset (reused when this one's keys and w are the same: known variables); the
-    targets' arrays are those of the sweep. Returns False, with nothing
-    written, when the dataset does not fit: a live row with a NaN, a key >= ``n_keys`` or a w
+    targets' arrays are those of the sweep. Returns ``(True, side)``, the dataset's side
+    (``starts``, ``sorted_u``, ``rank`` of :func:`few_side`), or ``(False, empty)`` with nothing
+    written when the dataset does not fit: a live row with a NaN, a key >= ``n_keys`` or a w
     outside ``values`` (the caller then counts it the general way)."""
+    nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64),
+               np.zeros(0, dtype=np.int32))  # fmt: skip
     for r in range(skey.shape[0]):
         k = skey[r]
         if k >= n_keys or (k >= 0 and (np.isnan(y[r, 0]) or np.isnan(y[r, 1]))):
-            return False
+            return False, nothing
     last_skey, last_w, cells, counts = last
     if not same_rows(last_skey, skey, last_w, y[:, 1 - u]):
         cells = np.empty(skey.shape[0], dtype=np.int64)
         counts, ok = few_cells(skey, y[:, 1 - u], values, n_keys, cells)
         if not ok:
-            return False
-    starts, sorted_u, rank = few_side(order, y[:, u], cells, counts, values.shape[0])
-    count_few_sweep(starts, sorted_u, rank, values.shape[0], keys_first, lo_first, hi_first,
-                    c_rank, d_rank, first, closed, c_out)  # fmt: skip
+            return False, nothing
+    side = few_side(order, y[:, u], cells, counts, values.shape[0])
+    few_kept(side[0], side[1], side[2], values.shape[0], skey, y, tkey, lo, hi, x, d,
+             keys_first, lo_first, hi_first, c_rank, d_rank, first, closed, na_matches, c_out,
+             own_out)  # fmt: skip
+    return True, side
+
+
+@_jit
+def few_kept(starts, sorted_u, rank, n_values, skey, y, tkey, lo, hi, x, d, keys_first,
+             lo_first, hi_first, c_rank, d_rank, first, closed, na_matches, c_out, own_out):
+    """A dataset's counts from its laid-out side (:func:`few_side`, kept across radii) by
+    :func:`count_few_sweep` into ``c_out``, and its own rows (:func:`own_rows`, interval rule)
+    into ``own_out``."""
+    count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_first, c_rank,
+                    d_rank, first, closed, c_out)  # fmt: skip
     own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, False, own_out)
-    return True

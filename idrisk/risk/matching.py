@@ -586,6 +586,7 @@ class CountCache:
         self._value_orders: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.ranks: dict[int, _RankCache] = {}  # by bucketed variable
         self.grid_targets: dict[int, _GridTargets] = {}  # by searched variable
+        self.last_orders: dict[int, tuple] = {}  # the last radius' target orders (renew)
         self._bounds: tuple | None = None
 
     def renew(self) -> CountCache:
@@ -594,6 +595,7 @@ class CountCache:
         bucketed variable and the last dataset's cells)."""
         new = CountCache()
         new.grid_axis = self.grid_axis
+        new.last_orders = {u: (t.first, t.second) for u, t in self.grid_targets.items()}
         for v, ranks in self.ranks.items():
             kept = new.ranks[v] = _RankCache()
             kept.few, kept.cells = ranks.few, ranks.cells
@@ -702,7 +704,8 @@ def _count_box(
         targets = cache.grid_targets.get(u)
         if targets is None:
             # (the upper bounds' order only if it is not the lower bounds': _GridTargets)
-            targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u])
+            kept = _fewgrid.kept_orders(cache.last_orders.get(u), tkey, lo[:, u], hi[:, u])
+            targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u], kept)
         return _count_grid(
             tkey, skey, lo, hi, y, rule, u, n_keys,
             cache=cache,

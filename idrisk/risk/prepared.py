@@ -53,10 +53,11 @@ import pandas as pd
 from .._progress import progress_bar
 from .._synthetic import synthetic_frames
 from ._checks import input_checks, result_about, synthetic_counts, warn_about_checks
+from ._kernels import risk_summaries
 from ._prepare import CheckedInputs, PreparedInputs, check_inputs, encode_inputs
 from .matching import CountCache, KeyEncoder, MatchRule, count_matches, few_sweep, half_widths
 from .options import Radius, RiskOptions
-from .result import IdentificationRiskResult
+from .result import IdentificationRiskResult, dataset_measures
 
 __all__ = ["Prepared", "prepare", "shared_preparation"]
 
@@ -305,7 +306,7 @@ class Prepared:
         def count(j: int) -> None:
             y = prep.cont_syn[j] if prep.radii is not None else empty
             skey = mode.skey(j)
-            if fused is None or not fused(skey, y, c[:, j], own[:, j]):
+            if fused is None or not fused(skey, y, c[:, j], own[:, j], mode.stores[j]):
                 c[:, j], own[:, j] = count_matches(
                     encoder.keys, skey, x, d, y, rule, encoder.n_keys, cache,
                     store=mode.stores[j],
@@ -322,8 +323,7 @@ class Prepared:
                           show=progress) as bar:  # fmt: skip
             count(0)  # the first dataset fills the shared cache (plan, target orders)
             bar.update()
-            if mode.stores[0] is None:  # (a kept side serves other radii: the general way)
-                fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache)
+            fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache)
             minimum = THREAD_MIN_CELLS if fused is None else FUSED_THREAD_MIN_CELLS
             _share(count, range(1, m), _n_workers(n_jobs, m, n, minimum), bar)
         return c, own, checks, prep
@@ -351,6 +351,34 @@ class Prepared:
                 result, checks, prep.names, orig_name=prep.orig_name
             )
         return result
+
+
+    def dataset_measures(self, r: Radius = _SAME) -> dict[str, np.ndarray]:
+        """The per-dataset measures of :meth:`count` for radius ``r`` without its record-level
+        result or its warnings: ``exp_risk``, ``true_rate``, ``false_rate``, ``s``, ``c_zero``
+        and ``never_match`` (one value per dataset), as a radius sweep tabulates them.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from idrisk import RiskOptions
+        >>> orig = pd.DataFrame({"Sex": ["F", "F", "M"], "Income": [10.0, 10.5, 30.0]})
+        >>> prepared = prepare(orig, [orig], RiskOptions(known="Sex", syn="Income", r=0.1))
+        >>> prepared.dataset_measures(0.01)["exp_risk"].tolist()
+        [3.0]
+        """
+        options = self.resolve(r)
+        c, own, checks, prep = self.counts(options, progress=False)
+        n, m = c.shape
+        flags = np.empty((n, m), dtype=bool, order="F")  # T, K and F, not kept
+        sums = np.zeros((m, 4), dtype=np.int64)
+        exp_risk = np.zeros(m, dtype=np.float64)
+        risk_summaries(c, own, flags, flags, flags, sums, exp_risk)
+        s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
+        return {
+            "exp_risk": exp_risk, "true_rate": true_rate, "false_rate": false_rate, "s": s,
+            "c_zero": c_zero, "never_match": np.broadcast_to(checks["never_match"], m),
+        }  # fmt: skip
 
 
 def prepare(

@@ -110,3 +110,47 @@ def test_result_is_compact_and_read_only():
     assert res.T.dtypes.tolist() == [np.dtype(np.int64)] * 3
     np.testing.assert_array_equal(res.risk.to_numpy(),
                                   np.where(res.c > 0, res.T / np.maximum(res.c, 1), 0.0))
+
+
+def test_radii_that_reorder_the_bounds_and_dataset_measures():
+    """A percentage radius above 1 reverses the order of the lower bounds of positive values
+    (x - r|x| decreases in x): the targets' orders kept from the last radius must then be
+    recomputed. Every count, and the per-dataset measures a sweep tabulates, equal a fresh
+    call."""
+    from idrisk.risk import _fewgrid
+
+    orig, syns = _data(m=3)
+    orig.loc[orig.index[5:40], "Income"] *= -1  # negative values too
+    base = RiskOptions(known=["Age", "Sex"], syn=["Income"], r=0.1)
+    prepared = prepare(orig, syns, base)
+    kept = []
+    real = _fewgrid.kept_orders
+    with warnings.catch_warnings(), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fewgrid, "kept_orders", lambda *a: kept.append(real(*a)) or kept[-1])
+        warnings.simplefilter("ignore")
+        for r in (0.1, 1.5, 0.3, 3.0, 0.02, 0.1):
+            fresh = identification_risk(orig, syns, ["Age", "Sex"], ["Income"], r=r)
+            _same(prepared.count(r=r), fresh)
+            measures = prepared.dataset_measures(r)
+            for key in ("exp_risk", "true_rate", "false_rate", "s"):
+                np.testing.assert_array_equal(measures[key], getattr(fresh, key).to_numpy())
+            for key in ("c_zero", "never_match"):
+                np.testing.assert_array_equal(measures[key], fresh.checks[key].to_numpy())
+    assert any(k is None for k in kept[1:]) and any(k is not None for k in kept[1:])
+
+
+def test_orders_by_key_kernel():
+    from idrisk.risk import _fewgrid, _kernels
+
+    rng = np.random.default_rng(35)
+    for _ in range(300):
+        n = int(rng.integers(1, 40))
+        keys = rng.integers(-2, 3, n)
+        values = rng.choice([1.0, 2.0, 3.0, np.nan], n)
+        order = _fewgrid.target_order(keys, values)
+        assert _kernels.orders_by_key(order, keys, values)
+        other = rng.permutation(n)
+        slot = np.maximum(keys + 1, 0)[other]
+        v = np.where(np.isnan(values[other]), np.inf, values[other])
+        want = bool(np.all((slot[1:] > slot[:-1]) | ((slot[1:] == slot[:-1]) & (v[1:] >= v[:-1]))))
+        assert _kernels.orders_by_key(other, keys, values) == want
