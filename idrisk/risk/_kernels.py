@@ -269,8 +269,10 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
     """Per dataset j (column): T, K, F of every record (R's rules: T = 1 when c = 0, K = c·T
     = 1, F = c·(1 − T) = 1) and ``out_int[j] = (s, sum K, sum F, records with c = 0)``;
     ``exp_risk[j]`` = Σ_i T_i / c_i added in record order with a double accumulator (the
-    order and the operations of the R package, so the sum is R's to the last digit)."""
+    order and the operations of the R package, so the sum is R's to the last digit).
+    ``t``, ``k`` and ``f`` with no rows: the sums only, no flag written."""
     n, m = c.shape
+    flags = t.shape[0] > 0
     for j in range(m):
         s = 0
         ks = 0
@@ -282,9 +284,10 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
             hit = own[i, j] & (ci > 0)
             zero = ci == 0
             unique = ci == 1
-            t[i, j] = hit | zero
-            k[i, j] = unique & hit
-            f[i, j] = unique & (not hit)
+            if flags:  # (the same test for every record: no misprediction)
+                t[i, j] = hit | zero
+                k[i, j] = unique & hit
+                f[i, j] = unique & (not hit)
             s += unique
             ks += unique & hit
             fs += unique & (not hit)

@@ -165,7 +165,11 @@ class _Mode:
     def skey(self, j: int) -> np.ndarray:
         key = self._skeys[j]
         if key is None:
-            key = self.encoder.transform(self.prep.cat_syn[j])
+            codes = self.prep.cat_syn[j]
+            if np.array_equal(codes, self.prep.cat_orig):  # known categorical variables only
+                key = self.encoder.keys.copy()  # (= transform of the codes it was fitted on)
+            else:
+                key = self.encoder.transform(codes)
             if self._keep:  # (left writeable: a read-only array is another numba signature)
                 self._skeys[j] = key
         return key
@@ -370,10 +374,10 @@ class Prepared:
         options = self.resolve(r)
         c, own, checks, prep = self.counts(options, progress=False)
         n, m = c.shape
-        flags = np.empty((n, m), dtype=bool, order="F")  # T, K and F, not kept
+        no_flags = np.empty((0, m), dtype=bool)  # T, K and F not written, only summed
         sums = np.zeros((m, 4), dtype=np.int64)
         exp_risk = np.zeros(m, dtype=np.float64)
-        risk_summaries(c, own, flags, flags, flags, sums, exp_risk)
+        risk_summaries(c, own, no_flags, no_flags, no_flags, sums, exp_risk)
         s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
         return {
             "exp_risk": exp_risk, "true_rate": true_rate, "false_rate": false_rate, "s": s,

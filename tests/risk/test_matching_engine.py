@@ -237,3 +237,19 @@ def test_three_continuous_over_datasets_against_brute_force():
         np.testing.assert_array_equal(got.c.to_numpy(), want.c.to_numpy())
         np.testing.assert_array_equal(got.T.to_numpy(), want.T.to_numpy())
         assert got.c.to_numpy().max() > 2
+
+
+def test_key_encoder_gives_the_confidential_rows_their_own_keys():
+    """A synthetic dataset whose categorical codes are the confidential ones (known variables
+    only) takes the encoder's fitted keys without a transform (``prepared._Mode.skey``): they
+    must be the transform of those codes, missing codes (-1) and dense or sparse stages
+    alike."""
+    from idrisk.risk.matching import KeyEncoder
+
+    rng = np.random.default_rng(36)
+    for _ in range(100):
+        n, p = int(rng.integers(1, 60)), int(rng.integers(1, 4))
+        codes = rng.integers(-1, int(rng.choice([3, 50, 5000])), (n, p)).astype(np.int32)
+        encoder = KeyEncoder(codes)
+        np.testing.assert_array_equal(encoder.transform(codes), encoder.keys)
+        assert encoder.keys.max(initial=-1) < encoder.n_keys
