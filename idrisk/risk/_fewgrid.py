@@ -277,7 +277,7 @@ class FewSweep:
             return None
         tkey = np.asarray(tkey, dtype=np.int64)
         n_keys = int(max(n_keys, tkey.max(initial=-1) + 1))
-        last = (last[0], last[1], last[3].astype(np.int64), last[4])
+        last = (last[0], last[1], last[3], last[4])
         return cls(targets, values, last, (c, d_rank), u, n_keys, (tkey, lo, hi, x, d), rule)
 
     def __call__(self, skey: np.ndarray, y: np.ndarray, c_out: np.ndarray,
