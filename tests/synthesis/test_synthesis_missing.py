@@ -117,19 +117,11 @@ def test_against_r_reference(tmp_path, seed):
         np.testing.assert_array_equal(out["y"].to_numpy(), ref[i, 2])
 
 
-#: y smoothed (density) on the rows drawn as observed, against the data's observed values;
-#: the rows drawn as missing keep their placeholder (the NA comes back from y_1)
+#: y smoothed (density, synthpop's own syn.smooth) on the rows drawn as observed, against the
+#: data's observed values; the rows drawn as missing keep their placeholder
 _SMOOTH_Y = r"""
-smooth <- function(ys, yobs) {
-  use <- rep(TRUE, length(ys)); tab <- table(ys)
-  if (max(tab) / sum(tab) > 0.7) use <- use & ys != as.numeric(names(tab)[which.max(tab)])
-  k <- length(tab)
-  if (k >= 2 && 10 * tab[k - 1] < tab[k] - tab[k - 1]) use <- use & ys != max(yobs)
-  bw <- bw.SJ(ys[use])
-  ys[use] <- rnorm(sum(use), ys[use], bw)
-  ys[use] <- round(pmax(pmin(ys[use], max(yobs)), min(yobs)), 0)
-  ys
-}
+suppressMessages(library(synthpop))
+smooth <- function(ys, yobs) synthpop:::syn.smooth(ys, yobs, smoothing = "density")
 """
 
 
