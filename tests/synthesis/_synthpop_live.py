@@ -44,6 +44,9 @@ def _r_value(v: object) -> str:
         return "TRUE" if v else "FALSE"
     if isinstance(v, str):
         return '"' + v + '"'
+    if isinstance(v, np.ndarray):  # a matrix, row by row
+        return (f"matrix(c({', '.join(str(x) for x in v.ravel().tolist())}), "
+                f"nrow = {v.shape[0]}, byrow = TRUE)")
     if isinstance(v, dict):
         return "list(" + ", ".join(f"{k} = {_r_value(x)}" for k, x in v.items()) + ")"
     if isinstance(v, (list, tuple)):
