@@ -8,11 +8,12 @@ by donor sampling inside the leaves of an rpart-compatible tree
 visit-sequence columns as predictors, routed with their *synthetic* values.
 All other columns are copied row for row (row i stays record i).
 
-Missing values follow synthpop (spec 5.6): factors get an extra ``"NAtemp"``
-level, numeric predictors (and numeric CART targets) with NAs are split into a
-value column and a missing-indicator factor that are synthesised one after the
-other and recombined (see ``_pad_missing``). ``smoothing="density"`` adds
-synthpop's kernel noise to synthesised numeric values (:func:`smooth_density`).
+Missing values follow synthpop (spec 5.6, :mod:`idrisk.synthesis._missing`): factors get an
+extra ``"NAtemp"`` level; numeric predictors (and numeric CART targets) with NAs are split into a
+value column and a missing-indicator factor; a synthesised one has its indicator drawn first and
+its values drawn, from the observed rows only, for the rows drawn as observed.
+``smoothing="density"`` adds synthpop's kernel noise to synthesised numeric values
+(:func:`smooth_density`).
 
 With ``rng="r"`` every random draw goes through :class:`idrisk.synthesis.rng.RStream` in
 synthpop's order, so the same integer seed gives synthpop's output value for
@@ -49,11 +50,12 @@ import pandas as pd
 
 from .._progress import progress_bar
 from .._result import Result
-from .._schema import is_categorical, sorted_levels
+from .._schema import is_categorical
 from .._stack import user_stacklevel
 from .._synthetic import Synthesizer, SyntheticData
 from ..exceptions import InfiniteValuesWarning
 from ._donors import _LeafDonors, _walk_to_leaves
+from ._missing import drawn_observed, pad_missing
 from ._route_table import RouteTable
 from .rng import NumpyStream, RStream, make_stream
 from .rpart_tree import RpartTree
@@ -234,9 +236,11 @@ def _take(col: pd.Series, pos: np.ndarray):
 
 class _Synthesizer:
     def __init__(self, data, vs, methods, pm, minbucket, cp, proper, stream, smoothing=None,
-                 m=1, indicators=None):
+                 m=1, indicators=None, observed_rows=None):
         self.smoothing = smoothing or {}
         self.indicators: dict[str, str] = indicators or {}  # padded column -> its NA indicator
+        # a synthesised padded column -> the data rows where it is observed
+        self.observed_rows: dict[str, np.ndarray] = observed_rows or {}
         self.data = data
         self.vs = vs
         self.methods = methods
@@ -262,46 +266,49 @@ class _Synthesizer:
         rows: dict[str, np.ndarray] = {}  # a drawn column's values are the data's at these rows
         for v in self.vs:
             mt = self.methods[v]
-            if mt == "sample":
-                cols[v], rows[v] = self._sample(v)
-            elif mt == "cart":
-                cols[v], src = self._cart(v, cols, rows)
-                if src is not None:
-                    rows[v] = src
-            elif mt == "constant":  # synthpop's "constant" keeps the column as it is
+            if mt == "constant":  # synthpop's "constant" keeps the column as it is
                 cols[v] = _values(self._columns[v]).copy()
-            if mt in ("sample", "cart") and self.smoothing.get(v) == "density":
-                cols[v] = _as_output(self._smooth(v, cols), self._columns[v])
+                continue
+            if mt not in ("sample", "cart"):
+                continue
+            # a padded column: drawn for the rows whose indicator was drawn as observed
+            target = (drawn_observed(cols[self.indicators[v]]) if v in self.observed_rows
+                      else None)
+            if mt == "sample":
+                values, src, yobs = self._sample(v, target)
+            else:
+                values, src, yobs = self._cart(v, cols, rows, target)
+            if self.smoothing.get(v) == "density" and len(values):
+                smoothed = smooth_density(np.asarray(values, dtype=float),
+                                          np.asarray(yobs, dtype=float), self.stream)
+                values, src = _as_output(smoothed, self._columns[v]), None
+            if target is not None:  # the rows drawn as missing get synthpop's 0
+                full = np.zeros(self.n)
+                full[target] = values
+                values, src = _as_output(full, self._columns[v]), None
+            cols[v] = values
+            if src is None:
                 rows.pop(v, None)
+            else:
+                rows[v] = src
         arrays = [cols[c] if cols[c] is not self._base[c] else cols[c].copy()
                   for c in self.data.columns]
         return pd.DataFrame(dict(zip(self.data.columns, arrays)), index=self.data.index,
                             columns=self.data.columns, copy=False)
 
-    def _smooth(self, v: str, cols: dict) -> np.ndarray:
-        """``v``'s drawn values smoothed (``smoothing="density"``). A padded column's rows drawn
-        as missing keep their placeholder and are not smoothed, and the observed values are
-        the data's non-missing ones (synthpop synthesises and smooths its value column on the
-        rows that are not missing only)."""
-        values = np.asarray(cols[v], dtype=float)
-        observed = self._columns[v].to_numpy(dtype=float)
-        ind = self.indicators.get(v)
-        if ind is None:
-            return smooth_density(values, observed, self.stream)
-        drawn_missing = np.asarray(cols[ind] == NA_LEVEL, dtype=bool)
-        data_missing = np.asarray(self._columns[ind] == NA_LEVEL, dtype=bool)
-        out = smooth_density(np.where(drawn_missing, np.nan, values),
-                             np.where(data_missing, np.nan, observed), self.stream)
-        out[drawn_missing] = values[drawn_missing]
-        return out
-
-    def _sample(self, v: str) -> tuple:
-        """The bootstrap of ``v``: (values, the data rows they are from)."""
-        pos = np.arange(self.n)
+    def _sample(self, v: str, target: np.ndarray | None) -> tuple:
+        """The bootstrap of ``v`` (of its observed rows, for the ``target`` rows, when padded):
+        (values, the data rows they are from, the values sampled from)."""
+        src = self.observed_rows.get(v) if target is not None else None
+        n_src = self.n if src is None else src.size
+        size = self.n if target is None else target.size
+        pos = np.arange(n_src)
         if self.proper:
-            pos = self.stream.unif_index(self.n, self.n)
-        pos = pos[self.stream.unif_index(self.n, self.n)]
-        return _take(self._columns[v], pos), pos
+            pos = self.stream.unif_index(n_src, n_src)
+        pool = pos if src is None else src[pos]  # data rows of the (bootstrapped) sample
+        rows = pool[self.stream.unif_index(n_src, size)]
+        col = self._columns[v]
+        return _take(col, rows), rows, _values(col)[pool]
 
     def _fit(self, v: str) -> tuple[RpartTree, pd.Series]:
         """The tree for ``v`` (fitted now, or the cached one) and the response it was fitted on.
@@ -309,14 +316,18 @@ class _Synthesizer:
         The random draws are consumed as synthpop does: the bootstrap (``proper``),
         then rpart's cross-validation groups (also for a cached tree).
         """
+        y = self._columns[v]
+        x = self.data[self._preds[v]]
+        fit_rows = self.observed_rows.get(v)
+        if fit_rows is not None:  # a padded column: its observed rows only
+            x = x.iloc[fit_rows].reset_index(drop=True)
+            y = y.iloc[fit_rows].reset_index(drop=True)
         tree = None if self.proper else self.trees.get(v)
         if tree is not None:  # cached tree: still consume rpart's cross-validation draws
             self.stream.skip_permutation(tree.where_.size)
-            return tree, self._columns[v]
-        y = self._columns[v]
-        x = self.data[self._preds[v]]
+            return tree, y
         if self.proper:
-            boot = self.stream.unif_index(self.n, self.n)
+            boot = self.stream.unif_index(len(y), len(y))
             x = x.iloc[boot].reset_index(drop=True)
             y = y.iloc[boot].reset_index(drop=True)
         tree = RpartTree("class" if is_categorical(y) else "anova", minbucket=self.minbucket,
@@ -385,24 +396,27 @@ class _Synthesizer:
             self._encoders[(v, c)] = known
         return known[2][np.asarray(values.codes)]
 
-    def _cart(self, v: str, current: dict, rows: dict) -> tuple:
-        """``v`` drawn by its tree: (values, the data rows they are from, or None)."""
+    def _cart(self, v: str, current: dict, rows: dict, target: np.ndarray | None) -> tuple:
+        """``v`` drawn by its tree (for the ``target`` rows only, when given): (values, the
+        data rows they are from or None, the response the tree was fitted on)."""
         tree, y = self._fit(v)
         nodes = self._route(v, tree, current, rows)
+        if target is not None:
+            nodes = nodes[target]
         if tree.method == "anova":
             donors = self._leaf_donors(v, tree, y)
             if not donors.all_leaves(nodes):
                 nodes = _walk_to_leaves(nodes, tree, self.stream)
             pos = donors.positions(nodes, self.stream)
             out = _as_output(donors.values[pos], self._columns[v])
-            every_row = not self.proper and len(tree.fit_index_) == self.n
-            return out, (pos if every_row else None)
+            every_row = not self.proper and len(tree.fit_index_) == self.n and target is None
+            return out, (pos if every_row else None), y
         probs = tree.node_probabilities().loc[nodes].to_numpy()
         pick = self.stream.weighted_choice(probs)
         labels = np.asarray(tree.classes_, dtype=object)[pick]
         if pd.api.types.is_bool_dtype(self._columns[v]):
-            return labels.astype(bool), None
-        return _as_output(labels, self._columns[v]), None
+            return labels.astype(bool), None, y
+        return _as_output(labels, self._columns[v]), None, y
 
 
 # ----------------------------------------------------------------------- smoothing
@@ -431,100 +445,6 @@ def _smoothing_map(data: pd.DataFrame, vs, smoothing) -> dict[str, str]:
                 f"smoothing={sm!r} (column {c!r}) is not implemented; use 'density'")
     # smoothing applies to numeric variables only (synthpop sets "" for the others)
     return {c: sm for c, sm in out.items() if sm and not is_categorical(data[c])}
-
-
-NA_LEVEL = "NAtemp"
-
-
-@dataclass
-class _Padded:
-    """Working data after synthpop's missing-value padding, and how to undo it."""
-
-    data: pd.DataFrame
-    vs: list[str]
-    methods: dict[str, str]
-    pm: pd.DataFrame
-    na_factors: list[str]
-    indicators: dict[str, str]  # numeric column -> its missing-indicator column
-
-    def restore(self, out: pd.DataFrame, original: pd.DataFrame) -> pd.DataFrame:
-        if not self.na_factors and not self.indicators and out.columns.equals(original.columns):
-            return out  # nothing padded: ``out`` is already a fresh frame of the columns
-        res = out[list(original.columns)].copy()
-        for c in self.na_factors:
-            res[c] = _restore_factor(out[c], original[c])
-        for c, ind in self.indicators.items():
-            vals = out[c].astype(float).to_numpy(copy=True)
-            vals[(out[ind].astype(object) == NA_LEVEL).to_numpy()] = np.nan
-            res[c] = pd.Series(vals, index=original.index).astype(original[c].dtype)
-        return res
-
-
-def _restore_factor(col: pd.Series, like: pd.Series) -> pd.Series:
-    labels = col.astype(object).to_numpy(copy=True)
-    labels[labels == NA_LEVEL] = None
-    if isinstance(like.dtype, pd.CategoricalDtype):
-        return pd.Series(pd.Categorical(labels, categories=like.cat.categories,
-                                        ordered=like.cat.ordered), index=like.index)
-    return pd.Series(labels, index=like.index, dtype=object).astype(like.dtype)
-
-
-def _pad_missing(data: pd.DataFrame, vs, methods, pm) -> _Padded:
-    """synthpop's handling of missing values (spec section 5.6).
-
-    * A factor (categorical / string / bool column) with NAs that is synthesised
-      or used as a predictor gets an extra last level ``"NAtemp"``; it is an
-      ordinary level for the trees and the sampling and becomes NA again in
-      the output.
-    * A numeric column with NAs that is a predictor, or that is synthesised
-      by CART, is split into a value column (same name, NA -> 0) and a factor
-      ``<name>_1`` (levels ``"0"`` = observed, ``"NAtemp"`` = missing). The
-      indicator is appended after the data's columns, is visited right before
-      the value column with the same method and predictors, and predicts the
-      value column (CART) and every column the original predicts. The column
-      is rebuilt as NA where the indicator is ``"NAtemp"``.
-    """
-    work = data.copy()
-    wvs = list(vs)
-    wmethods = dict(methods)
-    wpm = pm.copy()
-    na_factors: list[str] = []
-    indicators: dict[str, str] = {}
-    for c in data.columns:
-        col = data[c]
-        if not col.isna().any():
-            continue
-        used = bool(pm[c].sum() > 0)
-        if is_categorical(col):
-            if c in vs or used:
-                if isinstance(col.dtype, pd.CategoricalDtype):
-                    cats = list(col.cat.categories)
-                else:
-                    cats = sorted_levels(col)
-                if NA_LEVEL in cats:
-                    raise ValueError(f"column {c!r} already has a level {NA_LEVEL!r}")
-                labels = col.astype(object).where(col.notna(), NA_LEVEL)
-                work[c] = pd.Categorical(labels, categories=cats + [NA_LEVEL])
-                na_factors.append(c)
-            continue
-        if not (used or (c in vs and methods[c] == "cart")):
-            continue
-        ind = f"{c}_1"
-        if ind in data.columns:
-            raise ValueError(f"column {c!r} has NAs but the helper name {ind!r} is taken")
-        work[c] = col.astype(float).fillna(0.0)
-        work[ind] = pd.Categorical(np.where(col.isna(), NA_LEVEL, "0"),
-                                   categories=["0", NA_LEVEL])
-        indicators[c] = ind
-        wmethods[ind] = methods[c]
-        wpm[ind] = wpm[c]  # whoever uses the column uses its indicator too
-        wpm.loc[ind] = wpm.loc[c]
-        if methods[c] == "cart":
-            wpm.loc[c, ind] = 1
-        if c in wvs:
-            wvs.insert(wvs.index(c), ind)
-    wpm = wpm.fillna(0).astype(np.int64)
-    return _Padded(work, wvs, wmethods, wpm, na_factors, indicators)
 
 
 class CARTSynthesizer(Synthesizer):
@@ -646,7 +566,7 @@ class CARTSynthesizer(Synthesizer):
         self.methods_ = methods
         self.predictor_matrix_ = pm
         self.smoothing_ = smooth
-        self._padded = _pad_missing(data, vs, methods, pm)
+        self._padded = pad_missing(data, vs, methods, pm)
         return self
 
     def synthesize(self, m: int = 5, seed: int | None = None) -> SyntheticData:
@@ -664,7 +584,7 @@ class CARTSynthesizer(Synthesizer):
         stream: RStream | NumpyStream = make_stream(self.rng, seed)
         synth = _Synthesizer(pad.data, pad.vs, pad.methods, pad.pm, int(self.minbucket),
                              float(self.cp), bool(self.proper), stream, self.smoothing_, m,
-                             pad.indicators)
+                             pad.indicators, pad.observed_rows)
         progress = self.progress
         if progress is None:
             progress = m > 1 and sys.stderr.isatty()

@@ -2,16 +2,23 @@
 
 :func:`bw_sj` is R's ``bw.SJ`` (Sheather-Jones bandwidth, binned pair counts and R's Brent
 root finder); :func:`smooth_density` adds Gaussian kernel noise with that bandwidth, with
-synthpop's guard against values above 70 % frequency, clipping to the observed range and
-rounding to the data's decimal places. Noise comes from the stream's ``norm_rand`` (R's
-inversion ``rnorm`` for an R-compatible stream).
+synthpop's guard against values above 70 % frequency, its top-coding check, clipping to
+``[min(yobs), max(yobs) + bw]`` (``max(yobs)`` when top-coded) and rounding to synthpop's count
+of decimal places (of ``x - floor(x)`` as R writes it: 15 for 12.3). Noise comes from the
+stream's ``norm_rand`` (R's inversion ``rnorm`` for an R-compatible stream).
 """
 
 from __future__ import annotations
 
+import math
+import re
+
 import numpy as np
 
-__all__ = ["bw_sj", "smooth_density"]
+from .._rtext import r_label
+from ..exceptions import InputError
+
+__all__ = ["bw_sj", "decimal_places", "r_round", "smooth_density"]
 
 
 def _bw_pair_counts(x: np.ndarray, nb: int) -> tuple[float, np.ndarray]:
@@ -31,22 +38,56 @@ def _bw_pair_counts(x: np.ndarray, nb: int) -> tuple[float, np.ndarray]:
     return float(dd), np.bincount(diff, minlength=nb).astype(float)[:nb]
 
 
+_M_1_SQRT_2PI = 0.398942280401432677939946059934  # C's M_1_SQRT_2PI
+
+
 def _phi(n: int, d: float, cnt: np.ndarray, h: float, six: bool) -> float:
-    delta = (np.arange(cnt.size) * d / h) ** 2
-    keep = np.flatnonzero(delta >= 1000)
-    m = int(keep[0]) if keep.size else cnt.size
-    delta = delta[:m]
+    """R's ``bw_phi4`` / ``bw_phi6`` (R 4.2), term by term in R's order (libm's ``exp``, a
+    running sum, a division by ``n (n - 1) h^k`` and a product with ``1 / sqrt(2 pi)``), so the
+    bandwidth is R's to the last bit (checked against ``C_bw_phi4`` / ``C_bw_phi6``)."""
+    counts = cnt.tolist()
+    total = 0.0
+    for i, c in enumerate(counts):
+        delta = i * d / h
+        delta *= delta
+        if delta >= 1000:
+            break
+        if six:
+            term = math.exp(-delta / 2) * (delta * delta * delta - 15 * delta * delta
+                                           + 45 * delta - 15)
+        else:
+            term = math.exp(-delta / 2) * (delta * delta - 6 * delta + 3)
+        total += term * c
     if six:
-        term = np.exp(-delta / 2) * (delta**3 - 15 * delta**2 + 45 * delta - 15)
-        tot = 2.0 * _seq_sum(term * cnt[:m]) - 15.0 * n
-        return tot / (float(n) * (n - 1) * h**7.0) / np.sqrt(2 * np.pi)
-    term = np.exp(-delta / 2.0) * (delta * delta - 6.0 * delta + 3.0)
-    tot = 2.0 * _seq_sum(term * cnt[:m]) + n * 3.0
-    return tot / (float(n) * (n - 1) * h**5.0) / np.sqrt(2 * np.pi)
+        total = 2 * total - 15 * n
+        return total / (float(n) * (n - 1) * math.pow(h, 7.0)) * _M_1_SQRT_2PI
+    total = 2 * total + n * 3
+    return total / (float(n) * (n - 1) * math.pow(h, 5.0)) * _M_1_SQRT_2PI
 
 
-def _seq_sum(a: np.ndarray) -> float:
-    return float(np.cumsum(a)[-1]) if a.size else 0.0
+def _r_sd(x: np.ndarray) -> float:
+    """R's ``sd(x)``: the mean and the sum of squares accumulated in long double, in order."""
+    n = x.size
+    ld = x.astype(np.longdouble)
+    mean = np.cumsum(ld)[-1] / n
+    if np.isfinite(mean):
+        mean = mean + np.cumsum(ld - mean)[-1] / n
+    xm = float(mean)
+    dev = x - xm
+    ss = np.cumsum((dev * dev).astype(np.longdouble))[-1]
+    return math.sqrt(float(ss / (n - 1)))
+
+
+def _r_quantile7(x: np.ndarray, prob: float) -> float:
+    """R's ``quantile(x, prob, type = 7)``: ``(1 - h) x[lo] + h x[hi]``."""
+    xs = np.sort(x)
+    index = 1 + (xs.size - 1) * prob
+    lo, hi = math.floor(index), math.ceil(index)
+    q = float(xs[lo - 1])
+    if index > lo and xs[hi - 1] != q:
+        h = index - lo
+        q = (1 - h) * q + h * float(xs[hi - 1])
+    return q
 
 
 def _zeroin(f, ax: float, bx: float, fa: float, fb: float, tol: float,
@@ -122,8 +163,8 @@ def bw_sj(x, nb: int = 1000) -> float:
     if n < 2 or not np.all(np.isfinite(x)):
         raise ValueError("bw_sj needs at least 2 finite values")
     d, cnt = _bw_pair_counts(x, int(nb))
-    q1, q3 = np.percentile(x, [25, 75])
-    scale = min(float(np.std(x, ddof=1)), (q3 - q1) / 1.349)
+    iqr = _r_quantile7(x, 0.75) - _r_quantile7(x, 0.25)
+    scale = min(_r_sd(x), iqr / 1.349)
     a = 1.24 * scale * n ** (-1 / 7)
     b = 1.23 * scale * n ** (-1 / 9)
     c1 = 1 / (2 * np.sqrt(np.pi) * n)
@@ -132,7 +173,6 @@ def bw_sj(x, nb: int = 1000) -> float:
         raise ValueError("sample is too sparse to find TD (bw.SJ)")
     hmax = 1.144 * scale * n ** (-1 / 5)
     lower, upper = 0.1 * hmax, hmax
-    tol = 0.1 * lower
     alph2 = 1.357 * (_phi(n, d, cnt, a, six=False) / td) ** (1 / 7)
     if not np.isfinite(alph2):
         raise ValueError("sample is too sparse to find alph2 (bw.SJ)")
@@ -149,31 +189,104 @@ def bw_sj(x, nb: int = 1000) -> float:
         else:
             lower /= 1.2
         itry += 1
+    tol = 0.1 * lower  # R's lazy default: the lower bound after any widening
     return float(_zeroin(fsd, lower, upper, fsd(lower), fsd(upper), tol))
 
 
-def _decimal_places(v: float) -> int:
-    if abs(v - round(v)) <= np.sqrt(np.finfo(float).eps):
+def r_round(x: np.ndarray, digits: int) -> np.ndarray:
+    """R's ``round(x, digits)`` (R >= 4.0.0) for ``digits >= 1``: of the two neighbours
+    ``floor(x * 10^d) / 10^d`` and ``ceil(x * 10^d) / 10^d`` the nearer one (ties to the even
+    last digit), and ``x`` itself when it has no more than 15 significant digits to spare
+    (``log10|x| + digits > 15``, with R's cheap ``log10``). ``numpy.round`` scales and rounds
+    instead, so ``round(12.345, 2)`` is 12.35 in R and 12.34 in numpy.
+
+    Examples
+    --------
+    >>> r_round(np.array([12.345, 2.675, 0.285, -1.005, 12.3]), 2).tolist()
+    [12.35, 2.67, 0.28, -1.0, 12.3]
+    """
+    x = np.asarray(x, dtype=float)
+    if digits <= 0:
+        return np.rint(x) if digits == 0 else np.round(x, digits)
+    out = x.copy()
+    a = np.abs(x)
+    ok = np.isfinite(x) & (x != 0)
+    with np.errstate(divide="ignore"):
+        l10x = np.log10(2.0) * (0.5 + np.floor(np.log2(np.where(ok, a, 1.0))))
+    todo = ok & (l10x + digits <= 15)
+    if not todo.any():
+        return out
+    pow10 = 1.0
+    for _ in range(digits):  # R_pow_di: repeated multiplication
+        pow10 *= 10.0
+    v = a[todo]
+    x10 = v * pow10
+    i10 = np.floor(x10)
+    down = i10 / pow10
+    up = np.ceil(x10) / pow10
+    du, dd = up - v, v - down
+    pick_up = (du < dd) | ((np.fmod(i10, 2.0) == 1) & (du == dd))
+    out[todo] = np.sign(x[todo]) * np.where(pick_up, up, down)
+    return out
+
+
+def decimal_places(v: float) -> int:
+    """synthpop's ``decimalplaces``: the digits after the point of R's ``as.character`` of the
+    fractional part ``v - floor(v)`` (15 significant digits), so 12.3 counts 15 places
+    (``0.300000000000001``) and 12.34 counts 2; 0 for a whole number.
+
+    Examples
+    --------
+    >>> [decimal_places(v) for v in (12.3, 0.5, 12.34, 3.0, -1.7, 100.01)]
+    [15, 1, 2, 0, 1, 16]
+    """
+    frac = v - np.floor(v)
+    if np.isnan(frac) or frac % 1 == 0 or round(frac, 15) % 1 == 0:
         return 0
-    txt = format(v, ".15g").rstrip("0")
-    return len(txt.split(".")[1]) if "." in txt and "e" not in txt else 0
+    text = r_label(float(frac))
+    parts = re.sub("0+$", "", text).split(".")
+    if len(parts) < 2:  # R writes it as 1e-05: synthpop's strsplit(...)[[1]][[2]] fails
+        raise InputError(
+            f"synthpop cannot count the decimal places of {v!r}: R writes its fractional part "
+            f"as {text!r} (synthpop's decimalplaces stops with 'subscript out of bounds')")
+    return len(parts[1])
+
+
+def _r_table(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """R's ``table(y)`` of numbers: the labels' values (``as.numeric(names(...))``) and counts,
+    in increasing order; values that ``as.character`` writes alike are one cell."""
+    vals, counts = np.unique(y, return_counts=True)
+    labels = [r_label(float(v)) for v in vals]
+    keys: list[str] = []
+    merged: list[int] = []
+    for lab, c in zip(labels, counts.tolist()):
+        if keys and keys[-1] == lab:
+            merged[-1] += c
+        else:
+            keys.append(lab)
+            merged.append(c)
+    return np.array([float(k) for k in keys]), np.array(merged)
 
 
 def smooth_density(ysyn, yobs, stream) -> np.ndarray:
-    """synthpop's ``smoothing = "density"`` for one synthesised numeric variable.
+    """synthpop's ``smoothing = "density"`` (``syn.smooth``) for one synthesised numeric variable.
 
     Missing values (NaN) of ``ysyn`` are set aside and stay where they are: only the other
     values are smoothed, by the rules below, against the non-missing ``yobs`` (synthpop's
     ``syn.sample`` smooths ``yp[!(yp %in% cont.na)]``, ``cont.na`` holding ``NA``).
 
-    1. If one value holds more than 70 % of ``ysyn``, its rows are not smoothed.
-    2. Top-coding check: if the count of the largest synthetic value exceeds the
-       count of the second largest by more than 10 times the latter, rows equal
-       to ``max(yobs)`` are not smoothed.
+    1. If one value (one cell of R's ``table``) holds more than 70 % of ``ysyn``, its rows
+       are not smoothed.
+    2. Top-coding check: if the count of the largest synthetic value exceeds the count of
+       the second largest by more than 10 times the latter, the data are top-coded: the
+       rows equal to ``max(yobs)`` are not smoothed (synthpop drops them by position from
+       the rows kept by rule 1, ``ys[-which(ysyn == max(yobs))]``, and so does this) and
+       the upper bound is ``max(yobs)``; otherwise the upper bound is ``max(yobs) + bw``.
     3. The other rows get Gaussian noise, ``rnorm(mean = y, sd = bw)`` with
        ``bw = bw_sj(those values)`` (one normal per row, in row order).
-    4. They are clipped to ``[min(yobs), max(yobs)]`` and rounded to the largest
-       number of decimal places seen in ``yobs``.
+    4. They are clipped to ``[min(yobs), upper bound]`` and rounded (R's ``round``, see
+       :func:`r_round`) to the largest :func:`decimal_places` of ``yobs`` -- 15 or more for
+       values such as 12.3, which leaves them in effect unrounded.
 
     Parameters
     ----------
@@ -194,18 +307,23 @@ def smooth_density(ysyn, yobs, stream) -> np.ndarray:
         if present.any():
             y[present] = smooth_density(y[present], yo, stream)
         return y
-    vals, counts = np.unique(y, return_counts=True)
-    use = np.ones(y.size, dtype=bool)
+    vals, counts = _r_table(y)
+    ys = np.arange(y.size)
+    top = vals[np.argmax(counts)]
     if counts.max() / counts.sum() > 0.7:
-        use &= y != vals[np.argmax(counts)]
+        ys = np.flatnonzero(y != top)
+    upper = None
     if counts.size >= 2 and 10 * counts[-2] < counts[-1] - counts[-2]:
-        use &= y != yo.max()
-    idx = np.flatnonzero(use)
-    if idx.size < 2 or np.unique(y[idx]).size < 2:
+        drop = np.flatnonzero(y == yo.max())
+        ys = np.delete(ys, drop[drop < ys.size])
+        upper = float(yo.max())
+    if ys.size < 2 or np.unique(y[ys]).size < 2:
         return y
-    bw = bw_sj(y[idx])
-    y[idx] = y[idx] + bw * stream.norm_rand(idx.size)
-    y[idx] = np.clip(y[idx], yo.min(), yo.max())
-    digits = max((_decimal_places(v) for v in np.unique(yo)), default=0)
-    y[idx] = np.round(y[idx], digits)
+    bw = bw_sj(y[ys])
+    y[ys] = y[ys] + bw * stream.norm_rand(ys.size)
+    if upper is None:
+        upper = float(yo.max()) + bw
+    y[ys] = np.maximum(np.minimum(y[ys], upper), yo.min())
+    digits = max((decimal_places(float(v)) for v in np.unique(yo)), default=0)
+    y[ys] = r_round(y[ys], digits)
     return y

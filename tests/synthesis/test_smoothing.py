@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from idrisk.exceptions import InputError
 from idrisk.synthesis import CARTSynthesizer, syn
 from idrisk.synthesis.rng import RStream
-from idrisk.synthesis.smoothing import bw_sj, smooth_density
+from idrisk.synthesis.smoothing import bw_sj, decimal_places, r_round, smooth_density
 
-DATA = Path(__file__).resolve().parent / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _synthpop_live import match_rate, synthpop_syn  # noqa: E402
+
 needs_rscript = pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript (R) not found")
 
 
@@ -30,7 +34,7 @@ def test_bw_sj_equals_r(tmp_path, n):
     path = tmp_path / "x.txt"
     np.savetxt(path, x, fmt="%.17g")
     ref = _r(f'x <- scan("{path}", quiet = TRUE); cat(sprintf("%.17g", bw.SJ(x)))')[0]
-    assert bw_sj(x) == pytest.approx(ref, rel=1e-13)
+    assert bw_sj(x) == ref  # to the last bit
 
 
 def test_smooth_density_rules():
@@ -38,86 +42,60 @@ def test_smooth_density_rules():
     yobs = np.round(rng.normal(50, 10, 500), 1)
     ysyn = rng.choice(yobs, 500)
     out = smooth_density(ysyn, yobs, RStream(1))
-    assert out.min() >= yobs.min() and out.max() <= yobs.max()  # clipped to observed range
-    np.testing.assert_array_equal(out, np.round(out, 1))  # rounded to the data's decimals
+    bw = bw_sj(ysyn)
+    assert out.min() >= yobs.min() and out.max() <= yobs.max() + bw  # not top-coded: max + bw
     assert (out != ysyn).mean() > 0.8
-    # expected values computed by R (set.seed(1); rnorm(n, ysyn, bw.SJ(ysyn)), clipped,
-    # rounded), stored with the R script beside them; re-run live below when R is present
-    stored_in = pd.read_csv(DATA / "smooth_density_in.csv")
-    np.testing.assert_array_equal(stored_in["ysyn"], ysyn)
-    np.testing.assert_array_equal(stored_in["yobs"], yobs)
-    expect = pd.read_csv(DATA / "smooth_density_r.csv", comment="#")["expected"].to_numpy()
-    np.testing.assert_array_equal(out, expect)
+    # 12.3 - 12 is 0.300000000000001 to R: 15 places, so one-decimal data stay unrounded
+    assert (out != np.round(out, 1)).mean() > 0.9
     # more than 70% at one value: those rows are left alone
     spiky = np.where(np.arange(500) < 400, 0.0, ysyn)
     out2 = smooth_density(spiky, np.concatenate([yobs, [0.0]]), RStream(2))
     assert (out2[:400] == 0).all() and (out2[400:] != spiky[400:]).mean() > 0.8
-    # top-coded data: the rows at the maximum are left alone
+    # top-coded data: the rows at the maximum are left alone, the others clipped to it
     top = np.where(np.arange(500) % 3 == 0, yobs.max(), ysyn)
     out3 = smooth_density(top, yobs, RStream(3))
-    assert (out3[top == yobs.max()] == yobs.max()).all()
+    assert (out3[top == yobs.max()] == yobs.max()).all() and out3.max() == yobs.max()
 
 
-@needs_rscript
-def test_stored_smoothing_reference_matches_live_r():
-    out = subprocess.run(
-        ["Rscript", str(DATA / "smooth_density_r.R"), str(DATA / "smooth_density_in.csv")],
-        capture_output=True, text=True, check=True,
-    ).stdout
-    live = np.array([float(v) for v in out.splitlines()[2:]])
-    stored = pd.read_csv(DATA / "smooth_density_r.csv", comment="#")["expected"].to_numpy()
-    np.testing.assert_array_equal(live, stored)
-    bw_r = float(out.splitlines()[0].split("=")[1])
-    assert bw_sj(pd.read_csv(DATA / "smooth_density_in.csv")["ysyn"]) == pytest.approx(
-        bw_r, rel=1e-13)
+def test_r_round_and_decimal_places():
+    # R 4.2: round(c(12.345, 2.675, 0.285, -12.345), 2); synthpop:::decimalplaces
+    np.testing.assert_array_equal(r_round(np.array([12.345, 2.675, 0.285, -12.345]), 2),
+                                  [12.35, 2.67, 0.28, -12.35])
+    assert [decimal_places(v) for v in (12.3, 0.5, 2.25, 12.34, 3.0, 100.01, 3.00012)] == [
+        15, 1, 2, 2, 0, 16, 18]
+    assert decimal_places(3.00001) == 18  # 1.00000000000655e-05
+    with pytest.raises(InputError, match="decimal places"):
+        decimal_places(1e-05)  # R writes 1e-05: synthpop stops (subscript out of bounds)
 
 
-_R_SMOOTH = r"""
-suppressMessages(library(rpart))
-d <- read.csv("%s")
-smooth <- function(ys, yobs) {
-  use <- rep(TRUE, length(ys)); tab <- table(ys)
-  if (max(tab) / sum(tab) > 0.7) use <- use & ys != as.numeric(names(tab)[which.max(tab)])
-  k <- length(tab)
-  if (k >= 2 && 10 * tab[k - 1] < tab[k] - tab[k - 1]) use <- use & ys != max(yobs)
-  bw <- bw.SJ(ys[use])
-  ys[use] <- rnorm(sum(use), ys[use], bw)
-  ys[use] <- pmax(pmin(ys[use], max(yobs)), min(yobs))
-  ys[use] <- round(ys[use], 1)
-  ys
-}
-set.seed(%d); n <- nrow(d); out <- c()
-for (i in 1:2) {
-  x <- smooth(d$x[sample.int(n, n, TRUE)], d$x)
-  fit <- rpart(y ~ x, data = d, method = "anova", minbucket = 5, cp = 1e-8)
-  leaves <- as.numeric(rownames(fit$frame))[fit$where]
-  fit$frame$yval <- as.numeric(rownames(fit$frame))
-  nodes <- predict(fit, newdata = data.frame(x = x)); new <- numeric(n)
-  for (L in unique(nodes)) { idx <- which(nodes == L); don <- d$y[leaves == L]
-    new[idx] <- don[sample.int(length(don), length(idx), TRUE)] }
-  y <- smooth(new, d$y)
-  out <- c(out, sprintf("%%.17g", c(x, y)))
-}
-cat(out)
-"""
-
-
-@needs_rscript
-def test_syn_with_density_smoothing_against_r(tmp_path):
-    """sample + smoothing, then cart (on smoothed predictors) + smoothing, m = 2, in R."""
-    rng = np.random.default_rng(4)
+def _smooth_case(kind: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
     n = 400
-    x = np.round(rng.gamma(2.0, 3.0, n), 1)
-    d = pd.DataFrame({"x": x, "y": np.round(x * 2 + rng.normal(size=n), 1)})
-    path = tmp_path / "d.csv"
-    d.to_csv(path, index=False)
-    ref = _r(_R_SMOOTH % (path, 17)).reshape(2, 2, n)
-    res = syn(d, m=2, syn=["x", "y"], seed=17, smoothing="density")
-    cart = CARTSynthesizer(syn=["x", "y"], smoothing="density").fit(d)
-    assert cart.smoothing_ == {"x": "density", "y": "density"}
-    for i, out in enumerate(res.frames):
-        np.testing.assert_array_equal(out["x"].to_numpy(), ref[i, 0])
-        np.testing.assert_array_equal(out["y"].to_numpy(), ref[i, 1])
+    yobs = {"dec1": lambda: np.round(rng.gamma(2, 5, n), 1),
+            "dec2": lambda: np.round(rng.normal(50, 10, n), 2),
+            "int": lambda: np.round(rng.gamma(2, 50, n)),
+            "neg": lambda: np.round(rng.normal(0, 3, n), 3)}[kind]()
+    ysyn = rng.choice(yobs, n)
+    if kind == "int":
+        ysyn[: n // 3] = yobs.max()  # top-coded
+    if seed % 2:
+        ysyn[: int(n * 0.75)] = ysyn[n - 1]  # one value above 70%
+    return ysyn, yobs
+
+
+@needs_rscript
+@pytest.mark.parametrize("kind", ["dec1", "dec2", "int", "neg"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_smooth_density_equals_synthpop(tmp_path, kind, seed):
+    """smooth_density against synthpop 1.9-3's own syn.smooth (live), same seed."""
+    ysyn, yobs = _smooth_case(kind, seed)
+    np.savetxt(tmp_path / "ysyn.txt", ysyn, fmt="%.17g")
+    np.savetxt(tmp_path / "yobs.txt", yobs, fmt="%.17g")
+    ref = _r(f"""suppressMessages(library(synthpop)); set.seed({seed})
+      ys <- scan("{tmp_path / 'ysyn.txt'}", quiet = TRUE)
+      yo <- scan("{tmp_path / 'yobs.txt'}", quiet = TRUE)
+      cat(sprintf("%.17g", synthpop:::syn.smooth(ys, yo, smoothing = "density")))""")
+    np.testing.assert_array_equal(smooth_density(ysyn, yobs, RStream(seed)), ref)
 
 
 def test_per_variable_smoothing_and_errors():
@@ -141,19 +119,32 @@ def test_per_variable_smoothing_and_errors():
 @needs_rscript
 def test_sampled_column_with_missing_values_is_smoothed_around_them(tmp_path):
     """A sampled column with NAs that nothing uses (not padded): synthpop's syn.sample
-    smooths the values that are not NA and leaves the NAs (bw_sj raised on the NAs)."""
+    smooths the values that are not NA and leaves the NAs (live synthpop::syn)."""
     rng = np.random.default_rng(9)
     n = 300
     y = np.round(rng.gamma(2.0, 3.0, n), 1)
     y[rng.random(n) < 0.1] = np.nan
-    d = pd.DataFrame({"y": y, "x": np.arange(n)})
-    path = tmp_path / "y.txt"
-    np.savetxt(path, y, fmt="%.17g")
-    ref = _r(f"""x <- scan("{path}", quiet = TRUE); set.seed(6)
-      ys <- x[sample.int(length(x), length(x), TRUE)]; ok <- !is.na(ys)
-      bw <- bw.SJ(ys[ok]); ys[ok] <- rnorm(sum(ok), ys[ok], bw)
-      ys[ok] <- round(pmax(pmin(ys[ok], max(x, na.rm = TRUE)), min(x, na.rm = TRUE)), 1)
-      cat(sprintf("%.17g", ys))""")
+    d = pd.DataFrame({"y": y, "x": np.arange(n, dtype=float)})
+    ref = synthpop_syn(tmp_path, d, 1, 6, visit_sequence="y", smoothing="density")
     out = syn(d, m=1, syn=["y"], seed=6, smoothing="density").frames[0]
-    np.testing.assert_array_equal(out["y"].to_numpy(), ref)
+    assert match_rate([out], ref) == 1.0
     pd.testing.assert_series_equal(out["x"], d["x"])
+
+
+@pytest.mark.parametrize("m", [1, 3])
+@pytest.mark.parametrize("seed", [17, 2024])
+def test_syn_with_density_smoothing_equals_synthpop(tmp_path, m, seed):
+    """sample + smoothing, then cart (on smoothed predictors) + smoothing: live synthpop::syn."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    x = np.round(rng.gamma(2.0, 3.0, n), 1)
+    g = rng.choice(list("abc"), n)
+    d = pd.DataFrame({"x": x, "g": pd.Categorical(g), "v": np.round(x * 2 + rng.normal(size=n)
+                                                                   + (g == "b"), 2)})
+    ref = synthpop_syn(tmp_path, d, m, seed, smoothing="density")
+    res = syn(d, m=m, seed=seed, smoothing="density")
+    assert match_rate(res.frames, ref) == 1.0
+    cart = CARTSynthesizer(smoothing="density").fit(d)
+    assert cart.smoothing_ == {"x": "density", "v": "density"}
+
+

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from idrisk.synthesis import syn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _synthpop_live import match_rate, needs_synthpop, synthpop_syn  # noqa: E402
+
+
+def needs_synthpop_marks(f):
+    """The marks of a test that runs synthpop in R."""
+    for mark in needs_synthpop:
+        f = mark(f)
+    return f
 
 
 def _data(seed: int = 0, n: int = 400) -> pd.DataFrame:
@@ -35,13 +45,16 @@ def test_missing_values_are_synthesised_and_restored():
         pd.testing.assert_series_equal(out["k"], d["k"])
         for c in ("x", "y"):  # observed synthetic values are original observed values
             assert out[c].dropna().isin(d[c].dropna()).all()
-        # NA shares: f is a bootstrap; x, y come from trees with the NA indicator
+        # NA shares: f is a bootstrap; x, y come from trees for their NA indicators
         share = out[["f", "x", "y"]].isna().mean()
         np.testing.assert_allclose(share, d[["f", "x", "y"]].isna().mean(), atol=0.06)
-    # the helper columns are gone and the trees used them: x ~ f, x_1 and y ~ f, x, x_1, y_1
-    assert [c for c in res.fitted["trees"]["x"].feature_names_] == ["f", "x_1"]
-    assert [c for c in res.fitted["trees"]["y"].feature_names_] == ["f", "x", "x_1", "y_1"]
-    assert "NAtemp" in res.fitted["trees"]["x_1"].levels_["f"]
+    # the helper columns are gone; as synthpop: x's values ~ f (not its indicator, fitted on
+    # the rows where x is observed), and y ~ f, x, x_1 (the pair last, value first)
+    trees = res.fitted["trees"]
+    assert list(trees["x"].feature_names_) == ["f"] and list(trees["x_1"].feature_names_) == ["f"]
+    assert len(trees["x"].where_) == d["x"].notna().sum()
+    assert list(trees["y"].feature_names_) == ["f", "x", "x_1"]
+    assert "NAtemp" in trees["x_1"].levels_["f"]
 
 
 def test_complete_columns_unaffected_by_missing_elsewhere():
@@ -53,102 +66,68 @@ def test_complete_columns_unaffected_by_missing_elsewhere():
     pd.testing.assert_series_equal(a["x"], b["x"])  # kept, unused column with NAs: no effect
 
 
-_R_MISSING = r"""
-suppressMessages(library(rpart))
-set.seed(%d)
-d <- read.csv("%s", colClasses = c("character", "numeric", "numeric", "integer"))
-d$f <- factor(d$f, levels = c("a", "b", "c", "d"))
-n <- nrow(d)
-w <- d
-w$f <- addNA(w$f); levels(w$f)[is.na(levels(w$f))] <- "NAtemp"
-w$x_1 <- factor(ifelse(is.na(d$x), "NAtemp", "0"), levels = c("0", "NAtemp")); w$x[is.na(w$x)] <- 0
-w$y_1 <- factor(ifelse(is.na(d$y), "NAtemp", "0"), levels = c("0", "NAtemp")); w$y[is.na(w$y)] <- 0
-cart <- function(v, pr, s) {
-  df <- data.frame(y = w[[v]], w[pr]); if (is.factor(df$y)) df$y <- factor(df$y)
-  if (is.factor(df$y)) {
-    fit <- rpart(y ~ ., data = df, method = "class", minbucket = 5, cp = 1e-8)
-    p <- predict(fit, newdata = s[pr], type = "prob")
-    factor(apply(p, 1, function(q) colnames(p)[sample.int(ncol(p), 1, prob = q)]),
-           levels = levels(w[[v]]))
-  } else {
-    fit <- rpart(y ~ ., data = df, method = "anova", minbucket = 5, cp = 1e-8)
-    leaves <- as.numeric(rownames(fit$frame))[fit$where]
-    fit$frame$yval <- as.numeric(rownames(fit$frame))
-    nodes <- predict(fit, newdata = s[pr]); new <- numeric(n)
-    for (L in unique(nodes)) { idx <- which(nodes == L); don <- df$y[leaves == L]
-      new[idx] <- don[sample.int(length(don), length(idx), TRUE)] }
-    new
-  }
-}
-out <- c()
-for (i in 1:2) {
-  s <- w
-  s$f <- w$f[sample.int(n, n, TRUE)]
-  s$x_1 <- cart("x_1", c("f"), s)
-  s$x <- cart("x", c("f", "x_1"), s)
-  s$y_1 <- cart("y_1", c("f", "x", "x_1"), s)
-  s$y <- cart("y", c("f", "x", "x_1", "y_1"), s)
-  fo <- as.integer(s$f); fo[s$f == "NAtemp"] <- NA
-  xo <- ifelse(s$x_1 == "NAtemp", NA, s$x); yo <- ifelse(s$y_1 == "NAtemp", NA, s$y)
-  out <- c(out, sprintf("%%.17g", c(fo, xo, yo)))
-}
-cat(out)
-"""
+
+def _random_data(seed: int, n: int, na: float) -> pd.DataFrame:
+    """Numeric and factor columns, NAs in both (share ``na`` in the numeric ones)."""
+    rng = np.random.default_rng(seed)
+    f = rng.choice(list("abc"), n)
+    g = rng.choice(list("uvwxy"), n)
+    x = np.round(rng.gamma(2, 5, n) + (f == "b") * 4, 1)
+    w = np.round(x * 2 + rng.normal(0, 3, n), 0)
+    z = np.round(rng.normal(50, 10, n) + (g == "u") * 5, 2)
+    d = pd.DataFrame({"f": pd.Categorical(f, categories=list("abc")), "x": x, "w": w,
+                      "g": pd.Categorical(g, categories=list("uvwxy")), "z": z})
+    d.loc[rng.random(n) < na, "x"] = np.nan
+    d.loc[rng.random(n) < na * 1.5, "w"] = np.nan
+    d.loc[rng.random(n) < 0.05, "f"] = None
+    d.loc[rng.random(n) < na / 2, "z"] = np.nan
+    return d
 
 
-@pytest.mark.needs_r
-@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript (R) not found")
-@pytest.mark.parametrize("seed", [5, 2021])
-def test_against_r_reference(tmp_path, seed):
-    """The padding of section 5.6 written in R (sample.int + rpart): same values."""
-    d = _data(seed=seed)
-    path = tmp_path / "d.csv"
-    d.to_csv(path, index=False)
-    r = subprocess.run(["Rscript", "-e", _R_MISSING % (seed, path)], capture_output=True,
-                       text=True, check=True)
-    ref = np.array([np.nan if t == "NA" else float(t) for t in r.stdout.split()])
-    ref = ref.reshape(2, 3, len(d))
-    res = syn(d, m=2, syn=["f", "x", "y"], seed=seed)
-    for i, out in enumerate(res.frames):
-        codes = out["f"].cat.codes.to_numpy().astype(float) + 1
-        codes[codes == 0] = np.nan
-        np.testing.assert_array_equal(codes, ref[i, 0])
-        np.testing.assert_array_equal(out["x"].to_numpy(), ref[i, 1])
-        np.testing.assert_array_equal(out["y"].to_numpy(), ref[i, 2])
+@needs_synthpop_marks
+@pytest.mark.parametrize(("seed", "n", "na", "m", "vs"), [
+    (1, 300, 0.1, 1, ["f", "x", "g", "w", "z"]),
+    (2, 250, 0.3, 3, ["f", "x", "g", "w", "z"]),
+    (3, 400, 0.05, 2, ["x", "f", "w", "z"]),       # a numeric with NAs sampled first
+    (4, 300, 0.2, 1, ["w", "g", "z"]),             # f, x kept, not used
+    (5, 350, 0.15, 2, ["z", "x", "f", "w"]),
+    (6, 200, 0.4, 1, ["g", "z", "w"]),
+])
+def test_missing_values_equal_synthpop(tmp_path, seed, n, na, m, vs):
+    """synthpop::syn (live) on random data with NAs in synthesised numeric and factor columns
+    and in predictors: the same values, NA for NA."""
+    d = _random_data(seed, n, na)
+    ref = synthpop_syn(tmp_path, d, m, 100 + seed, visit_sequence=vs)
+    assert match_rate(syn(d, m=m, syn=vs, seed=100 + seed).frames, ref) == 1.0
 
 
-#: y smoothed (density) on the rows drawn as observed, against the data's observed values;
-#: the rows drawn as missing keep their placeholder (the NA comes back from y_1)
-_SMOOTH_Y = r"""
-smooth <- function(ys, yobs) {
-  use <- rep(TRUE, length(ys)); tab <- table(ys)
-  if (max(tab) / sum(tab) > 0.7) use <- use & ys != as.numeric(names(tab)[which.max(tab)])
-  k <- length(tab)
-  if (k >= 2 && 10 * tab[k - 1] < tab[k] - tab[k - 1]) use <- use & ys != max(yobs)
-  bw <- bw.SJ(ys[use])
-  ys[use] <- rnorm(sum(use), ys[use], bw)
-  ys[use] <- round(pmax(pmin(ys[use], max(yobs)), min(yobs)), 0)
-  ys
-}
-"""
+@needs_synthpop_marks
+@pytest.mark.parametrize("seed", [7, 8])
+def test_missing_values_with_sample_methods_proper_and_kept_predictors_equal_synthpop(
+        tmp_path, seed):
+    """Numeric columns with NAs sampled (method "sample" after the first), proper = TRUE, and a
+    kept (not synthesised) numeric predictor with NAs."""
+    d = _random_data(seed, 300, 0.2)
+    vs = ["f", "x", "g", "w"]
+    method = ["sample", "sample", "cart", "cart", ""]
+    pm = np.zeros((5, 5), dtype=int)
+    pm[3, [0, 1, 4]] = 1  # w ~ f, x, z (z kept, with NAs)
+    pm[2, [0, 1]] = 1
+    for proper in (False, True):
+        ref = synthpop_syn(tmp_path, d, 2, seed, visit_sequence=vs, method=method,
+                           predictor_matrix=pm, proper=proper)
+        ours = syn(d, m=2, syn=vs, seed=seed, method=method, predictor_matrix=pm,
+                   proper=proper).frames
+        assert match_rate(ours, ref) == 1.0, proper
 
 
-@pytest.mark.needs_r
-@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript (R) not found")
-def test_density_smoothing_of_a_column_with_missing_values_against_r(tmp_path):
-    """Only the values drawn as observed are smoothed (the NAs were in the smoothing)."""
-    d = _data(seed=8)
-    path = tmp_path / "d.csv"
-    d.to_csv(path, index=False)
-    draw_y = '  s$y <- cart("y", c("f", "x", "x_1", "y_1"), s)\n'
-    assert draw_y in _R_MISSING
-    code = (_SMOOTH_Y + _R_MISSING).replace(draw_y, draw_y + (
-        '  obs <- s$y_1 != "NAtemp"\n  s$y[obs] <- smooth(s$y[obs], d$y[!is.na(d$y)])\n'))
-    r = subprocess.run(["Rscript", "-e", code % (8, path)], capture_output=True, text=True,
-                       check=True)
-    ref = np.array([np.nan if t == "NA" else float(t) for t in r.stdout.split()])
-    ref = ref.reshape(2, 3, len(d))
-    res = syn(d, m=2, syn=["f", "x", "y"], seed=8, smoothing={"y": "density"})
-    for i, out in enumerate(res.frames):
-        np.testing.assert_array_equal(out["x"].to_numpy(), ref[i, 1])
-        np.testing.assert_array_equal(out["y"].to_numpy(), ref[i, 2])
+@needs_synthpop_marks
+@pytest.mark.parametrize(("seed", "m"), [(8, 2), (9, 1)])
+def test_density_smoothing_of_columns_with_missing_values_equals_synthpop(tmp_path, seed, m):
+    """Smoothing of padded columns: only the values drawn for the rows drawn as observed,
+    against the observed values (live synthpop::syn)."""
+    d = _random_data(seed, 300, 0.15)
+    vs = ["f", "x", "g", "w", "z"]
+    ref = synthpop_syn(tmp_path, d, m, seed, visit_sequence=vs, smoothing="density")
+    ours = syn(d, m=m, syn=vs, seed=seed, smoothing="density").frames
+    assert match_rate(ours, ref) == 1.0
