@@ -285,7 +285,7 @@ def smooth_density(ysyn, yobs, stream) -> np.ndarray:
     3. The other rows get Gaussian noise, ``rnorm(mean = y, sd = bw)`` with
        ``bw = bw_sj(those values)`` (one normal per row, in row order).
     4. They are clipped to ``[min(yobs), upper bound]`` and rounded (R's ``round``, see
-       :func:`r_round`) to the largest :func:`decimal_places` of ``yobs`` -- 15 or more for
+       ``r_round``) to the largest ``decimal_places`` of ``yobs`` -- 15 or more for
        values such as 12.3, which leaves them in effect unrounded.
 
     Parameters
