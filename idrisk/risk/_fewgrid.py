@@ -53,16 +53,17 @@ def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
 
 def kept_orders(last: tuple | None, tkey: np.ndarray, lo_u: np.ndarray,
                 hi_u: np.ndarray) -> tuple | None:  # fmt: skip
-    """The orders (first, second) of the last radius' :class:`GridTargets` when they still
-    order these bounds by (key, bound) (checked in one pass each; a second order that no
-    longer does is recomputed), else None."""
+    """The orders (first, second) of the last radius' :class:`GridTargets` when the first
+    still orders these lower bounds by (key, bound) (checked in one pass), else None. The
+    second is kept only when it was an order of its own that still orders the upper bounds:
+    None lets :class:`GridTargets` check the first on them, or sort them."""
     if last is None:
         return None
     first, second = last
     if not _kernels.orders_by_key(first, tkey, lo_u):
         return None
-    if second is not first and not _kernels.orders_by_key(second, tkey, hi_u):
-        second = None
+    if second is first or not _kernels.orders_by_key(second, tkey, hi_u):
+        second = None  # (one order for both bounds: GridTargets checks it on the new ones)
     return first, second
 
 
