@@ -356,7 +356,6 @@ class Prepared:
             )
         return result
 
-
     def dataset_measures(self, r: Radius = _SAME) -> dict[str, np.ndarray]:
         """The per-dataset measures of :meth:`count` for radius ``r`` without its record-level
         result or its warnings: ``exp_risk``, ``true_rate``, ``false_rate``, ``s``, ``c_zero``
@@ -364,12 +363,13 @@ class Prepared:
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from idrisk import RiskOptions
-        >>> orig = pd.DataFrame({"Sex": ["F", "F", "M"], "Income": [10.0, 10.5, 30.0]})
-        >>> prepared = prepare(orig, [orig], RiskOptions(known="Sex", syn="Income", r=0.1))
-        >>> prepared.dataset_measures(0.01)["exp_risk"].tolist()
-        [3.0]
+        >>> from idrisk.datasets import load_demo
+        >>> demo = load_demo(n=200, seed=1)
+        >>> options = RiskOptions(known=["Age", "Urban"], syn="Income", r=0.1)
+        >>> measures = prepare(demo, [demo], options).dataset_measures(0.05)
+        >>> sorted(measures)
+        ['c_zero', 'exp_risk', 'false_rate', 'never_match', 's', 'true_rate']
         """
         options = self.resolve(r)
         c, own, checks, prep = self.counts(options, progress=False)
