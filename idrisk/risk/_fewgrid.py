@@ -78,23 +78,30 @@ class GridTargets:
 
     def __init__(self, tkey, lo_u, hi_u, orders=None):
         first, second = orders if orders is not None else (target_order(tkey, lo_u), None)
-        hs, ks = hi_u[first], tkey[first]
-        if not np.isnan(hs).any() and bool(np.all((hs[1:] >= hs[:-1]) | (ks[1:] != ks[:-1]))):
+        n = len(tkey)
+        self.keys_first = np.empty(n, dtype=np.int64)
+        self.lo_first = np.empty(n, dtype=np.float64)
+        hs = np.empty(n, dtype=np.float64)
+        lo_nan, hi_nan = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
+        hi_sorted, has_nan = _kernels.lay_out_targets(
+            first, np.asarray(tkey, dtype=np.int64), lo_u, hi_u, self.keys_first,
+            self.lo_first, hs, lo_nan, hi_nan,
+        )  # fmt: skip
+        if hi_sorted:
             second = first
-        elif second is None:
-            second = target_order(tkey, hi_u)
+            self.keys_second, self.hi_second = self.keys_first, hs
+            self.to_first = np.arange(n)
+        else:
+            if second is None:
+                second = target_order(tkey, hi_u)
+            self.keys_second = np.ascontiguousarray(tkey[second], dtype=np.int64)
+            self.hi_second = np.ascontiguousarray(hi_u[second])
+            position = np.empty(n, dtype=np.int64)
+            position[second] = np.arange(n)
+            self.to_first = position[first]
         self.first = first
         self.second = second
-        self.keys_first = np.ascontiguousarray(tkey[first])
-        self.lo_first = np.ascontiguousarray(lo_u[first])
-        self.keys_second = np.ascontiguousarray(tkey[second])
-        self.hi_second = np.ascontiguousarray(hi_u[second])
-        position = np.empty(len(tkey), dtype=np.int64)
-        position[second] = np.arange(len(tkey))
-        self.to_first = position[first]
         self.same_order = second is first
-        lo_nan, hi_nan = np.isnan(lo_u)[first], np.isnan(hi_u)[first]
-        has_nan = bool(lo_nan.any() or hi_nan.any())
         self.lo_nan = lo_nan if has_nan else None  # NaN bounds (matching._SortedDim.windows)
         self.hi_nan = hi_nan if has_nan else None
         self.dead = self.keys_first < 0

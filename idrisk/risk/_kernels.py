@@ -33,8 +33,8 @@ from .._numba import jit as _jit
 __all__ = [
     "count_candidates", "count_few", "count_few_sweep", "count_grid", "distinct_values",
     "encode_keys", "few_cells", "few_dataset", "few_kept", "few_side", "grid_table",
-    "merge_positions", "nan_in_live_rows", "orders_by_key", "own_rows", "rank_windows",
-    "risk_summaries", "same_rows", "sort_by_key",
+    "lay_out_targets", "merge_positions", "nan_in_live_rows", "orders_by_key", "own_rows",
+    "rank_windows", "risk_summaries", "same_rows", "sort_by_key",
 ]
 
 
@@ -207,6 +207,32 @@ def sort_by_key(order_by_value, skey, n_keys):
             rows[fill[k]] = r
             fill[k] += 1
     return rows, starts
+
+
+@_jit
+def lay_out_targets(first, tkey, lo_u, hi_u, keys_first, lo_first, hi_first, lo_nan, hi_nan):
+    """The targets' keys, bounds and NaN flags in the order ``first`` (one gather pass).
+    Returns ``(hi_sorted, has_nan)``: no upper bound is NaN and the upper bounds are sorted
+    within each key in this order too (it is then their order as well); a bound is NaN."""
+    hi_sorted = True
+    has_nan = False
+    for q in range(first.shape[0]):
+        i = first[q]
+        k = tkey[i]
+        lv = lo_u[i]
+        hv = hi_u[i]
+        keys_first[q] = k
+        lo_first[q] = lv
+        hi_first[q] = hv
+        ln = np.isnan(lv)
+        hn = np.isnan(hv)
+        lo_nan[q] = ln
+        hi_nan[q] = hn
+        has_nan |= ln | hn
+        hi_sorted &= not hn
+        if q > 0 and k == keys_first[q - 1]:
+            hi_sorted &= hv >= hi_first[q - 1]
+    return hi_sorted, has_nan
 
 
 @_jit
