@@ -67,8 +67,8 @@ def test_ce1_sort_lower_bound(benchmark, ce1):
 def test_ce1_call(benchmark, ce1):
     orig, syns = ce1
     benchmark.pedantic(quiet, args=(identification_risk, orig, syns), kwargs=CE1_CALL,
-                       rounds=30, iterations=1, warmup_rounds=3)
-    _record(benchmark, "call", target_s=0.008, previous_s=0.0367)
+                       rounds=60, iterations=1, warmup_rounds=3)
+    _record(benchmark, "call", target_s=0.008, previous_s=0.0121)
 
 
 def test_ce1_prepared_count(benchmark, ce1):
@@ -83,8 +83,8 @@ def test_ce1_sweep_10_radii(benchmark, ce1):
     call = dict(CE1_CALL)
     known, syn = call.pop("known"), call.pop("syn")
     benchmark.pedantic(quiet, args=(radius_sweep, orig, syns, known, syn, RADII),
-                       kwargs={"progress": False}, rounds=10, iterations=1, warmup_rounds=1)
-    _record(benchmark, "sweep10", target_ratio_to_call=3)
+                       kwargs={"progress": False}, rounds=20, iterations=1, warmup_rounds=2)
+    _record(benchmark, "sweep10", target_ratio_to_call=3, previous_s=0.0603)
 
 
 _CHILD = """
@@ -129,7 +129,7 @@ def test_million_m20(benchmark, both):
         target_ratio_to_sort=None if both else 4.5, target_s=3.0 if both else None,
         target_peak_rss_mb=1536, peak_rss_mb=child["peak_rss_mb"],
         fresh_process_seconds=child["seconds"], fresh_sort_seconds=child["sort_seconds"],
-        previous_s=8.71 if both else 8.30, previous_peak_rss_mb=2700 if both else 2540,
+        previous_s=2.38 if both else 2.23, previous_peak_rss_mb=1650 if both else 1509,
     )  # fmt: skip
 
 
