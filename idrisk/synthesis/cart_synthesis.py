@@ -53,7 +53,7 @@ from .._result import Result
 from .._schema import is_categorical
 from .._stack import user_stacklevel
 from .._synthetic import Synthesizer, SyntheticData
-from ..exceptions import InfiniteValuesWarning
+from ..exceptions import InfiniteValuesWarning, InputError
 from ._collinear import derive_collinear, drop_dependent_predictors, first_match
 from ._donors import _LeafDonors, _walk_to_leaves
 from ._missing import drawn_observed, pad_missing
@@ -284,8 +284,11 @@ class _Synthesizer:
             else:
                 values, src, yobs = self._cart(v, cols, rows, target)
             if self.smoothing.get(v) == "density" and len(values):
-                smoothed = smooth_density(np.asarray(values, dtype=float),
-                                          np.asarray(yobs, dtype=float), self.stream)
+                try:
+                    smoothed = smooth_density(np.asarray(values, dtype=float),
+                                              np.asarray(yobs, dtype=float), self.stream)
+                except InputError as err:
+                    raise InputError(f"column {v!r}: {err}", column=str(v)) from err
                 values, src = _as_output(smoothed, self._columns[v]), None
             if target is not None:  # the rows drawn as missing get synthpop's 0
                 full = np.zeros(self.n)
