@@ -21,14 +21,15 @@ Identification risk: :class:`RadiusWarning`, :class:`ExtraRadiiWarning`,
 :class:`ContinuousCodesWarning`, :class:`RiskInputWarning`, :class:`ExactMatchWarning`,
 :class:`RParityWarning`; R's printed output: :class:`RPrintedWarning`, :class:`RMessage`,
 :class:`NumbersAsTextWarning`; synthpop's disclosure: :class:`SynthpopQuirkWarning`;
-synthesizers and models: :class:`InfiniteValuesWarning`, :class:`KStarWarning`,
-:class:`StanConvergenceWarning`, :class:`SensitivityWarning`; utility: :class:`UtilityWarning`;
-R: :class:`RConversionWarning`.
+synthesizers and models: :class:`InfiniteValuesWarning`, :class:`CollinearWarning`,
+:class:`KStarWarning`, :class:`StanConvergenceWarning`, :class:`SensitivityWarning`; utility:
+:class:`UtilityWarning`; R: :class:`RConversionWarning`.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "CollinearWarning",
     "ColumnTypeError",
     "ContinuousCodesWarning",
     "ExactMatchWarning",
@@ -188,6 +189,14 @@ class InfiniteValuesWarning(UserWarning):
     NaN in R, so synthpop's ``syn`` treats it as constant -- the column is kept as it is in every
     synthetic dataset (its confidential values released) and is used by no tree; idrisk does the
     same."""
+
+
+class CollinearWarning(UserWarning):
+    """The CART synthesis leaves out columns as synthpop's ``syn`` does: a column correlated at
+    ``|r| >= 0.99999`` with one earlier in the visit sequence is derived from it (synthpop's
+    method ``"collinear"``, its message "Variables ... are collinear"), and a tree's predictors
+    of variance below 1e-5, correlated at ``r >= 0.99999`` with its column or linearly dependent
+    on the others are dropped (synthpop's ``remove.lindep.syn``, which drops them silently)."""
 
 
 class KStarWarning(UserWarning):

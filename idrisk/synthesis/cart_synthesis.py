@@ -53,7 +53,8 @@ from .._result import Result
 from .._schema import is_categorical
 from .._stack import user_stacklevel
 from .._synthetic import Synthesizer, SyntheticData
-from ..exceptions import InfiniteValuesWarning
+from ..exceptions import InfiniteValuesWarning, InputError
+from ._collinear import derive_collinear, drop_dependent_predictors, first_match
 from ._donors import _LeafDonors, _walk_to_leaves
 from ._missing import drawn_observed, pad_missing
 from ._route_table import RouteTable
@@ -269,6 +270,10 @@ class _Synthesizer:
             if mt == "constant":  # synthpop's "constant" keeps the column as it is
                 cols[v] = _values(self._columns[v]).copy()
                 continue
+            if mt == "collinear":  # from the column it is collinear with: no random draws
+                cols[v] = self._collinear(v, cols)
+                rows.pop(v, None)
+                continue
             if mt not in ("sample", "cart"):
                 continue
             # a padded column: drawn for the rows whose indicator was drawn as observed
@@ -279,8 +284,11 @@ class _Synthesizer:
             else:
                 values, src, yobs = self._cart(v, cols, rows, target)
             if self.smoothing.get(v) == "density" and len(values):
-                smoothed = smooth_density(np.asarray(values, dtype=float),
-                                          np.asarray(yobs, dtype=float), self.stream)
+                try:
+                    smoothed = smooth_density(np.asarray(values, dtype=float),
+                                              np.asarray(yobs, dtype=float), self.stream)
+                except InputError as err:
+                    raise InputError(f"column {v!r}: {err}", column=str(v)) from err
                 values, src = _as_output(smoothed, self._columns[v]), None
             if target is not None:  # the rows drawn as missing get synthpop's 0
                 full = np.zeros(self.n)
@@ -295,6 +303,23 @@ class _Synthesizer:
                   for c in self.data.columns]
         return pd.DataFrame(dict(zip(self.data.columns, arrays)), index=self.data.index,
                             columns=self.data.columns, copy=False)
+
+    def _collinear(self, v: str, cols: dict):
+        """synthpop's method ``"collinear"``: ``v``'s value in the first data row whose value
+        of its (first) predictor equals the row's synthetic one; NA where none does."""
+        key = self._preds[v][0]
+        pos = first_match(cols[key], self._base[key])
+        col = self._columns[v]
+        if (pos >= 0).all():
+            return _take(col, pos)
+        if isinstance(col.dtype, pd.CategoricalDtype) or is_categorical(col):
+            values = pd.Series(_take(col, np.maximum(pos, 0))).astype(object).to_numpy()
+            values[pos < 0] = None
+            return _as_output(values, col) if isinstance(col.dtype, pd.CategoricalDtype) \
+                else values
+        values = col.to_numpy(dtype=float)[np.maximum(pos, 0)]
+        values[pos < 0] = np.nan
+        return values if col.dtype.kind in "iub" else _as_output(values, col)
 
     def _sample(self, v: str, target: np.ndarray | None) -> tuple:
         """The bootstrap of ``v`` (of its observed rows, for the ``target`` rows, when padded):
@@ -447,6 +472,22 @@ def _smoothing_map(data: pd.DataFrame, vs, smoothing) -> dict[str, str]:
     return {c: sm for c, sm in out.items() if sm and not is_categorical(data[c])}
 
 
+def _check_collinear_supported(data: pd.DataFrame, vs: list[str], methods: dict[str, str],
+                               pm: pd.DataFrame) -> None:
+    """Refuse the two collinear cases whose synthpop answer idrisk does not reproduce."""
+    for c in vs:
+        if methods[c] == "collinear" and not is_categorical(data[c]) and data[c].isna().any():
+            raise NotImplementedError(
+                f"column {c!r} is collinear with an earlier column and has missing values: "
+                "synthpop then synthesises its missing-value indicator by logistic regression "
+                "('logreg'), which idrisk does not implement. Drop the copy or fill its NAs.")
+        if methods[c] == "cart" and pm.loc[c].sum() == 0:
+            raise NotImplementedError(
+                f"column {c!r} has no predictor left after its collinear predictors were "
+                "derived: synthpop then grows a tree without predictors, which idrisk does "
+                "not implement. Give it other predictors in predictor_matrix.")
+
+
 class CARTSynthesizer(Synthesizer):
     """synthpop's CART (partial) synthesis as an estimator: ``fit(data)``, ``synthesize(m, seed)``.
 
@@ -486,7 +527,8 @@ class CARTSynthesizer(Synthesizer):
     syn_ : list of str
         The columns synthesised, in visiting order.
     methods_ : dict
-        Column -> ``"sample"``, ``"cart"``, ``"constant"`` or ``""`` (kept).
+        Column -> ``"sample"``, ``"cart"``, ``"constant"``, ``"collinear"`` (derived from the
+        earliest column it is collinear with, as synthpop) or ``""`` (kept).
     predictor_matrix_ : pandas.DataFrame
         Row = target, column = predictor, 1 = used.
     smoothing_ : dict
@@ -561,12 +603,16 @@ class CARTSynthesizer(Synthesizer):
         for c in vs:  # an empty predictor row means "sample"
             if methods[c] == "cart" and pm.loc[c].sum() == 0:
                 methods[c] = "sample"
+        derive_collinear(data, vs, methods, pm)
+        _check_collinear_supported(data, vs, methods, pm)
         self.data_ = data
         self.syn_ = vs
         self.methods_ = methods
         self.predictor_matrix_ = pm
         self.smoothing_ = smooth
-        self._padded = pad_missing(data, vs, methods, pm)
+        pad = pad_missing(data, vs, methods, pm)
+        drop_dependent_predictors(pad.data, pad.vs, pad.methods, pad.pm, pad.observed_rows)
+        self._padded = pad
         return self
 
     def synthesize(self, m: int = 5, seed: int | None = None) -> SyntheticData:

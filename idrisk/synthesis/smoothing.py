@@ -280,13 +280,18 @@ def smooth_density(ysyn, yobs, stream) -> np.ndarray:
     2. Top-coding check: if the count of the largest synthetic value exceeds the count of
        the second largest by more than 10 times the latter, the data are top-coded: the
        rows equal to ``max(yobs)`` are not smoothed (synthpop drops them by position from
-       the rows kept by rule 1, ``ys[-which(ysyn == max(yobs))]``, and so does this) and
+       the rows kept by rule 1, ``ys[-which(ysyn == max(yobs))]``, and so does this; when no
+       synthetic value is ``max(yobs)`` that leaves no row, and synthpop stops) and
        the upper bound is ``max(yobs)``; otherwise the upper bound is ``max(yobs) + bw``.
     3. The other rows get Gaussian noise, ``rnorm(mean = y, sd = bw)`` with
        ``bw = bw_sj(those values)`` (one normal per row, in row order).
     4. They are clipped to ``[min(yobs), upper bound]`` and rounded (R's ``round``, see
        ``r_round``) to the largest ``decimal_places`` of ``yobs`` -- 15 or more for
        values such as 12.3, which leaves them in effect unrounded.
+
+    Where synthpop stops with an error, so does this (:class:`~idrisk.exceptions.InputError`,
+    saying what synthpop does): the synthetic values are all one value (or none), fewer than
+    two are left by rules 1 and 2, or those left have no bandwidth (all equal).
 
     Parameters
     ----------
@@ -298,6 +303,11 @@ def smooth_density(ysyn, yobs, stream) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
+
+    Raises
+    ------
+    InputError
+        Where synthpop's ``syn.smooth`` stops.
     """
     y = np.asarray(ysyn, dtype=float).copy()
     yo = np.asarray(yobs, dtype=float)
@@ -308,6 +318,11 @@ def smooth_density(ysyn, yobs, stream) -> np.ndarray:
             y[present] = smooth_density(y[present], yo, stream)
         return y
     vals, counts = _r_table(y)
+    if counts.size < 2:  # R: table(ysyn)[length - 1] is empty, if () gets logical(0)
+        what = "no values" if y.size == 0 else f"one value only ({vals[0]!r})"
+        raise InputError(
+            f"smoothing='density': the synthetic values hold {what}; synthpop's syn.smooth "
+            "stops here with the error 'argument is of length zero'")
     ys = np.arange(y.size)
     top = vals[np.argmax(counts)]
     if counts.max() / counts.sum() > 0.7:
@@ -315,11 +330,26 @@ def smooth_density(ysyn, yobs, stream) -> np.ndarray:
     upper = None
     if counts.size >= 2 and 10 * counts[-2] < counts[-1] - counts[-2]:
         drop = np.flatnonzero(y == yo.max())
-        ys = np.delete(ys, drop[drop < ys.size])
+        # R's ys[-which(...)]: by position, and no rows at all when no value is max(yobs)
+        ys = np.delete(ys, drop[drop < ys.size]) if drop.size else ys[:0]
         upper = float(yo.max())
-    if ys.size < 2 or np.unique(y[ys]).size < 2:
-        return y
-    bw = bw_sj(y[ys])
+    if ys.size < 2:
+        raise InputError(
+            f"smoothing='density': {ys.size} synthetic value(s) left to smooth after synthpop's "
+            "rules for a value above 70 % and for top-coding; synthpop's syn.smooth stops here "
+            "with the error 'need at least 2 points to select a bandwidth automatically'")
+    if np.unique(y[ys]).size < 2:
+        raise InputError(
+            f"smoothing='density': the {ys.size} synthetic values left to smooth are all equal; "
+            "synthpop's syn.smooth stops here with bw.SJ's error 'sample is too sparse to find "
+            "TD'")
+    try:
+        bw = bw_sj(y[ys])
+    except ValueError as err:  # all equal ("too sparse to find TD"), or no root
+        raise InputError(
+            f"smoothing='density': no Sheather-Jones bandwidth for the {ys.size} synthetic "
+            f"values left to smooth; synthpop's syn.smooth stops here with R's error "
+            f"({err})") from err
     y[ys] = y[ys] + bw * stream.norm_rand(ys.size)
     if upper is None:
         upper = float(yo.max()) + bw

@@ -35,7 +35,7 @@ s <- do.call(syn, c(list(d), opts, list(print.flag = FALSE)))
 ss <- if (s$m == 1) list(s$syn) else s$syn
 out <- unlist(lapply(ss, function(o) unlist(lapply(o, function(v)
   if (is.factor(v)) as.integer(v) else as.numeric(v)))))
-cat(ifelse(is.na(out), "NA", sprintf("%.17g", out)))
+cat("\n@@values@@\n", ifelse(is.na(out), "NA", sprintf("%.17g", out)))
 """
 
 
@@ -72,7 +72,9 @@ def synthpop_syn(tmp_path: Path, data: pd.DataFrame, m: int, seed: int,
                        capture_output=True, text=True, check=False)
     if r.returncode:
         raise RuntimeError(f"synthpop::syn failed: {r.stderr[-2000:]}")
-    vals = np.array([np.nan if t == "NA" else float(t) for t in r.stdout.split()])
+    # syn prints some notes even with print.flag = FALSE: the values follow a marker
+    text = r.stdout.rsplit("@@values@@", 1)[-1]
+    vals = np.array([np.nan if t == "NA" else float(t) for t in text.split()])
     return vals.reshape(m, data.shape[1], len(data))
 
 

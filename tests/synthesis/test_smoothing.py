@@ -148,3 +148,49 @@ def test_syn_with_density_smoothing_equals_synthpop(tmp_path, m, seed):
     assert cart.smoothing_ == {"x": "density", "v": "density"}
 
 
+
+
+# synthpop's syn.smooth stops on these (checked live below): all one value (its table has no
+# second-largest cell: "argument is of length zero"), fewer than 2 values left after the 70 %
+# spike rule or the top-coding rule ("need at least 2 points to select a bandwidth
+# automatically"), 2 or more left but all equal (bw.SJ: "sample is too sparse to find TD")
+_SMOOTH_STOPS = {
+    "one value": [3.0] * 6,
+    "empty": [],
+    "spike leaves one": [1.0] * 8 + [2.0],
+    "spike leaves ties": [1.0] * 8 + [2.0, 2.0],
+    "top-coded, no max": [1.0, 2.0, 3.0, 4.0, 5.0] + [8.0] * 80,
+    # synthpop drops the rows at max(yobs) by position from the rows kept: here the first
+    "top-coded, by position": [10.0, 1.0, 2.0] + [10.0] * 80,
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SMOOTH_STOPS))
+def test_smooth_density_stops_where_synthpop_stops(case):
+    ysyn = np.array(_SMOOTH_STOPS[case])
+    with pytest.raises(InputError, match="synthpop"):
+        smooth_density(ysyn, np.arange(1.0, 11.0), RStream(1))
+
+
+@needs_rscript
+def test_synthpop_stops_on_the_same_inputs():
+    cases = "; ".join(f"c({', '.join(map(repr, v))})" if v else "numeric(0)"
+                      for v in _SMOOTH_STOPS.values())
+    out = subprocess.run(["Rscript", "-e", f"""suppressMessages(library(synthpop))
+      for (v in list({cases.replace('; ', ', ')})) cat(tryCatch({{
+        synthpop:::syn.smooth(v, 1:10, smoothing = "density"); "ok"}},
+        error = function(e) "error"), "\\n")"""], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["error"] * len(_SMOOTH_STOPS)
+
+
+@needs_rscript
+def test_syn_stops_on_a_spike_column_as_synthpop(tmp_path):
+    """97.5 % of k at one value: the rest after the spike rule are too few for bw.SJ."""
+    rng = np.random.default_rng(1)
+    d = pd.DataFrame({"f": pd.Categorical(rng.choice(["a", "b"], 200)),
+                      "k": np.r_[np.full(195, 5.0), np.arange(1.0, 6.0)]})
+    with pytest.raises(RuntimeError, match="need at least 2 points"):
+        synthpop_syn(tmp_path, d, 1, 1, smoothing="density")
+    with pytest.raises(InputError, match="column 'k'.*synthpop") as err:
+        syn(d, m=1, seed=1, smoothing="density")
+    assert err.value.column == "k"
