@@ -342,15 +342,16 @@ class _Synthesizer:
         then rpart's cross-validation groups (also for a cached tree).
         """
         y = self._columns[v]
-        x = self.data[self._preds[v]]
         fit_rows = self.observed_rows.get(v)
         if fit_rows is not None:  # a padded column: its observed rows only
-            x = x.iloc[fit_rows].reset_index(drop=True)
             y = y.iloc[fit_rows].reset_index(drop=True)
         tree = None if self.proper else self.trees.get(v)
         if tree is not None:  # cached tree: still consume rpart's cross-validation draws
             self.stream.skip_permutation(tree.where_.size)
             return tree, y
+        x = self.data[self._preds[v]]  # (not for a cached tree: a frame per call costs)
+        if fit_rows is not None:
+            x = x.iloc[fit_rows].reset_index(drop=True)
         if self.proper:
             boot = self.stream.unif_index(len(y), len(y))
             x = x.iloc[boot].reset_index(drop=True)
