@@ -380,10 +380,37 @@ def encode_keys(codes, sizes, lut, offsets, out):
 # value, no bucket ever cut): one pass lays out a dataset's synthetic side, one pass counts.
 
 
+#: sorted values that are whole numbers within this span (ages, counts, codes) are looked up
+#: in a table indexed by the value instead of by binary search (see :func:`_whole_span`)
+WHOLE_SPAN = 4096
+
+
 @_jit
 def distinct_values(y, skey, limit):
     """``(values, True)``: the sorted distinct values of ``y`` over the rows with a key >= 0
-    (NaN left out), or ``(empty, False)`` as soon as there are more than ``limit``."""
+    (NaN left out), or ``(empty, False)`` as soon as there are more than ``limit``. Whole
+    numbers within :data:`WHOLE_SPAN` of each other (ages, codes) are marked in a table."""
+    lowest = np.inf
+    highest = -np.inf
+    for i in range(y.shape[0]):
+        v = y[i]
+        if skey[i] < 0 or np.isnan(v):
+            continue
+        if np.floor(v) != v or abs(v) >= 2.0**52:  # (inf too): not a whole number
+            lowest = np.nan
+            break
+        lowest = min(lowest, v)
+        highest = max(highest, v)
+    if lowest <= highest and highest - lowest < WHOLE_SPAN:
+        origin = np.int64(lowest)
+        seen = np.zeros(np.int64(highest) - origin + 1, dtype=np.bool_)
+        for i in range(y.shape[0]):
+            if skey[i] >= 0 and not np.isnan(y[i]):
+                seen[np.int64(y[i]) - origin] = True
+        found = np.flatnonzero(seen)
+        if found.shape[0] > limit:
+            return np.empty(0, dtype=np.float64), False
+        return (found + origin).astype(np.float64), True
     buf = np.empty(limit + 1, dtype=np.float64)
     count = 0
     for i in range(y.shape[0]):
@@ -407,11 +434,6 @@ def distinct_values(y, skey, limit):
         buf[lo] = v
         count += 1
     return buf[:count].copy(), True
-
-
-#: sorted values that are whole numbers within this span (ages, counts, codes) are looked up
-#: in a table indexed by the value instead of by binary search (see :func:`_whole_span`)
-WHOLE_SPAN = 4096
 
 
 @_jit

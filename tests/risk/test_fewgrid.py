@@ -262,3 +262,28 @@ def test_rank_windows_and_cells_against_searchsorted(whole):
             yw[np.flatnonzero(live)[:1]] = outside
             assert not _kernels.few_cells(skey, yw, values, 3, cells)[1] or not live.any()
             yw = rng.choice(values, n)
+
+
+def test_distinct_values_against_numpy():
+    """Whole numbers within the table's span (marked in a table), wider or fractional ones
+    (inserted in order), infinities, NaN and dead rows: numpy's unique of the live values, or
+    False above the limit."""
+    from idrisk.risk import _kernels
+
+    rng = np.random.default_rng(38)
+    spans = [3, 100, _kernels.WHOLE_SPAN - 1, _kernels.WHOLE_SPAN, 10**6]
+    for _ in range(300):
+        n = int(rng.integers(0, 200))
+        y = rng.integers(-5, int(rng.choice(spans)), n).astype(float)
+        if rng.random() < 0.3:
+            y = y / 4
+        if rng.random() < 0.2:
+            y[rng.random(n) < 0.1] = rng.choice([np.nan, np.inf, -0.0, 2.0**53], 1)[0]
+        skey = rng.integers(-1, 2, n)
+        limit = int(rng.integers(1, 60))
+        want = np.unique(y[(skey >= 0) & ~np.isnan(y)])
+        for limit in (limit, max(len(want), 1), max(len(want) - 1, 1)):  # at the limit too
+            values, ok = _kernels.distinct_values(y, skey, limit)
+            assert ok == (len(want) <= limit)
+            if ok:
+                np.testing.assert_array_equal(values, want)
