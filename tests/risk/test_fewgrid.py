@@ -280,9 +280,9 @@ def test_distinct_values_against_numpy():
         if rng.random() < 0.2:
             y[rng.random(n) < 0.1] = rng.choice([np.nan, np.inf, -0.0, 2.0**53], 1)[0]
         skey = rng.integers(-1, 2, n)
-        limit = int(rng.integers(1, 60))
         want = np.unique(y[(skey >= 0) & ~np.isnan(y)])
-        for limit in (limit, max(len(want), 1), max(len(want) - 1, 1)):  # at the limit too
+        drawn = int(rng.integers(1, 60))
+        for limit in (drawn, max(len(want), 1), max(len(want) - 1, 1)):  # at the limit too
             values, ok = _kernels.distinct_values(y, skey, limit)
             assert ok == (len(want) <= limit)
             if ok:
