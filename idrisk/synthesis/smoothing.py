@@ -66,15 +66,16 @@ def _phi(n: int, d: float, cnt: np.ndarray, h: float, six: bool) -> float:
 
 
 def _r_sd(x: np.ndarray) -> float:
-    """R's ``sd(x)``: the mean and the sum of squares accumulated in long double, in order."""
+    """R's ``sd(x)``: the mean and the sum of squares accumulated in long double, in order.
+    As R's ``cov.c``, the mean is rounded to a double and each deviation is taken and squared
+    in long double (squaring the double deviations put ``sd`` one ulp off R's at times)."""
     n = x.size
     ld = x.astype(np.longdouble)
     mean = np.cumsum(ld)[-1] / n
     if np.isfinite(mean):
         mean = mean + np.cumsum(ld - mean)[-1] / n
-    xm = float(mean)
-    dev = x - xm
-    ss = np.cumsum((dev * dev).astype(np.longdouble))[-1]
+    dev = ld - np.longdouble(float(mean))
+    ss = np.cumsum(dev * dev)[-1]
     return math.sqrt(float(ss / (n - 1)))
 
 
@@ -167,6 +168,8 @@ def bw_sj(x, nb: int = 1000) -> float:
     scale = min(_r_sd(x), iqr / 1.349)
     a = 1.24 * scale * n ** (-1 / 7)
     b = 1.23 * scale * n ** (-1 / 9)
+    if not b > 0:  # scale 0 (IQR 0): R's TD is NaN and bw.SJ stops
+        raise ValueError("sample is too sparse to find TD (bw.SJ)")
     c1 = 1 / (2 * np.sqrt(np.pi) * n)
     td = -_phi(n, d, cnt, b, six=True)
     if not np.isfinite(td) or td <= 0:

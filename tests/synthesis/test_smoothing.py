@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from idrisk.exceptions import InputError
-from idrisk.synthesis import CARTSynthesizer, syn
+from idrisk.synthesis import CARTSynthesizer, smoothing, syn
 from idrisk.synthesis.rng import RStream
 from idrisk.synthesis.smoothing import bw_sj, decimal_places, r_round, smooth_density
 
@@ -35,6 +35,19 @@ def test_bw_sj_equals_r(tmp_path, n):
     np.savetxt(path, x, fmt="%.17g")
     ref = _r(f'x <- scan("{path}", quiet = TRUE); cat(sprintf("%.17g", bw.SJ(x)))')[0]
     assert bw_sj(x) == ref  # to the last bit
+
+
+@needs_rscript
+def test_sd_and_bw_sj_equal_r_on_two_decimal_values():
+    """R's sd squares each deviation in long double: values with two decimals put a double
+    square one ulp off R's sd, and bw.SJ (and every smoothed value) off R's (found by review
+    with R's seeds 26, 36 and 37 of runif(100) rounded to two decimals)."""
+    for seed in (26, 36, 37):
+        out = _r(f"set.seed({seed}); z <- round(runif(100) * 100, 2); "
+                 'cat(sprintf("%.17g", c(sd(z), bw.SJ(z), z)))')
+        sd_r, bw_r, z = out[0], out[1], out[2:]
+        assert smoothing._r_sd(z) == sd_r
+        assert bw_sj(z) == bw_r
 
 
 def test_smooth_density_rules():
@@ -162,6 +175,8 @@ _SMOOTH_STOPS = {
     "top-coded, no max": [1.0, 2.0, 3.0, 4.0, 5.0] + [8.0] * 80,
     # synthpop drops the rows at max(yobs) by position from the rows kept: here the first
     "top-coded, by position": [10.0, 1.0, 2.0] + [10.0] * 80,
+    # under the spike rule but an IQR of 0: bw.SJ's scale is 0 ("sample is too sparse")
+    "interquartile range 0": [0.0] * 3 + [1.0] * 13 + [2.0] * 4,
 }
 
 
