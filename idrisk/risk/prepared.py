@@ -61,16 +61,18 @@ from .result import IdentificationRiskResult, dataset_measures
 
 __all__ = ["Prepared", "prepare", "shared_preparation"]
 
-#: below this many records in the datasets after the first (n x (m - 1)), datasets are counted
-#: one after the other: a thread pool's start-up and hand-offs cost more than they save.
-#: (Measured on 2 cores, min of 30-60 rounds: CE scenario 1, 5,571 x 19 = 106k, and 10,000 x
-#: 19 = 190k take 8-9% more CPU on 2 threads and no less wall time; from 20,000 x 19 the wall
-#: time drops when the second core is free.)
+#: below this many records in the datasets after the first (n x (m - 1)), datasets counted
+#: the general way (:func:`idrisk.risk.matching.count_matches`) are counted one after the
+#: other: its Python steps per dataset hold the GIL, and the threads wait for each other.
+#: (Measured on 2 cores, min of 30-60 rounds, with a thread pool: CE scenario 1, 5,571 x 19 =
+#: 106k, and 10,000 x 19 = 190k took 8-9% more CPU on 2 threads and no less wall time; from
+#: 20,000 x 19 the wall time dropped when the second core was free.)
 THREAD_MIN_CELLS = 250_000
 
 #: the same threshold when the datasets after the first take the fused few-values sweep
 #: (:func:`idrisk.risk.matching.few_sweep`: a few Python steps per dataset, so the threads
-#: hardly wait for the GIL). CE scenario 1 (106k): 10.7 ms on one thread, 8.6 ms on two.
+#: hardly wait for the GIL). CE scenario 1 (106k): 9.6-10.7 ms on one thread, 7.8-8.6 ms
+#: on two (the whole call, quiet machine).
 FUSED_THREAD_MIN_CELLS = 50_000
 
 #: up to this many records per dataset, a reusable Prepared keeps each dataset's sorted
