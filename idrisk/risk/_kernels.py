@@ -407,10 +407,18 @@ def distinct_values(y, skey, limit):
         for i in range(y.shape[0]):
             if skey[i] >= 0 and not np.isnan(y[i]):
                 seen[np.int64(y[i]) - origin] = True
-        found = np.flatnonzero(seen)
-        if found.shape[0] > limit:
+        count = 0
+        for t in range(seen.shape[0]):
+            count += seen[t]
+        if count > limit:
             return np.empty(0, dtype=np.float64), False
-        return (found + origin).astype(np.float64), True
+        out = np.empty(count, dtype=np.float64)  # (a loop, not np.flatnonzero: a cached kernel
+        count = 0  # calling it imports numba's arraymath, and scipy.linalg, when loaded)
+        for t in range(seen.shape[0]):
+            if seen[t]:
+                out[count] = np.float64(origin + t)
+                count += 1
+        return out, True
     buf = np.empty(limit + 1, dtype=np.float64)
     count = 0
     for i in range(y.shape[0]):
