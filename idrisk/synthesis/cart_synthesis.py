@@ -357,8 +357,15 @@ class _Synthesizer:
             boot = self.stream.unif_index(len(y), len(y))
             x = x.iloc[boot].reset_index(drop=True)
             y = y.iloc[boot].reset_index(drop=True)
-        tree = RpartTree("class" if is_categorical(y) else "anova", minbucket=self.minbucket,
-                         cp=self.cp).fit(x, y, rng=self.stream)
+        try:
+            tree = RpartTree("class" if is_categorical(y) else "anova",
+                             minbucket=self.minbucket, cp=self.cp).fit(x, y, rng=self.stream)
+        except InputError as err:  # one class left: synthpop's syn stops (rpart's error)
+            col = next((c for c, ind in self.indicators.items() if ind == v), v)
+            what = " (its missing-value indicator)" if col != v else ""
+            boot = " in the bootstrap (proper=True)" if self.proper else ""
+            raise InputError(f"column {col!r}{what}{boot}: {err}; synthpop's syn stops there "
+                             "too", column=str(col)) from err
         if not self.proper:
             self.trees[v] = tree
         return tree, y
