@@ -56,6 +56,7 @@ from .._synthetic import Synthesizer, SyntheticData
 from ..exceptions import InfiniteValuesWarning, InputError
 from ._collinear import derive_collinear, drop_dependent_predictors, first_match
 from ._donors import _LeafDonors, _walk_to_leaves
+from ._minlevels import as_numbers, one_value_factors
 from ._missing import drawn_observed, pad_missing
 from ._route_table import RouteTable
 from .rng import NumpyStream, RStream, make_stream
@@ -356,8 +357,15 @@ class _Synthesizer:
             boot = self.stream.unif_index(len(y), len(y))
             x = x.iloc[boot].reset_index(drop=True)
             y = y.iloc[boot].reset_index(drop=True)
-        tree = RpartTree("class" if is_categorical(y) else "anova", minbucket=self.minbucket,
-                         cp=self.cp).fit(x, y, rng=self.stream)
+        try:
+            tree = RpartTree("class" if is_categorical(y) else "anova",
+                             minbucket=self.minbucket, cp=self.cp).fit(x, y, rng=self.stream)
+        except InputError as err:  # one class left: synthpop's syn stops (rpart's error)
+            col = next((c for c, ind in self.indicators.items() if ind == v), v)
+            what = " (its missing-value indicator)" if col != v else ""
+            boot = " in the bootstrap (proper=True)" if self.proper else ""
+            raise InputError(f"column {col!r}{what}{boot}: {err}; synthpop's syn stops there "
+                             "too", column=str(col)) from err
         if not self.proper:
             self.trees[v] = tree
         return tree, y
@@ -590,8 +598,10 @@ class CARTSynthesizer(Synthesizer):
         if self.rng not in ("r", "numpy"):
             raise ValueError(f"rng must be 'r' or 'numpy', got {self.rng!r}")
         vs = _visit_names(data, self.syn)
-        smooth = _smoothing_map(data, vs, self.smoothing)
         methods = _methods(data, vs, self.method)
+        original, (data, self._factored) = data, one_value_factors(
+            data, methods, _predictor_matrix(data, vs, methods, self.predictor_matrix))
+        smooth = _smoothing_map(data, vs, self.smoothing)
         for c in vs:
             if _is_constant(data[c]):
                 methods[c] = "constant"
@@ -606,7 +616,8 @@ class CARTSynthesizer(Synthesizer):
                 methods[c] = "sample"
         derive_collinear(data, vs, methods, pm)
         _check_collinear_supported(data, vs, methods, pm)
-        self.data_ = data
+        self.data_ = original
+        self._work = data  # with the one-valued numeric columns made factors
         self.syn_ = vs
         self.methods_ = methods
         self.predictor_matrix_ = pm
@@ -636,7 +647,8 @@ class CARTSynthesizer(Synthesizer):
         if progress is None:
             progress = m > 1 and sys.stderr.isatty()
         reps = progress_bar(range(m), desc="syn", unit="dataset", show=progress)
-        out = [pad.restore(synth.replicate(), self.data_) for _ in reps]
+        out = [as_numbers(pad.restore(synth.replicate(), self._work), self._factored, self.data_)
+               for _ in reps]
         return self._result(out, seed, trees=dict(synth.trees))
 
 

@@ -54,8 +54,9 @@ from typing import Literal, NamedTuple, cast
 import numpy as np
 import pandas as pd
 
+from .._rtext import r_label
 from .._schema import is_categorical, sorted_levels
-from ..exceptions import NotFittedError
+from ..exceptions import InputError, NotFittedError
 from . import _kernels, _rpart_grow, _rpart_kernels
 
 __all__ = ["RpartTree", "Surrogate", "TreeNode", "rpart_sort_order"]
@@ -356,6 +357,11 @@ class RpartTree:
             else:
                 fac = pd.Categorical(_as_labels(yk))
             fac = fac.remove_unused_categories()
+            if len(fac.categories) < 2:  # rpart: "number of rows of matrices must match"
+                one = r_label(fac.categories[0])
+                raise InputError(f"the response has one class ({one}): rpart cannot fit a "
+                                 "classification tree to it (R's rpart stops with 'number of "
+                                 "rows of matrices must match')")
             self.classes_ = list(fac.categories)
             self.y_ = fac.codes.astype(np.int64)
             self._class_init()
