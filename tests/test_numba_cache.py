@@ -102,7 +102,7 @@ def test_kernels_cache_outside_the_package_and_stay_silent(tmp_path):
     after = {p for p in (ROOT / "idrisk").rglob("*") if p.suffix in (".nbi", ".nbc")}
     assert after == before
     assert any((cache / "numba").rglob("*.nbi"))
-    entry_points = {"idrisk.risk._kernels.count_few_sweep",
+    entry_points = {"idrisk.risk._fewkernels.count_few_sweep",
                     "idrisk.risk._kernels.count_candidates",
                     "idrisk.synthesis._rpart_grow.grow",
                     "idrisk.synthesis._kernels.route",

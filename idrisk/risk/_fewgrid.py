@@ -5,15 +5,15 @@ of the grid of :mod:`idrisk.risk.matching` and no window ever cuts a bucket. Per
 dataset the count is then one sort and two compiled passes, with no numpy temporaries:
 
 * :func:`side`: the rows sorted by u (``np.argsort``), then one pass
-  (:func:`idrisk.risk._kernels.few_side`) groups them by key and looks up the rank of each w
+  (:func:`idrisk.risk._fewkernels.few_side`) groups them by key and looks up the rank of each w
   among the distinct values;
 * :func:`count`: one pass merges the targets' u bounds into the sorted values. When the
   targets' upper bounds are sorted in their (key, lower bound) order (a percentage radius on
   positive values, any fixed radius) and their rank windows are narrow, both ends of the
   u-windows only move forward and the pass keeps the rows between them per rank
-  (:func:`idrisk.risk._kernels.count_few_sweep`: no table at all); otherwise each target's
+  (:func:`idrisk.risk._fewkernels.count_few_sweep`: no table at all); otherwise each target's
   count is read from a prefix table of the ranks, built once per dataset
-  (:func:`idrisk.risk._kernels.count_few`).
+  (:func:`idrisk.risk._fewkernels.count_few`).
 
 The distinct values of w need not be this dataset's own: any sorted set of values holding every
 w of a live row gives exact ranks (w lies in the open window ``(lo, hi)`` exactly when its index
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernels
+from . import _fewkernels, _kernels
 
 __all__ = [
     "FewSide", "FewSweep", "GridTargets", "buckets", "count", "grid_axis", "kept_orders", "side",
@@ -38,7 +38,7 @@ __all__ = [
 
 _NO_NAN = np.zeros(0, dtype=bool)
 
-#: the table-free sweep (:func:`idrisk.risk._kernels.count_few_sweep`) is taken when the
+#: the table-free sweep (:func:`idrisk.risk._fewkernels.count_few_sweep`) is taken when the
 #: targets' rank windows are at most this wide on average
 SWEEP_WIDTH = 48
 
@@ -134,7 +134,9 @@ class FewSide:
 def grid_axis(skey: np.ndarray, y: np.ndarray, limit: int) -> tuple[int, np.ndarray | None]:
     """The variable u to merge on (the one with more distinct values among the live rows) and
     the distinct values of the other one, w, when there are at most ``limit`` (else None)."""
-    found = [_kernels.distinct_values(np.ascontiguousarray(y[:, v]), skey, limit) for v in (0, 1)]
+    found = [
+        _fewkernels.distinct_values(np.ascontiguousarray(y[:, v]), skey, limit) for v in (0, 1)
+    ]
     if found[0][1] and found[1][1]:
         u = 0 if len(found[0][0]) >= len(found[1][0]) else 1
         return u, found[1 - u][0]
@@ -167,7 +169,7 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
     for _ in range(2):
         values = hint.few
         if values is None:
-            values, ok = _kernels.distinct_values(yw, skey, limit)
+            values, ok = _fewkernels.distinct_values(yw, skey, limit)
             hint.few = values if ok else False
             if not ok:
                 return None
@@ -180,18 +182,18 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
     if found is None:
         return None
     cells, counts = found
-    starts, sorted_u, rank = _kernels.few_side(np.argsort(yu), yu, cells, counts, len(values))
+    starts, sorted_u, rank = _fewkernels.few_side(np.argsort(yu), yu, cells, counts, len(values))
     return FewSide(values, starts, sorted_u, rank)
 
 
 def _cells(skey, yw, values, n_keys, hint):
-    """(cells, counts) of :func:`idrisk.risk._kernels.few_cells`, or None (a w value not in
+    """(cells, counts) of :func:`idrisk.risk._fewkernels.few_cells`, or None (a w value not in
     ``values``); the last dataset's when its keys, w and values are this one's."""
     last = hint.cells  # (skey, yw, values, cells, counts), replaced as a whole (threads)
-    if last is not None and last[2] is values and _kernels.same_rows(last[0], skey, last[1], yw):
+    if last is not None and last[2] is values and _fewkernels.same_rows(last[0], skey, last[1], yw):
         return last[3], last[4]
     cells = np.empty(len(skey), dtype=np.int32 if n_keys * len(values) < 2**31 else np.int64)
-    counts, ok = _kernels.few_cells(skey, yw, values, n_keys, cells)
+    counts, ok = _fewkernels.few_cells(skey, yw, values, n_keys, cells)
     if not ok:
         return None
     hint.cells = (skey.copy(), yw.copy(), values, cells, counts)  # the caller may reuse y
@@ -207,7 +209,7 @@ def _rank_windows(targets: Any, values: np.ndarray, lo_w, hi_w, closed: bool, na
         return found
     n = len(targets.first)
     c, d = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-    _kernels.rank_windows(
+    _fewkernels.rank_windows(
         values, np.ascontiguousarray(lo_w), np.ascontiguousarray(hi_w), targets.first, closed,
         na_matches, c, d,
     )  # fmt: skip
@@ -232,7 +234,7 @@ def count(
     c, d, sweep = _rank_windows(targets, few.values, lo_w, hi_w, closed, na_matches)
     out = np.empty(len(targets.first), dtype=np.int64)
     if sweep and not kept:
-        _kernels.count_few_sweep(
+        _fewkernels.count_few_sweep(
             few.starts, few.sorted_u, few.rank, len(few.values), targets.keys_first,
             targets.lo_first, targets.hi_second, c, d, targets.first, closed, out,
         )  # fmt: skip
@@ -240,7 +242,7 @@ def count(
     lo_nan = targets.lo_nan if targets.lo_nan is not None else _NO_NAN
     hi_nan = targets.hi_nan if targets.hi_nan is not None else _NO_NAN
     block, table = few.table()
-    _kernels.count_few(
+    _fewkernels.count_few(
         few.starts, few.sorted_u, few.rank, table, block, targets.keys_first,
         targets.lo_first, targets.keys_second, targets.hi_second, targets.to_first,
         targets.same_order, lo_nan, hi_nan, c, d, targets.first, closed, na_matches, out,
@@ -250,7 +252,7 @@ def count(
 
 class FewSweep:
     """The table-free sweep of :func:`count` for the datasets after the first, each in one
-    compiled call (:func:`idrisk.risk._kernels.few_dataset`: cells, side, counts and own rows)
+    compiled call (:func:`idrisk.risk._fewkernels.few_dataset`: cells, side, counts and own rows)
     after numpy's argsort: the same counts with a few Python steps per dataset, so that the
     datasets of a small problem are counted on threads at no cost.
 
@@ -301,14 +303,14 @@ class FewSweep:
         key = ("few", self._u)
         kept = store.get(key) if store is not None else None
         if kept is not None and np.array_equal(kept.values, self._values):
-            _kernels.few_kept(
+            _fewkernels.few_kept(
                 kept.starts, kept.sorted_u, kept.rank, len(self._values), skey, y, tkey, lo,
                 hi, x, d, t.keys_first, t.lo_first, t.hi_second, self._c, self._d, t.first,
                 self._closed, self._na_matches, c_out, own_out,
             )  # fmt: skip
             return True
         order = np.argsort(np.ascontiguousarray(y[:, self._u]))
-        ok, side = _kernels.few_dataset(
+        ok, side = _fewkernels.few_dataset(
             order, skey, y, self._u, self._values, self._n_keys, self._last, tkey, lo, hi, x,
             d, t.keys_first, t.lo_first, t.hi_second, self._c, self._d, t.first, self._closed,
             self._na_matches, c_out, own_out,

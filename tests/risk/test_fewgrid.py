@@ -147,13 +147,13 @@ def _agree_on_random_problems(rng, max_n: int, max_grid: int, rounds: int = 40) 
 
 
 def test_distinct_values_kernel():
-    from idrisk.risk import _kernels
+    from idrisk.risk import _fewkernels
 
     y = np.array([3.0, -0.0, np.nan, 0.0, 3.0, -2.5, 7.0])
     skey = np.array([0, 0, 0, 1, 0, 0, -1])
-    values, ok = _kernels.distinct_values(y, skey, 3)
+    values, ok = _fewkernels.distinct_values(y, skey, 3)
     assert ok and values.tolist() == [-2.5, 0.0, 3.0]
-    assert not _kernels.distinct_values(y, skey, 2)[1]
+    assert not _fewkernels.distinct_values(y, skey, 2)[1]
 
 
 def _own_brute(tkey, skey, x, d, y, rule):
@@ -220,7 +220,7 @@ def test_rank_windows_and_cells_against_searchsorted(whole):
     """The targets' rank windows and the rows' cells, from a table indexed by whole-number
     values or by binary search, against numpy's searchsorted: bounds on, between, below and
     above the values, infinite, huge and NaN."""
-    from idrisk.risk import _kernels
+    from idrisk.risk import _fewkernels
 
     rng = np.random.default_rng(34)
     for _ in range(200):
@@ -235,7 +235,7 @@ def test_rank_windows_and_cells_against_searchsorted(whole):
         for closed in (False, True):
             for na_matches in (False, True):
                 c, d = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-                _kernels.rank_windows(values, lo, hi, first, closed, na_matches, c, d)
+                _fewkernels.rank_windows(values, lo, hi, first, closed, na_matches, c, d)
                 want_c = np.searchsorted(values, lo[first], "left" if closed else "right")
                 want_d = np.searchsorted(values, hi[first], "right" if closed else "left")
                 lo_nan, hi_nan = np.isnan(lo[first]), np.isnan(hi[first])
@@ -248,7 +248,7 @@ def test_rank_windows_and_cells_against_searchsorted(whole):
         skey = rng.integers(-1, 3, n)
         yw = rng.choice(values, n)
         cells = np.empty(n, dtype=np.int64)
-        counts, ok = _kernels.few_cells(skey, yw, values, 3, cells)
+        counts, ok = _fewkernels.few_cells(skey, yw, values, 3, cells)
         assert ok
         live = skey >= 0
         np.testing.assert_array_equal(
@@ -260,7 +260,7 @@ def test_rank_windows_and_cells_against_searchsorted(whole):
             if outside in values:
                 continue
             yw[np.flatnonzero(live)[:1]] = outside
-            assert not _kernels.few_cells(skey, yw, values, 3, cells)[1] or not live.any()
+            assert not _fewkernels.few_cells(skey, yw, values, 3, cells)[1] or not live.any()
             yw = rng.choice(values, n)
 
 
@@ -268,10 +268,10 @@ def test_distinct_values_against_numpy():
     """Whole numbers within the table's span (marked in a table), wider or fractional ones
     (inserted in order), infinities, NaN and dead rows: numpy's unique of the live values, or
     False above the limit."""
-    from idrisk.risk import _kernels
+    from idrisk.risk import _fewkernels
 
     rng = np.random.default_rng(38)
-    spans = [3, 100, _kernels.WHOLE_SPAN - 1, _kernels.WHOLE_SPAN, 10**6]
+    spans = [3, 100, _fewkernels.WHOLE_SPAN - 1, _fewkernels.WHOLE_SPAN, 10**6]
     for _ in range(300):
         n = int(rng.integers(0, 200))
         y = rng.integers(-5, int(rng.choice(spans)), n).astype(float)
@@ -283,7 +283,7 @@ def test_distinct_values_against_numpy():
         want = np.unique(y[(skey >= 0) & ~np.isnan(y)])
         drawn = int(rng.integers(1, 60))
         for limit in (drawn, max(len(want), 1), max(len(want) - 1, 1)):  # at the limit too
-            values, ok = _kernels.distinct_values(y, skey, limit)
+            values, ok = _fewkernels.distinct_values(y, skey, limit)
             assert ok == (len(want) <= limit)
             if ok:
                 np.testing.assert_array_equal(values, want)

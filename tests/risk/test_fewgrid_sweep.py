@@ -1,4 +1,4 @@
-"""The few-values grid's table-free sweep (:func:`idrisk.risk._kernels.count_few_sweep`: both
+"""The few-values grid's table-free sweep (:func:`idrisk.risk._fewkernels.count_few_sweep`: both
 ends of the targets' u-windows only move forward), against the pair-by-pair brute force of
 ``test_fewgrid``: ties, window ends exactly on values, empty and inverted windows, dead keys,
 keys without targets; and the same problems through the prefix table."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from idrisk.risk import _fewgrid, _kernels
+from idrisk.risk import _fewgrid, _fewkernels
 from idrisk.risk.matching import MatchRule, count_matches
 
 from .test_fewgrid import brute
@@ -36,9 +36,9 @@ def _problem(rng, n):
 def test_sweep_and_table_equal_brute_force(width, monkeypatch):
     monkeypatch.setattr(_fewgrid, "SWEEP_WIDTH", width)
     calls = []
-    real = _kernels.count_few_sweep
+    real = _fewkernels.count_few_sweep
     monkeypatch.setattr(
-        _kernels, "count_few_sweep", lambda *a: calls.append(1) or real(*a)
+        _fewkernels, "count_few_sweep", lambda *a: calls.append(1) or real(*a)
     )
     rng = np.random.default_rng(51 + width)
     for _ in range(120):
