@@ -119,7 +119,7 @@ def _visit_names(data: pd.DataFrame, visit_sequence, name: str = "syn") -> list[
                 raise ValueError(f"{name} index {v} outside 1..{len(cols)}")
             names.append(cols[int(v) - 1])
         elif v in cols:
-            names.append(v)
+            names.append(cols[cols.index(v)])  # the data's own label (not a numpy string)
         else:
             raise ValueError(f"{name} entry {v!r} is not a column of data")
     dup = sorted({v for v in names if names.count(v) > 1})

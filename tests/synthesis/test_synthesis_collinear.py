@@ -205,3 +205,17 @@ def test_collinear_copy_of_a_smoothed_column(tmp_path, seed):
         ours = syn(d, m=2, seed=seed, smoothing="density").frames
     assert np.isnan(ref[:, 2]).any()  # a2 (derived from the smoothed a): partly NA in R
     assert match_rate(ours, ref) == 1.0
+
+
+def test_messages_name_columns_as_the_data_does():
+    """A visit sequence given as a numpy array: the messages name the columns by the data's
+    own labels ('v0'), not as numpy strings (np.str_('v0'))."""
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(size=60), rng.normal(size=60)
+    d = pd.DataFrame({"y": rng.normal(size=60), "v0": a, "v1": b, "v2": a + b})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        syn(d, m=1, seed=1, syn=np.array(["v0", "v1", "v2", "y"]))
+    messages = [str(w.message) for w in caught if issubclass(w.category, CollinearWarning)]
+    assert any("'y'" in m for m in messages), messages
+    assert all("np.str_" not in m for m in messages), messages
