@@ -30,9 +30,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._schema import is_categorical, sorted_levels
+from .._schema import is_categorical
 from .._stack import user_stacklevel
 from ..exceptions import CollinearWarning, InputError
+from .rpart_tree import _factor_levels
 
 __all__ = ["derive_collinear", "drop_dependent_predictors", "first_match", "lindep_keep"]
 
@@ -51,7 +52,7 @@ def _codes(col: pd.Series, drop_unused: bool = False) -> np.ndarray:
         codes = np.asarray(col.cat.codes, dtype=np.int64).copy()
         codes[codes < 0] = len(col.cat.categories)
     else:
-        levels = sorted_levels(col)
+        levels = _factor_levels(col) or []
         lut = {v: i for i, v in enumerate(levels)}
         codes = np.array([len(levels) if pd.isna(v) else lut[v] for v in col], dtype=np.int64)
     if drop_unused:

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._schema import is_categorical, sorted_levels
+from .._schema import is_categorical
+from .rpart_tree import _factor_levels
 
 __all__ = ["NA_LEVEL", "pad_missing"]
 
@@ -123,10 +124,7 @@ def pad_missing(data: pd.DataFrame, vs: list[str], methods: dict[str, str],
         used = bool(pm[c].sum() > 0)
         if is_categorical(col):
             if c in vs or used:
-                if isinstance(col.dtype, pd.CategoricalDtype):
-                    cats = list(col.cat.categories)
-                else:
-                    cats = sorted_levels(col)
+                cats = _factor_levels(col) or []
                 if NA_LEVEL in cats:
                     raise ValueError(f"column {c!r} already has a level {NA_LEVEL!r}")
                 labels = col.astype(object).where(col.notna(), NA_LEVEL)
