@@ -438,9 +438,7 @@ def _count_grid(
         if few is not None and store is not None:
             store[("few", u)] = few
     if few is not None:
-        return _fewgrid.count(
-            targets, few, lo[:, w], hi[:, w], rule.closed, rule.na_matches, store is not None
-        )
+        return _fewgrid.count(targets, few, lo[:, w], hi[:, w], rule.closed, rule.na_matches)
     side = store.get(("grid", u)) if store is not None else None
     if side is None:
         yu = np.ascontiguousarray(y[:, u])

@@ -48,7 +48,7 @@ def test_sweep_and_table_equal_brute_force(width, monkeypatch):
         want = brute(tkey, skey, x, d, y, rule)
         got, _ = count_matches(tkey, skey, x, d, y, rule)
         np.testing.assert_array_equal(got, want, err_msg=str(rule))
-        store: dict = {}  # a kept side: the prefix table, for this and the next radius
+        store: dict = {}  # a side kept for the next radius (laid out once)
         got, _ = count_matches(tkey, skey, x, d, y, rule, store=store)
         np.testing.assert_array_equal(got, want, err_msg=str(rule))
     assert (len(calls) > 60) if width >= 0 else not calls
