@@ -13,8 +13,9 @@ import pandas as pd
 
 from .._schema import as_float
 from ._checks import check_counts
+from ._keys import KeyEncoder
 from ._prepare import level_codes
-from .matching import CountCache, KeyEncoder, MatchRule, count_matches, half_widths
+from .matching import CountCache, MatchRule, count_matches, half_widths
 
 __all__ = ["Piece", "Spec", "Targets", "count_bucket", "encode", "encode_split", "key_sizes",
            "least_loaded", "place", "prepare_targets", "split"]

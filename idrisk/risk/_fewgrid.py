@@ -32,8 +32,8 @@ import numpy as np
 from . import _fewkernels, _kernels
 
 __all__ = [
-    "FewSide", "FewSweep", "GridTargets", "buckets", "count", "grid_axis", "kept_orders", "side",
-    "target_order",
+    "FewSide", "FewStack", "FewSweep", "GridTargets", "buckets", "count", "grid_axis",
+    "kept_orders", "side", "target_order",
 ]
 
 _NO_NAN = np.zeros(0, dtype=bool)
@@ -316,6 +316,94 @@ class FewSweep:
         if ok and store is not None:
             store[key] = FewSide(self._values, *side)
         return bool(ok)
+
+    def lay_out(self, skey: np.ndarray, y: np.ndarray, store: dict) -> bool:
+        """Lay out one dataset's side into ``store`` (see :meth:`__call__`) without counting;
+        False when it does not fit the sweep (see the kernel)."""
+        key = ("few", self._u)
+        kept = store.get(key)
+        if kept is not None and np.array_equal(kept.values, self._values):
+            return True
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        order = np.argsort(np.ascontiguousarray(y[:, self._u]))
+        ok, side = _fewkernels.few_layout(
+            order, np.asarray(skey, dtype=np.int64), y, self._u, self._values, self._n_keys,
+            self._last,
+        )  # fmt: skip
+        if ok:
+            store[key] = FewSide(self._values, *side)
+        return bool(ok)
+
+    def stack(self, stores: list, skeys: list[np.ndarray], ys: list[np.ndarray],
+              last: FewStack | None = None) -> FewStack | None:  # fmt: skip
+        """The :class:`FewStack` of the datasets' kept sides (``stores``: their dicts of
+        :meth:`__call__`; ``skeys``, ``ys``: their keys and values), or None unless every
+        store holds a side of this sweep's values. ``last``, if built from the same sides, is
+        returned as it is."""
+        key = ("few", self._u)
+        sides = [store.get(key) if store is not None else None for store in stores]
+        if not sides or any(
+            side is None or not np.array_equal(side.values, self._values)
+            or len(side.starts) != len(sides[0].starts)
+            for side in sides
+        ):  # fmt: skip
+            return None
+        if last is not None and last.u == self._u and all(
+            a is b for a, b in zip(last.sides, sides)
+        ):  # fmt: skip
+            return last
+        return FewStack(self._u, sides, skeys, ys)
+
+    def count_stack(self, stack: FewStack, c_out: np.ndarray, own_out: np.ndarray,
+                    parts: int, own_from: int = 0) -> list:  # fmt: skip
+        """Tasks (callables) that count every dataset of ``stack`` into ``c_out`` (n x m) and
+        the own rows of datasets ``own_from``.. into ``own_out``: ``parts`` runs of targets,
+        each with its share of the own rows (see :func:`idrisk.risk._fewkernels.few_stack`)."""
+        t = self._targets
+        tkey, lo, hi, x, d = self._arrays
+        n, m = len(t.first), c_out.shape[1]
+        cut = [n * p // parts for p in range(parts + 1)]
+        own = [own_from + (m - own_from) * p // parts for p in range(parts + 1)]
+
+        def part(p: int) -> None:
+            _fewkernels.few_stack(
+                stack.starts, stack.sorted_u, stack.slot, stack.width, t.keys_first,
+                t.lo_first, t.hi_second, self._c, self._d, t.first, self._closed, cut[p],
+                cut[p + 1], c_out, stack.skeys, stack.ys, tkey, lo, hi, x, d,
+                self._na_matches, own[p], own[p + 1], own_out,
+            )  # fmt: skip
+
+        return [lambda p=p: part(p) for p in range(parts)]
+
+
+class FewStack:
+    """The kept :class:`FewSide` of every dataset merged per key (radius-independent), with
+    the datasets' keys and values, for :meth:`FewSweep.count_stack`: one pass over the targets
+    counts every dataset (a radius sweep of small inputs).
+
+    ``sides``: one per dataset, of the same values and keys; ``skeys``, ``ys``: the datasets'
+    synthetic keys and values (copied: the own rows of every dataset in one call)."""
+
+    def __init__(self, u: int, sides: list[FewSide], skeys: list[np.ndarray],
+                 ys: list[np.ndarray]) -> None:  # fmt: skip
+        self.u = u  # the grid's axis
+        self.values = sides[0].values
+        self.sides = sides  # (the stack holds for these sides only)
+        self.width = len(self.values) + 16  # a dataset's slots: its ranks, then zeros
+        offsets = np.zeros(len(sides) + 1, dtype=np.int64)
+        np.cumsum([len(side.sorted_u) for side in sides], out=offsets[1:])
+        starts = np.stack([side.starts for side in sides]).astype(np.int64)
+        self.starts = np.zeros(starts.shape[1], dtype=np.int64)
+        np.cumsum(np.diff(starts, axis=1).sum(axis=0), out=self.starts[1:])
+        self.sorted_u = np.empty(offsets[-1], dtype=np.float64)
+        self.slot = np.empty(offsets[-1], dtype=np.int32)
+        _fewkernels.merge_sides(
+            starts, offsets, np.concatenate([side.sorted_u for side in sides]),
+            np.concatenate([side.rank for side in sides]).astype(np.int32), self.width,
+            self.starts, self.sorted_u, self.slot,
+        )  # fmt: skip
+        self.skeys = np.stack(skeys).astype(np.int64)
+        self.ys = np.ascontiguousarray(np.stack(ys), dtype=np.float64)
 
 
 def buckets(rank: np.ndarray, n_ranks: int, limit: int) -> tuple[np.ndarray, np.ndarray]:

@@ -8,8 +8,11 @@ dataset's synthetic side out, one pass counts.
 * :func:`few_side`: the live rows in (key, u) order with their ranks;
 * :func:`count_few` (a prefix table of the ranks) and :func:`count_few_sweep` (no table: both
   ends of the targets' u-windows only move forward): the counts;
-* :func:`few_dataset`, :func:`few_kept`: a later dataset's whole count in one call (cells,
-  side, counts and own rows), for the datasets after the first.
+* :func:`few_layout`, :func:`few_dataset`, :func:`few_kept`: a later dataset's side (cells
+  and side), or its whole count in one call (and its own rows), for the datasets after the
+  first;
+* :func:`few_stack`: every dataset's count in one pass over their kept sides merged (a radius
+  sweep), and their own rows.
 
 Every kernel is compiled by :func:`idrisk._numba.jit` (cached, ``nogil=True``).
 """
@@ -23,7 +26,7 @@ from ._kernels import merge_positions, own_rows
 
 __all__ = [
     "count_few", "count_few_sweep", "distinct_values", "few_cells", "few_dataset", "few_kept",
-    "few_side", "rank_windows", "same_rows",
+    "few_layout", "few_side", "few_stack", "merge_sides", "rank_windows", "same_rows",
 ]
 
 
@@ -448,17 +451,16 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
 
 
 @_jit
-def few_dataset(order, skey, y, u, values, n_keys, last, tkey, lo, hi, x, d, keys_first,
-                lo_first, hi_first, c_rank, d_rank, first, closed, na_matches, c_out, own_out):
-    """One more synthetic dataset of the few-values grid's table-free sweep, in one call:
-    :func:`few_cells`, :func:`few_side`, then :func:`few_kept` into ``c_out`` and ``own_out``.
+def few_layout(order, skey, y, u, values, n_keys, last):
+    """A later synthetic dataset's side for the few-values grid's table-free sweep:
+    :func:`few_cells` (or the cells of ``last``), then :func:`few_side`.
 
     ``order``: the rows sorted by ``y[:, u]``; ``last``: the keys, w, cells and rows per key of
-    an earlier dataset (reused when this one's keys and w are the same: known variables); the
-    targets' arrays are those of the sweep. Returns ``(True, side)``, the dataset's side
-    (``starts``, ``sorted_u``, ``rank`` of :func:`few_side`), or ``(False, empty)`` with nothing
-    written when the dataset does not fit: a live row with a NaN, a key >= ``n_keys`` or a w
-    outside ``values`` (the caller then counts it the general way)."""
+    an earlier dataset (reused when this one's keys and w are the same: known variables).
+    Returns ``(True, side)``, the dataset's side (``starts``, ``sorted_u``, ``rank`` of
+    :func:`few_side`), or ``(False, empty)`` when the dataset does not fit: a live row with a
+    NaN, a key >= ``n_keys`` or a w outside ``values`` (the caller then counts it the general
+    way)."""
     nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64),
                np.zeros(0, dtype=np.int32))  # fmt: skip
     for r in range(skey.shape[0]):
@@ -471,11 +473,22 @@ def few_dataset(order, skey, y, u, values, n_keys, last, tkey, lo, hi, x, d, key
         counts, ok = few_cells(skey, y[:, 1 - u], values, n_keys, cells)
         if not ok:
             return False, nothing
-    side = few_side(order, y[:, u], cells, counts, values.shape[0])
-    few_kept(side[0], side[1], side[2], values.shape[0], skey, y, tkey, lo, hi, x, d,
-             keys_first, lo_first, hi_first, c_rank, d_rank, first, closed, na_matches, c_out,
-             own_out)  # fmt: skip
-    return True, side
+    return True, few_side(order, y[:, u], cells, counts, values.shape[0])
+
+
+@_jit
+def few_dataset(order, skey, y, u, values, n_keys, last, tkey, lo, hi, x, d, keys_first,
+                lo_first, hi_first, c_rank, d_rank, first, closed, na_matches, c_out, own_out):
+    """One more synthetic dataset of the few-values grid's table-free sweep, in one call:
+    :func:`few_layout`, then :func:`few_kept` into ``c_out`` and ``own_out``; the targets'
+    arrays are those of the sweep. Returns what :func:`few_layout` does (nothing written when
+    the dataset does not fit)."""
+    ok, side = few_layout(order, skey, y, u, values, n_keys, last)
+    if ok:
+        few_kept(side[0], side[1], side[2], values.shape[0], skey, y, tkey, lo, hi, x, d,
+                 keys_first, lo_first, hi_first, c_rank, d_rank, first, closed, na_matches,
+                 c_out, own_out)  # fmt: skip
+    return ok, side
 
 
 @_jit
@@ -487,3 +500,152 @@ def few_kept(starts, sorted_u, rank, n_values, skey, y, tkey, lo, hi, x, d, keys
     count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_first, c_rank,
                     d_rank, first, closed, c_out)  # fmt: skip
     own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, False, own_out)
+
+
+@_jit
+def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_rank, d_rank,
+              first, closed, i0, i1, c_out, skeys, ys, tkey, lo, hi, x, d, na_matches, j0, j1,
+              own_out):  # fmt: skip
+    """:func:`count_few_sweep` of every dataset at once, for targets ``i0``..``i1 - 1`` (in
+    their (key, lower bound) order), then :func:`own_rows` of datasets ``j0``..``j1 - 1``.
+
+    The datasets' sides are merged: key k's rows of every dataset at ``starts[k]:starts[k +
+    1]`` in u order, each with its ``slot`` (dataset j's rank r at ``j * width + r``;
+    ``width`` = the number of values + 16). The two ends of the u-windows move over all
+    datasets' rows at once and keep ``diff`` per slot, so that a target's pass is paid once for
+    all datasets (the windows' ends mispredict once, not once per dataset); its counts are
+    then each dataset's ``diff[j * width + c_rank:j * width + d_rank]`` summed, into
+    ``c_out[first[i], j]``. The same counts as :func:`count_few_sweep` of each dataset: the
+    rows between the ends are the same whatever the order of equal values. A range of targets
+    may start inside a key (the ends start at its first row). A key < 0 matches nothing."""
+    m = c_out.shape[1]
+    n_keys = starts.shape[0] - 1
+    is_open = not closed
+    widest = 0
+    for i in range(i0, i1):
+        widest = max(widest, d_rank[i] - c_rank[i])
+    fixed = 4 if widest <= 4 else (8 if widest <= 8 else (16 if widest <= 16 else 0))
+    diff = np.zeros(m * width, dtype=np.int32)  # (c + t < width for t < fixed: c <= values)
+    current = -1
+    p = 0
+    q = 0
+    stop = 0
+    for i in range(i0, i1):
+        k = keys_first[i]
+        row = first[i]
+        if k < 0 or k >= n_keys:
+            for j in range(m):
+                c_out[row, j] = 0
+            continue
+        if k != current:  # empty the window (diff back to zeros), then the key's block
+            while p < q:
+                diff[slot[p]] -= 1
+                p += 1
+            while q < p:
+                diff[slot[q]] += 1
+                q += 1
+            current = k
+            p = starts[k]
+            q = p
+            stop = starts[k + 1]
+        v = lo_first[i]  # (one loop for both rules: ties step on when open)
+        while p < stop and (sorted_u[p] < v or (is_open and sorted_u[p] == v)):
+            diff[slot[p]] -= 1
+            p += 1
+        v = hi_first[i]
+        while q < stop and (sorted_u[q] < v or (closed and sorted_u[q] == v)):
+            diff[slot[q]] += 1
+            q += 1
+        c = c_rank[i]
+        if p >= q:  # an empty u-window (diff may hold -1s: no row counts)
+            for j in range(m):
+                c_out[row, j] = 0
+        elif fixed > 0:  # a fixed masked width (see count_few_sweep)
+            span = d_rank[i] - c
+            for j in range(m):
+                base = j * width + c
+                count = 0
+                for t in range(fixed):
+                    count += diff[base + t] * (t < span)
+                c_out[row, j] = count
+        else:
+            for j in range(m):
+                base = j * width
+                count = 0
+                for t in range(c, d_rank[i]):
+                    count += diff[base + t]
+                c_out[row, j] = count
+    for j in range(j0, j1):
+        own_rows(tkey, skeys[j], lo, hi, x, d, ys[j], closed, na_matches, False, own_out[:, j])
+
+
+@_jit
+def merge_sides(starts, offsets, sorted_u, rank, width, out_starts, out_u, out_slot):
+    """Datasets' sides (dataset j's :func:`few_side` arrays at ``offsets[j]:offsets[j + 1]``,
+    its keys ``starts[j]``) merged per key in u order into ``out_u`` and ``out_slot`` (rank r
+    of dataset j as ``j * width + r``; key k at ``out_starts[k]:out_starts[k + 1]``), for
+    :func:`few_stack`: the runs are merged two by two."""
+    m = starts.shape[0]
+    n_keys = out_starts.shape[0] - 1
+    longest = 0
+    for k in range(n_keys):
+        longest = max(longest, out_starts[k + 1] - out_starts[k])
+    spare_u = np.empty(longest, dtype=np.float64)
+    spare_s = np.empty(longest, dtype=np.int32)
+    bounds = np.empty(m + 1, dtype=np.int64)
+    for k in range(n_keys):
+        base = out_starts[k]
+        size = out_starts[k + 1] - base
+        src_u = out_u[base:base + size]
+        src_s = out_slot[base:base + size]
+        dst_u = spare_u[:size]
+        dst_s = spare_s[:size]
+        pos = 0
+        for j in range(m):  # the runs one after the other
+            bounds[j] = pos
+            for r in range(offsets[j] + starts[j, k], offsets[j] + starts[j, k + 1]):
+                src_u[pos] = sorted_u[r]
+                src_s[pos] = j * width + rank[r]
+                pos += 1
+        bounds[m] = pos
+        runs = m
+        home = True  # the merged rows are in out_u/out_slot
+        while runs > 1:
+            merged = 0
+            for t in range(0, runs, 2):
+                a = bounds[t]
+                mid = bounds[min(t + 1, runs)]
+                end = bounds[min(t + 2, runs)]
+                b = mid
+                w = a
+                while a < mid and b < end:
+                    if src_u[b] < src_u[a]:
+                        dst_u[w] = src_u[b]
+                        dst_s[w] = src_s[b]
+                        b += 1
+                    else:
+                        dst_u[w] = src_u[a]
+                        dst_s[w] = src_s[a]
+                        a += 1
+                    w += 1
+                while a < mid:
+                    dst_u[w] = src_u[a]
+                    dst_s[w] = src_s[a]
+                    a += 1
+                    w += 1
+                while b < end:
+                    dst_u[w] = src_u[b]
+                    dst_s[w] = src_s[b]
+                    b += 1
+                    w += 1
+                bounds[merged] = bounds[t]
+                merged += 1
+            bounds[merged] = size
+            runs = merged
+            src_u, dst_u = dst_u, src_u
+            src_s, dst_s = dst_s, src_s
+            home = not home
+        if not home:
+            for r in range(size):
+                out_u[base + r] = src_u[r]
+                out_slot[base + r] = src_s[r]

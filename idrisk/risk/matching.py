@@ -3,7 +3,8 @@
 The R package compares every target with every synthetic record, O(n^2) per dataset. Here:
 
 * categorical variables (and every variable when ``r`` is None) are folded into one integer
-  *group key*; a target can only match synthetic records of its own key;
+  *group key* (:class:`idrisk.risk._keys.KeyEncoder`); a target can only match synthetic
+  records of its own key;
 * one continuous variable: the synthetic values are sorted within groups and c_i is a difference
   of two binary searches, O(n log n);
 * several continuous variables: the variable whose intervals hold the fewest candidates is used
@@ -25,7 +26,6 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from .._radius import half_width
 from . import _fewgrid, _kernels
@@ -35,7 +35,6 @@ from ._fewgrid import target_order
 __all__ = [
     "CountCache",
     "MatchRule",
-    "KeyEncoder",
     "half_widths",
     "interval_bounds",
     "count_matches",
@@ -61,72 +60,6 @@ class MatchRule:
     closed: bool = False
     na_matches: bool = True
     ellipsoid: bool = False
-
-
-class KeyEncoder:
-    """Fold several integer code columns into one group key, fitted on the confidential data.
-
-    Synthetic combinations that no confidential record has get key -1 (they can match no target),
-    and so does any row with a missing code (-1).
-    """
-
-    _DENSE = 1 << 22  # stages with fewer (previous key, code) pairs use a lookup array
-
-    def __init__(self, codes: np.ndarray):
-        self._stages: list[tuple[int, pd.Index]] = []
-        self._luts: list[np.ndarray | None] = []
-        n, p = codes.shape
-        key = np.zeros(n, dtype=np.int64)
-        na = np.zeros(n, dtype=bool)
-        n_prev = 1
-        for v in range(p):
-            col = codes[:, v]
-            na |= col < 0
-            size = int(col.max()) + 2 if col.size else 1
-            raw = key * size + (col + 1)
-            uniques, key = self._compress(raw)
-            self._stages.append((size, uniques))
-            lut = None
-            if n_prev * size <= self._DENSE:
-                lut = np.full(n_prev * size, -1, dtype=np.int64)
-                lut[uniques.to_numpy(dtype=np.int64)] = np.arange(len(uniques))
-            self._luts.append(lut)
-            n_prev = max(len(uniques), 1)
-        self.keys = np.where(na, -1, key)
-        self.n_keys = int(self.keys.max()) + 1 if n and p else 1
-        if p == 0:
-            self.keys = np.zeros(n, dtype=np.int64)
-        # every stage has a lookup table: one compiled pass per synthetic dataset
-        self._flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        if p and all(lut is not None for lut in self._luts):
-            luts = [lut for lut in self._luts if lut is not None]
-            offsets = np.cumsum([0] + [len(lut) for lut in luts[:-1]]).astype(np.int64)
-            sizes = np.array([size for size, _ in self._stages], dtype=np.int64)
-            self._flat = (sizes, np.concatenate(luts), offsets)
-
-    @staticmethod
-    def _compress(raw: np.ndarray) -> tuple[pd.Index, np.ndarray]:
-        codes, uniques = pd.factorize(raw)
-        return pd.Index(uniques), codes.astype(np.int64)
-
-    def transform(self, codes: np.ndarray) -> np.ndarray:
-        n, p = codes.shape
-        if self._flat is not None and p == len(self._stages):
-            out = np.empty(n, dtype=np.int64)
-            sizes, table, offsets = self._flat
-            _kernels.encode_keys(np.ascontiguousarray(codes), sizes, table, offsets, out)
-            return out
-        key = np.zeros(n, dtype=np.int64)
-        bad = np.zeros(n, dtype=bool)
-        for v, (size, uniques) in enumerate(self._stages):
-            col = codes[:, v]
-            bad |= (col < 0) | (col + 1 >= size)
-            raw = key * size + np.clip(col + 1, 0, size - 1)
-            lut = self._luts[v]
-            key = lut[raw] if lut is not None else uniques.get_indexer(raw).astype(np.int64)
-            bad |= key < 0
-            key = np.maximum(key, 0)
-        return np.where(bad, -1, key)
 
 
 def r_sqrt(values: np.ndarray) -> np.ndarray:
@@ -599,6 +532,16 @@ class CountCache:
             kept.few, kept.cells = ranks.few, ranks.cells
         return new
 
+    def targets(self, u: int, tkey, lo, hi) -> _GridTargets:
+        """The compiled grid's targets searched on variable u, laid out once (in the last
+        radius' orders when they still sort these bounds)."""
+        found = self.grid_targets.get(u)
+        if found is None:
+            # (the upper bounds' order only if it is not the lower bounds': _GridTargets)
+            kept = _fewgrid.kept_orders(self.last_orders.get(u), tkey, lo[:, u], hi[:, u])
+            found = self.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u], kept)
+        return found
+
     def bounds(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:func:`interval_bounds` of the targets, computed once (the same x and d arrays)."""
         entry = self._bounds  # (x, d, lo, hi): replaced as a whole (threads)
@@ -699,11 +642,7 @@ def _count_box(
         u = cache.grid_axis
         if not top:
             return _count_grid(tkey, skey, lo, hi, y, rule, u, n_keys)
-        targets = cache.grid_targets.get(u)
-        if targets is None:
-            # (the upper bounds' order only if it is not the lower bounds': _GridTargets)
-            kept = _fewgrid.kept_orders(cache.last_orders.get(u), tkey, lo[:, u], hi[:, u])
-            targets = cache.grid_targets[u] = _GridTargets(tkey, lo[:, u], hi[:, u], kept)
+        targets = cache.targets(u, tkey, lo, hi)
         return _count_grid(
             tkey, skey, lo, hi, y, rule, u, n_keys,
             cache=cache,
@@ -734,14 +673,27 @@ def _count_box(
     return _count_by_candidates(tkey, lo, hi, x, d, y, rule, v, dim, nans, orders)
 
 
-def few_sweep(tkey, x, d, rule: MatchRule, n_keys: int, cache: CountCache):
+def few_sweep(tkey, x, d, rule: MatchRule, n_keys: int, cache: CountCache, *,
+              before_first: bool = False):  # fmt: skip
     """The fused count of the datasets after the first (:class:`idrisk.risk._fewgrid.FewSweep`)
     when the first dataset's count (with ``cache``) took the few-values grid's table-free
-    sweep, else None. A later dataset that does not fit is counted by :func:`count_matches`."""
+    sweep, else None. A later dataset that does not fit is counted by :func:`count_matches`.
+
+    ``before_first``: the sweep of every dataset, the first included, when ``cache`` was
+    renewed from a count that took the sweep (another radius: the grid's axis and the values
+    of w are known) and it applies to these bounds; the targets are laid out for it."""
     u = cache.grid_axis
-    if rule.ellipsoid or x.shape[1] != 2 or u is None or u not in cache.grid_targets:
+    if rule.ellipsoid or x.shape[1] != 2 or u is None:
         return None
     lo, hi = cache.bounds(x, d)
+    tkey = np.asarray(tkey, dtype=np.int64)
+    if before_first:
+        ranks = cache.ranks.get(1 - u)
+        if ranks is None or not isinstance(ranks.few, np.ndarray) or ranks.cells is None:
+            return None
+        cache.targets(u, tkey, lo, hi)
+    elif u not in cache.grid_targets:
+        return None
     return _fewgrid.FewSweep.after_first(
         cache.grid_targets[u], cache.ranks.get(1 - u), u, n_keys, tkey,
         (lo, hi, x, d), (rule.closed, rule.na_matches),

@@ -215,6 +215,67 @@ def test_fused_sweep_of_later_datasets_equals_brute_force():
     assert fused_rounds > 30 and declined > 60
 
 
+def test_stack_of_kept_sides_equals_brute_force():
+    """Every dataset at once from their kept sides merged (``FewSweep.stack`` and
+    ``count_stack``): counts and own rows equal the brute force for 1, 2 and 3 runs of targets
+    (a run may start inside a key; empty u-windows too), the merged rows of each key are the
+    datasets' rows in u order, and a dataset without a kept side leaves no stack."""
+    rng = np.random.default_rng(38)
+    stacked = 0
+    for _ in range(60):
+        n, m = int(rng.integers(20, 150)), int(rng.integers(1, 5))
+        tkey, skey, x, _, y0 = _problem(rng, n, 6)
+        x = np.nan_to_num(np.abs(x) + 1, nan=1.0)  # the sweep's conditions (see above)
+        x[:, 1] = rng.integers(1, 400, n)
+        d = x * float(rng.choice([0.1, 0.25]))
+        if rng.random() < 0.3:  # no radius on u: empty open u-windows (lo = hi)
+            d[:, 1] = 0.0
+        y0[:, 1] = rng.integers(1, 400, n)
+        y0[:, 0] = rng.choice(np.unique(x[:, 0]), n)
+        y0[np.isnan(y0)] = 1.0
+        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
+        cache = CountCache()
+        n_keys = int(max(tkey.max(), skey.max())) + 1
+        count_matches(tkey, skey, x, d, y0, rule, n_keys, cache)
+        fused = matching.few_sweep(tkey, x, d, rule, n_keys, cache)
+        if fused is None:
+            continue
+        values = np.unique(y0[skey >= 0, 0])
+        ys = [np.column_stack([rng.choice(values, n), rng.integers(1, 400, n).astype(float)])
+              for _ in range(m)]  # fmt: skip
+        skeys = [skey if rng.random() < 0.5 else rng.permutation(skey) for _ in range(m)]
+        stores: list = [{} for _ in range(m)]
+        for k, y, store in zip(skeys, ys, stores):
+            assert fused(k, y, np.empty(n, np.int32), np.empty(n, bool), store)
+        stack = fused.stack(stores, skeys, ys)
+        assert stack is not None and fused.stack(stores, skeys, ys, stack) is stack
+        stacked += 1
+        for k in range(len(stack.starts) - 1):  # each key: the datasets' rows, in u order
+            a, b = stack.starts[k], stack.starts[k + 1]
+            got = stack.sorted_u[a:b]
+            assert np.all(got[1:] >= got[:-1])
+            want = np.concatenate([y[(sk == k), 1] for sk, y in zip(skeys, ys)])
+            np.testing.assert_array_equal(got, np.sort(want))
+            slots = stack.slot[a:b]
+            for j in range(m):
+                mine = slots // stack.width == j
+                w = ys[j][skeys[j] == k, 0]
+                np.testing.assert_array_equal(
+                    np.sort(values[slots[mine] % stack.width]), np.sort(w))
+        for parts in (1, 2, 3):
+            c = np.full((n, m), -7, dtype=np.int32, order="F")
+            own = np.zeros((n, m), dtype=bool, order="F")
+            for task in fused.count_stack(stack, c, own, parts):
+                task()
+            for j in range(m):
+                np.testing.assert_array_equal(c[:, j], brute(tkey, skeys[j], x, d, ys[j], rule))
+                np.testing.assert_array_equal(
+                    own[:, j], _own_brute(tkey, skeys[j], x, d, ys[j], rule))
+        stores[-1].clear()  # a dataset whose side is not kept: no stack
+        assert fused.stack(stores, skeys, ys) is None
+    assert stacked > 30
+
+
 @pytest.mark.parametrize("whole", [True, False], ids=["whole_numbers", "fractions"])
 def test_rank_windows_and_cells_against_searchsorted(whole):
     """The targets' rank windows and the rows' cells, from a table indexed by whole-number

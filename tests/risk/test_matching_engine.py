@@ -244,7 +244,7 @@ def test_key_encoder_gives_the_confidential_rows_their_own_keys():
     only) takes the encoder's fitted keys without a transform (``prepared._Mode.skey``): they
     must be the transform of those codes, missing codes (-1) and dense or sparse stages
     alike."""
-    from idrisk.risk.matching import KeyEncoder
+    from idrisk.risk._keys import KeyEncoder
 
     rng = np.random.default_rng(36)
     for _ in range(100):
