@@ -265,9 +265,13 @@ def _point(w: np.ndarray, y: np.ndarray, member: np.ndarray) -> tuple[np.ndarray
 
 
 def _stratified_variance(
-    z: np.ndarray, codes: np.ndarray, levels: list, lonely_psu: str
+    z: np.ndarray, codes: np.ndarray, levels: list, lonely_psu: str, member: np.ndarray
 ) -> np.ndarray:
-    """Taylor variance of the totals of each column of the score matrix ``z`` (n x k)."""
+    """Taylor variance of the totals of each column of the score matrix ``z`` (n x k).
+
+    ``member`` (n x k, bool) marks the units of each column's domain: with
+    ``lonely_psu="average"`` only the strata holding a unit of the domain are counted.
+    """
     n_strata = len(levels)
     nh = np.bincount(codes, minlength=n_strata)
     sums = np.zeros((n_strata, z.shape[1]))
@@ -292,13 +296,16 @@ def _stratified_variance(
             # a lonely unit's score is centred at zero instead of its stratum mean
             out += np.sum(z[idx] ** 2, axis=0)
         elif lonely_psu == "average":
-            # strata with 2+ units stand in for lonely strata in which the statistic has a
-            # non-zero score (a lonely stratum outside a domain contributes zero, as in R)
-            n_missing = np.sum(z[idx] != 0, axis=0)
-            if n_strata - np.max(n_missing) <= 0:
-                raise ValueError(f"{spell('lonely_psu', 'average')} needs at least one stratum "
-                                 "with 2+ units")
-            out *= n_strata / (n_strata - n_missing)
+            # R estimates a domain on the subset of its units (whatever their weights): the
+            # strata counted are those holding a unit of the domain, and its strata with 2+
+            # units stand in for its lonely ones; a domain with lonely strata only has NaN
+            hits = np.zeros((n_strata, z.shape[1]))
+            np.add.at(hits, codes, member.astype(float))
+            n_in = np.sum(hits > 0, axis=0)
+            n_lonely = np.sum(hits[lonely] > 0, axis=0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                factor = n_in / (n_in - n_lonely)
+            out = np.where(n_in > n_lonely, out * factor, np.nan)
         # "remove" and "certainty": the lonely stratum contributes nothing
     return out
 
@@ -309,8 +316,8 @@ def _taylor(w, y, member, codes, levels, count, mean, lonely_psu):
     resid = np.where(member, y[:, None] - np.nan_to_num(mean)[None, :], 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         z_mean = w[:, None] * resid / count[None, :]
-    var_count = _stratified_variance(z_count, codes, levels, lonely_psu)
-    var_mean = _stratified_variance(np.nan_to_num(z_mean), codes, levels, lonely_psu)
+    var_count = _stratified_variance(z_count, codes, levels, lonely_psu, member)
+    var_mean = _stratified_variance(np.nan_to_num(z_mean), codes, levels, lonely_psu, member)
     var_mean = np.where(count > 0, var_mean, np.nan)
     return var_count, var_mean
 
@@ -365,9 +372,11 @@ def design_table(
     lonely_psu : {"fail", "remove", "certainty", "adjust", "average"}
         A stratum with one unit, as R's ``options(survey.lonely.psu)``: raise; contribute
         zero (``remove``, ``certainty``); centre the unit's score at zero instead of its
-        stratum mean (``adjust``); or multiply the variance by (number of strata) / (number
-        of strata minus the lonely strata where the statistic's score is non-zero)
-        (``average``). Checked against R's ``survey`` for every option.
+        stratum mean (``adjust``); or multiply the variance of a row by (number of strata
+        holding a unit of the row) / (that number minus the lonely strata among them),
+        whatever the units' weights, as R does on the subset of a domain's units
+        (``average``; NaN for a row whose units are all in lonely strata). Checked against
+        R's ``survey`` for every option.
 
     Returns
     -------
