@@ -17,6 +17,7 @@ rscales = 1 / (R - 1), mse = FALSE)``: ``V = sum_r (theta_r - mean(theta))^2 / (
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,8 @@ from scipy import stats
 from .._interface import spell
 from .._result import Result
 from .._schema import is_categorical, sorted_levels
+from .._stack import user_stacklevel
+from ..exceptions import ReplicateWarning
 
 __all__ = [
     "ALL",
@@ -323,9 +326,31 @@ def _taylor(w, y, member, codes, levels, count, mean, lonely_psu):
 
 
 def _replicate_variance(theta_r: np.ndarray, scale: float, rscales: np.ndarray, mse: bool,
-                        theta: np.ndarray) -> np.ndarray:
-    centre = theta[None, :] if mse else theta_r.mean(axis=0, keepdims=True)
-    return scale * np.sum(rscales[:, None] * (theta_r - centre) ** 2, axis=0)
+                        theta: np.ndarray, what: str) -> np.ndarray:
+    """``scale * sum_r rscales_r (theta_r - c)^2`` per column of ``theta_r`` (R x k).
+
+    Replicates in which a column's statistic is NaN are left out of that column (its
+    ``rscales`` and, with ``mse=False``, its centre), as R's ``svrVar`` does, with a
+    :class:`~idrisk.exceptions.ReplicateWarning`; a column with no finite replicate is NaN.
+    """
+    ok = ~np.isnan(theta_r)
+    n_ok = ok.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_r = np.where(ok, theta_r, 0.0).sum(axis=0) / n_ok
+    centre = theta if mse else mean_r
+    dev = np.where(ok, theta_r - centre[None, :], 0.0)
+    out = scale * np.sum(rscales[:, None] * dev**2, axis=0)
+    dropped = theta_r.shape[0] - n_ok
+    if dropped.any():
+        rows = np.flatnonzero(dropped)
+        warnings.warn(
+            f"{what} of {rows.size} table row(s) undefined in some replicates (all units of "
+            f"the row with weight zero): up to {dropped.max()} of {theta_r.shape[0]} "
+            "replicates left out of their standard errors (R: 'replicates gave NA results "
+            "and were discarded')",
+            ReplicateWarning, stacklevel=user_stacklevel(),
+        )
+    return np.where(n_ok > 0, out, np.nan)
 
 
 def design_table(
@@ -369,6 +394,9 @@ def design_table(
         As R's ``svrepdesign(type = "other", ...)``: ``V = scale * sum_r rscales_r
         (theta_r - c)^2`` with ``c`` the mean of the replicates (``mse=False``) or the
         full-sample estimate (``mse=True``); ``rscales`` defaults to ``1 / (R - 1)``.
+        A replicate in which a row's mean is undefined (every unit of the row has weight
+        zero in it) is left out of that row's standard error, with a
+        :class:`~idrisk.exceptions.ReplicateWarning`, as R discards replicates giving NA.
     lonely_psu : {"fail", "remove", "certainty", "adjust", "average"}
         A stratum with one unit, as R's ``options(survey.lonely.psu)``: raise; contribute
         zero (``remove``, ``certainty``); centre the unit's score at zero instead of its
@@ -431,8 +459,8 @@ def design_table(
         if rs.shape != (R,):
             raise ValueError(f"rscales must have length R={R}, got {rs.shape}")
         count_r, mean_r = _point(W, yv, member)
-        var_count = _replicate_variance(count_r, scale, rs, mse, count)
-        var_mean = _replicate_variance(mean_r, scale, rs, mse, mean)
+        var_count = _replicate_variance(count_r, scale, rs, mse, count, "count")
+        var_mean = _replicate_variance(mean_r, scale, rs, mse, mean, "mean")
         replicates = R
     table = labels.copy()
     table["n"] = member.sum(axis=0)

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from idrisk.exceptions import ReplicateWarning
 from idrisk.survey import design_table, half_sample_replicates
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -63,6 +64,17 @@ def make_small_strata_sample(seed: int, n: int = 120) -> pd.DataFrame:
     w = np.exp(rng.normal(4.0, 0.7, size=n))
     w[0] = 0.0
     return pd.DataFrame({"h": h, "f": f, "g": g, "y": y, "w": w})
+
+
+def make_nan_replicate_sample(seed: int = 401) -> pd.DataFrame:
+    """A sample whose smallest f x g cell has weight zero in every unit of rep1 and rep2
+    (its mean is undefined in those two replicates)."""
+    df = make_sample(seed, strata_is_f=False, lonely=False, n=80)
+    sizes = df.groupby(["f", "g"]).size()
+    f, g = sizes.idxmin()
+    cell = (df["f"] == f) & (df["g"] == g)
+    df.loc[cell, ["rep1", "rep2"]] = 0.0
+    return df
 
 
 def run_r(inp: Path, out: Path, kind: str, lonely: str) -> pd.DataFrame:
@@ -198,6 +210,31 @@ def test_average_domain_in_lonely_strata_only_is_nan():
     assert np.isfinite(tab.cell(g="a")["count_se"])
 
 
+def _nan_replicate_table(df: pd.DataFrame) -> pd.DataFrame:
+    with pytest.warns(ReplicateWarning, match="of 8 replicates left out"):
+        return python_table(df, "replicate", "fail")
+
+
+def test_stored_r_replicates_with_undefined_means():
+    # R's svrVar discards replicates in which a statistic is NA ("2 replicates gave NA
+    # results and were discarded"); idrisk's SE of that cell's mean was NaN.
+    # Rscript design_reference.R design_nanrep_input.csv design_nanrep_replicate_fail.csv
+    #   replicate fail
+    df = pd.read_csv(DATA / "design_nanrep_input.csv", dtype={"h": str, "f": str, "g": str})
+    pd.testing.assert_frame_equal(df, make_nan_replicate_sample(), check_exact=False,
+                                  rtol=1e-15)
+    compare(_nan_replicate_table(df), read_ref(DATA / "design_nanrep_replicate_fail.csv"))
+
+
+@pytest.mark.needs_r
+@needs_r
+def test_live_r_replicates_with_undefined_means(tmp_path):
+    df = make_nan_replicate_sample(402)
+    inp = tmp_path / "in.csv"
+    df.to_csv(inp, index=False)
+    compare(_nan_replicate_table(df), run_r(inp, tmp_path / "out.csv", "replicate", "fail"))
+
+
 def test_lonely_fail_names_the_stratum():
     df = make_sample(14, False, True)
     with pytest.raises(ValueError, match="stratum H0 has only one unit"):
@@ -216,6 +253,9 @@ def regenerate() -> None:  # pragma: no cover - maintenance entry point
     inp = DATA / "design_small_strata_input.csv"
     make_small_strata_sample(301).to_csv(inp, index=False)
     run_r(inp, DATA / "design_small_strata_taylor_average.csv", "taylor", "average")
+    inp = DATA / "design_nanrep_input.csv"
+    make_nan_replicate_sample().to_csv(inp, index=False)
+    run_r(inp, DATA / "design_nanrep_replicate_fail.csv", "replicate", "fail")
 
 
 if __name__ == "__main__":  # pragma: no cover
