@@ -610,7 +610,7 @@ def inclusion_probabilities(a: Sequence[float] | np.ndarray, n: int) -> np.ndarr
     Same rule as R's ``sampling::inclusionprobabilities``: ``pi = n a / sum(a)``; units
     whose ``pi`` reaches 1 are taken with certainty and the remaining ``n - #certain``
     is spread over the others in proportion to ``a``, until no new unit reaches 1.
-    Units with ``a = 0`` get 0.
+    Units with ``a = 0`` get 0, and every unit gets 0 when ``n = 0``.
 
     Examples
     --------
@@ -626,6 +626,8 @@ def inclusion_probabilities(a: Sequence[float] | np.ndarray, n: int) -> np.ndarr
     if not 0 <= n <= pos.sum():
         raise ValueError(f"n must be between 0 and the number of positive sizes ({pos.sum()})")
     pik = np.zeros_like(a)
+    if n == 0:
+        return pik
     pik[pos] = n * a[pos] / a.sum()
     sub = pik[pos]
     n_cert = int(np.sum(sub >= 1))
