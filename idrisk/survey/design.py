@@ -439,8 +439,9 @@ def design_table(
     count, mean = _point(w, yv, member)
     replicates = None
     if variance == "taylor":
-        if replicate_weights is not None:
-            raise ValueError("replicate_weights given but variance='taylor'")
+        if replicate_weights is not None or rscales is not None:
+            arg = "replicate_weights" if replicate_weights is not None else "rscales"
+            raise ValueError(f"{arg} given but variance='taylor'")
         var_count, var_mean = _taylor(w, yv, member, codes, levels, count, mean, lonely_psu)
     else:
         if replicate_weights is None:
@@ -458,6 +459,10 @@ def design_table(
         rs = np.full(R, 1.0 / (R - 1)) if rscales is None else np.asarray(rscales, float)
         if rs.shape != (R,):
             raise ValueError(f"rscales must have length R={R}, got {rs.shape}")
+        if not np.all(np.isfinite(rs)) or np.any(rs < 0):
+            raise ValueError("rscales must be finite and non-negative")
+        if not np.isfinite(scale) or scale <= 0:
+            raise ValueError(f"scale must be a positive number, got {scale!r}")
         count_r, mean_r = _point(W, yv, member)
         var_count = _replicate_variance(count_r, scale, rs, mse, count, "count")
         var_mean = _replicate_variance(mean_r, scale, rs, mse, mean, "mean")
@@ -584,6 +589,8 @@ def half_sample_replicates(
     if not isinstance(R, (int, np.integer)) or R < 2:
         raise ValueError(f"R must be an integer >= 2, got {R!r}")
     w = _numeric(data, weight, "weight")
+    if np.any(w < 0):
+        raise ValueError(f"weight column {weight!r} has negative values")
     codes, levels = _strata_codes(data, strata)
     rng = np.random.default_rng(seed)
     out = np.empty((len(data), R))

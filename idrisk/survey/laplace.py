@@ -208,8 +208,11 @@ def laplace_table(
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if backend == "opendp":
         _opendp()
-    if not np.isfinite(epsilon) or epsilon <= 0:
+    if (not isinstance(epsilon, (int, float, np.number)) or isinstance(epsilon, bool)
+            or not np.isfinite(epsilon) or epsilon <= 0):
         raise ValueError(f"epsilon must be a positive number, got {epsilon!r}")
+    if not isinstance(replicates, (int, np.integer)) or replicates < 2:
+        raise ValueError(f"replicates must be an integer >= 2, got {replicates!r}")
     by = _by_list(by)
     yv = _numeric(data, y, "y")
     w = _numeric(data, weight, "weight", positive=True)
