@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._stack import user_stacklevel
 from ..exceptions import SensitivityWarning
 from .design import (
     SurveyTable,
@@ -232,7 +233,7 @@ def laplace_table(
         if np.isnan(ms).any():
             warnings.warn(
                 "rows with one unit have no leave-one-out mean; they are left out of the "
-                "maximum mean sensitivity", SensitivityWarning, stacklevel=3,
+                "maximum mean sensitivity", SensitivityWarning, stacklevel=user_stacklevel(),
             )
         dc = float(np.max(cs))
         da = float(np.nanmax(ms))

@@ -66,3 +66,14 @@ def test_synthesizers_check_target_delta_before_fitting(cls, target, monkeypatch
     monkeypatch.setattr(cls, "_sample", no_stan)
     with pytest.raises(ValueError, match="target_delta must be a positive number"):
         cls(syn="y", weight="w", known=["h"], target_delta=target).fit(DF)
+
+
+
+def test_laplace_warning_points_at_the_users_line():
+    from idrisk.exceptions import SensitivityWarning
+
+    df = pd.DataFrame({"h": ["a"] * 4 + ["b"] * 4, "g": ["x"] * 7 + ["y"],
+                       "y": np.arange(1.0, 9.0), "w": np.full(8, 2.0)})
+    with pytest.warns(SensitivityWarning) as record:
+        laplace_table(df, "y", "w", "h", "g", epsilon=5.0, seed=1)
+    assert {r.filename for r in record if r.category is SensitivityWarning} == {__file__}
