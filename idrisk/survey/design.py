@@ -396,7 +396,9 @@ def design_table(
         full-sample estimate (``mse=True``); ``rscales`` defaults to ``1 / (R - 1)``.
         A replicate in which a row's mean is undefined (every unit of the row has weight
         zero in it) is left out of that row's standard error, with a
-        :class:`~idrisk.exceptions.ReplicateWarning`, as R discards replicates giving NA.
+        :class:`~idrisk.exceptions.ReplicateWarning`, as R discards replicates giving NA;
+        with no replicate left the standard error is NaN (R stops: "All replicates
+        contained NAs").
     lonely_psu : {"fail", "remove", "certainty", "adjust", "average"}
         A stratum with one unit, as R's ``options(survey.lonely.psu)``: raise; contribute
         zero (``remove``, ``certainty``); centre the unit's score at zero instead of its
@@ -409,6 +411,8 @@ def design_table(
     Returns
     -------
     SurveyTable
+        A row whose units all have weight zero is kept (count 0, mean NaN); R's ``svyby``
+        leaves such a group out.
 
     Examples
     --------
