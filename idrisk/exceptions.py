@@ -22,7 +22,8 @@ Identification risk: :class:`RadiusWarning`, :class:`ExtraRadiiWarning`,
 :class:`RParityWarning`; R's printed output: :class:`RPrintedWarning`, :class:`RMessage`,
 :class:`NumbersAsTextWarning`; synthpop's disclosure: :class:`SynthpopQuirkWarning`;
 synthesizers and models: :class:`InfiniteValuesWarning`, :class:`CollinearWarning`,
-:class:`KStarWarning`, :class:`StanConvergenceWarning`, :class:`SensitivityWarning`; utility:
+:class:`KStarWarning`, :class:`StanConvergenceWarning`, :class:`SensitivityWarning`,
+:class:`ReplicateWarning`; utility:
 :class:`UtilityWarning`; R: :class:`RConversionWarning`.
 """
 
@@ -55,6 +56,7 @@ __all__ = [
     "SynthpopQuirkWarning",
     "UtilityWarning",
     "SensitivityWarning",
+    "ReplicateWarning",
     "RConversionWarning",
 ]
 
@@ -215,6 +217,12 @@ class UtilityWarning(UserWarning):
 class SensitivityWarning(UserWarning):
     """The sensitivity of a private survey table leaves rows out (a row with one unit has no
     leave-one-out mean)."""
+
+
+class ReplicateWarning(UserWarning):
+    """Replicate standard errors left out replicates in which a statistic is undefined (a
+    mean of a row whose units all have weight zero in that replicate), as R's ``survey``
+    discards replicates that give NA."""
 
 
 class RConversionWarning(UserWarning):

@@ -17,6 +17,7 @@ rscales = 1 / (R - 1), mse = FALSE)``: ``V = sum_r (theta_r - mean(theta))^2 / (
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,8 @@ from scipy import stats
 from .._interface import spell
 from .._result import Result
 from .._schema import is_categorical, sorted_levels
+from .._stack import user_stacklevel
+from ..exceptions import ReplicateWarning
 
 __all__ = [
     "ALL",
@@ -265,9 +268,13 @@ def _point(w: np.ndarray, y: np.ndarray, member: np.ndarray) -> tuple[np.ndarray
 
 
 def _stratified_variance(
-    z: np.ndarray, codes: np.ndarray, levels: list, lonely_psu: str
+    z: np.ndarray, codes: np.ndarray, levels: list, lonely_psu: str, member: np.ndarray
 ) -> np.ndarray:
-    """Taylor variance of the totals of each column of the score matrix ``z`` (n x k)."""
+    """Taylor variance of the totals of each column of the score matrix ``z`` (n x k).
+
+    ``member`` (n x k, bool) marks the units of each column's domain: with
+    ``lonely_psu="average"`` only the strata holding a unit of the domain are counted.
+    """
     n_strata = len(levels)
     nh = np.bincount(codes, minlength=n_strata)
     sums = np.zeros((n_strata, z.shape[1]))
@@ -292,13 +299,16 @@ def _stratified_variance(
             # a lonely unit's score is centred at zero instead of its stratum mean
             out += np.sum(z[idx] ** 2, axis=0)
         elif lonely_psu == "average":
-            # strata with 2+ units stand in for lonely strata in which the statistic has a
-            # non-zero score (a lonely stratum outside a domain contributes zero, as in R)
-            n_missing = np.sum(z[idx] != 0, axis=0)
-            if n_strata - np.max(n_missing) <= 0:
-                raise ValueError(f"{spell('lonely_psu', 'average')} needs at least one stratum "
-                                 "with 2+ units")
-            out *= n_strata / (n_strata - n_missing)
+            # R estimates a domain on the subset of its units (whatever their weights): the
+            # strata counted are those holding a unit of the domain, and its strata with 2+
+            # units stand in for its lonely ones; a domain with lonely strata only has NaN
+            hits = np.zeros((n_strata, z.shape[1]))
+            np.add.at(hits, codes, member.astype(float))
+            n_in = np.sum(hits > 0, axis=0)
+            n_lonely = np.sum(hits[lonely] > 0, axis=0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                factor = n_in / (n_in - n_lonely)
+            out = np.where(n_in > n_lonely, out * factor, np.nan)
         # "remove" and "certainty": the lonely stratum contributes nothing
     return out
 
@@ -309,16 +319,38 @@ def _taylor(w, y, member, codes, levels, count, mean, lonely_psu):
     resid = np.where(member, y[:, None] - np.nan_to_num(mean)[None, :], 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         z_mean = w[:, None] * resid / count[None, :]
-    var_count = _stratified_variance(z_count, codes, levels, lonely_psu)
-    var_mean = _stratified_variance(np.nan_to_num(z_mean), codes, levels, lonely_psu)
+    var_count = _stratified_variance(z_count, codes, levels, lonely_psu, member)
+    var_mean = _stratified_variance(np.nan_to_num(z_mean), codes, levels, lonely_psu, member)
     var_mean = np.where(count > 0, var_mean, np.nan)
     return var_count, var_mean
 
 
 def _replicate_variance(theta_r: np.ndarray, scale: float, rscales: np.ndarray, mse: bool,
-                        theta: np.ndarray) -> np.ndarray:
-    centre = theta[None, :] if mse else theta_r.mean(axis=0, keepdims=True)
-    return scale * np.sum(rscales[:, None] * (theta_r - centre) ** 2, axis=0)
+                        theta: np.ndarray, what: str) -> np.ndarray:
+    """``scale * sum_r rscales_r (theta_r - c)^2`` per column of ``theta_r`` (R x k).
+
+    Replicates in which a column's statistic is NaN are left out of that column (its
+    ``rscales`` and, with ``mse=False``, its centre), as R's ``svrVar`` does, with a
+    :class:`~idrisk.exceptions.ReplicateWarning`; a column with no finite replicate is NaN.
+    """
+    ok = ~np.isnan(theta_r)
+    n_ok = ok.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_r = np.where(ok, theta_r, 0.0).sum(axis=0) / n_ok
+    centre = theta if mse else mean_r
+    dev = np.where(ok, theta_r - centre[None, :], 0.0)
+    out = scale * np.sum(rscales[:, None] * dev**2, axis=0)
+    dropped = theta_r.shape[0] - n_ok
+    if dropped.any():
+        rows = np.flatnonzero(dropped)
+        warnings.warn(
+            f"{what} of {rows.size} table row(s) undefined in some replicates (all units of "
+            f"the row with weight zero): up to {dropped.max()} of {theta_r.shape[0]} "
+            "replicates left out of their standard errors (R: 'replicates gave NA results "
+            "and were discarded')",
+            ReplicateWarning, stacklevel=user_stacklevel(),
+        )
+    return np.where(n_ok > 0, out, np.nan)
 
 
 def design_table(
@@ -362,16 +394,25 @@ def design_table(
         As R's ``svrepdesign(type = "other", ...)``: ``V = scale * sum_r rscales_r
         (theta_r - c)^2`` with ``c`` the mean of the replicates (``mse=False``) or the
         full-sample estimate (``mse=True``); ``rscales`` defaults to ``1 / (R - 1)``.
+        A replicate in which a row's mean is undefined (every unit of the row has weight
+        zero in it) is left out of that row's standard error, with a
+        :class:`~idrisk.exceptions.ReplicateWarning`, as R discards replicates giving NA;
+        with no replicate left the standard error is NaN (R stops: "All replicates
+        contained NAs").
     lonely_psu : {"fail", "remove", "certainty", "adjust", "average"}
         A stratum with one unit, as R's ``options(survey.lonely.psu)``: raise; contribute
         zero (``remove``, ``certainty``); centre the unit's score at zero instead of its
-        stratum mean (``adjust``); or multiply the variance by (number of strata) / (number
-        of strata minus the lonely strata where the statistic's score is non-zero)
-        (``average``). Checked against R's ``survey`` for every option.
+        stratum mean (``adjust``); or multiply the variance of a row by (number of strata
+        holding a unit of the row) / (that number minus the lonely strata among them),
+        whatever the units' weights, as R does on the subset of a domain's units
+        (``average``; NaN for a row whose units are all in lonely strata). Checked against
+        R's ``survey`` for every option.
 
     Returns
     -------
     SurveyTable
+        A row whose units all have weight zero is kept (count 0, mean NaN); R's ``svyby``
+        leaves such a group out.
 
     Examples
     --------
@@ -402,8 +443,9 @@ def design_table(
     count, mean = _point(w, yv, member)
     replicates = None
     if variance == "taylor":
-        if replicate_weights is not None:
-            raise ValueError("replicate_weights given but variance='taylor'")
+        if replicate_weights is not None or rscales is not None:
+            arg = "replicate_weights" if replicate_weights is not None else "rscales"
+            raise ValueError(f"{arg} given but variance='taylor'")
         var_count, var_mean = _taylor(w, yv, member, codes, levels, count, mean, lonely_psu)
     else:
         if replicate_weights is None:
@@ -421,9 +463,13 @@ def design_table(
         rs = np.full(R, 1.0 / (R - 1)) if rscales is None else np.asarray(rscales, float)
         if rs.shape != (R,):
             raise ValueError(f"rscales must have length R={R}, got {rs.shape}")
+        if not np.all(np.isfinite(rs)) or np.any(rs < 0):
+            raise ValueError("rscales must be finite and non-negative")
+        if not np.isfinite(scale) or scale <= 0:
+            raise ValueError(f"scale must be a positive number, got {scale!r}")
         count_r, mean_r = _point(W, yv, member)
-        var_count = _replicate_variance(count_r, scale, rs, mse, count)
-        var_mean = _replicate_variance(mean_r, scale, rs, mse, mean)
+        var_count = _replicate_variance(count_r, scale, rs, mse, count, "count")
+        var_mean = _replicate_variance(mean_r, scale, rs, mse, mean, "mean")
         replicates = R
     table = labels.copy()
     table["n"] = member.sum(axis=0)
@@ -547,6 +593,8 @@ def half_sample_replicates(
     if not isinstance(R, (int, np.integer)) or R < 2:
         raise ValueError(f"R must be an integer >= 2, got {R!r}")
     w = _numeric(data, weight, "weight")
+    if np.any(w < 0):
+        raise ValueError(f"weight column {weight!r} has negative values")
     codes, levels = _strata_codes(data, strata)
     rng = np.random.default_rng(seed)
     out = np.empty((len(data), R))
@@ -573,7 +621,7 @@ def inclusion_probabilities(a: Sequence[float] | np.ndarray, n: int) -> np.ndarr
     Same rule as R's ``sampling::inclusionprobabilities``: ``pi = n a / sum(a)``; units
     whose ``pi`` reaches 1 are taken with certainty and the remaining ``n - #certain``
     is spread over the others in proportion to ``a``, until no new unit reaches 1.
-    Units with ``a = 0`` get 0.
+    Units with ``a = 0`` get 0, and every unit gets 0 when ``n = 0``.
 
     Examples
     --------
@@ -589,6 +637,8 @@ def inclusion_probabilities(a: Sequence[float] | np.ndarray, n: int) -> np.ndarr
     if not 0 <= n <= pos.sum():
         raise ValueError(f"n must be between 0 and the number of positive sizes ({pos.sum()})")
     pik = np.zeros_like(a)
+    if n == 0:
+        return pik
     pik[pos] = n * a[pos] / a.sum()
     sub = pik[pos]
     n_cert = int(np.sum(sub >= 1))

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._stack import user_stacklevel
 from ..exceptions import SensitivityWarning
 from .design import (
     SurveyTable,
@@ -208,8 +209,11 @@ def laplace_table(
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if backend == "opendp":
         _opendp()
-    if not np.isfinite(epsilon) or epsilon <= 0:
+    if (not isinstance(epsilon, (int, float, np.number)) or isinstance(epsilon, bool)
+            or not np.isfinite(epsilon) or epsilon <= 0):
         raise ValueError(f"epsilon must be a positive number, got {epsilon!r}")
+    if not isinstance(replicates, (int, np.integer)) or replicates < 2:
+        raise ValueError(f"replicates must be an integer >= 2, got {replicates!r}")
     by = _by_list(by)
     yv = _numeric(data, y, "y")
     w = _numeric(data, weight, "weight", positive=True)
@@ -229,7 +233,7 @@ def laplace_table(
         if np.isnan(ms).any():
             warnings.warn(
                 "rows with one unit have no leave-one-out mean; they are left out of the "
-                "maximum mean sensitivity", SensitivityWarning, stacklevel=3,
+                "maximum mean sensitivity", SensitivityWarning, stacklevel=user_stacklevel(),
             )
         dc = float(np.max(cs))
         da = float(np.nanmax(ms))

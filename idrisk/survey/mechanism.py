@@ -114,6 +114,8 @@ def epsilon(delta_alpha: float, m: int) -> float:
     """
     if not isinstance(m, (int, np.integer)) or m < 1:
         raise ValueError(f"m must be a positive integer, got {m!r}")
+    if not np.isfinite(delta_alpha) or delta_alpha < 0:
+        raise ValueError(f"delta_alpha must be a finite non-negative number, got {delta_alpha!r}")
     return float(round(2.0 * float(delta_alpha) * int(m), 12))
 
 

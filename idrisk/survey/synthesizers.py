@@ -200,7 +200,7 @@ def _design_matrix(data: pd.DataFrame, design: list[str],
     first level of each variable as reference) or ``"cells"`` (one indicator per observed
     combination)."""
     for d in design:
-        col = _column(data, d, "design")
+        col = _column(data, d, "known")
         if col.isna().any():
             raise ValueError(f"design column {d!r} has missing values")
     n = len(data)
@@ -286,8 +286,14 @@ class _PseudoPosterior(Synthesizer):
             raise ValueError("known must name at least one design column")
         self.syn_, self.weight_ = y, weight
         self.known_ = design
+        for d in design:
+            _column(data, d, "known")
         self.strata_ = design[0] if strata is None else strata
         _column(data, self.strata_, "strata")
+        target = self.target_delta
+        if target is not None and not (isinstance(target, (int, float, np.number))
+                                       and np.isfinite(target) and target > 0):
+            raise ValueError(f"target_delta must be a positive number, got {target!r}")
         self._yv = _numeric(data, y, "syn", positive=True)
         self._wv = _numeric(data, weight, "weight", positive=True)
         self._X, self._columns = _design_matrix(data, design, self.coding)

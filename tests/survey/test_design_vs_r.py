@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from idrisk.exceptions import ReplicateWarning
 from idrisk.survey import design_table, half_sample_replicates
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -48,6 +49,32 @@ def make_sample(seed: int, strata_is_f: bool, lonely: bool, n: int = 300) -> pd.
     if lonely:
         reps = pd.concat([pd.DataFrame([[df.loc[0, "w"]] * 8], columns=reps.columns), reps])
     return pd.concat([df, reps.reset_index(drop=True)], axis=1)
+
+
+def make_small_strata_sample(seed: int, n: int = 120) -> pd.DataFrame:
+    """Strata of 1-3 units (a quarter of them lonely), so most domains f x g miss most
+    strata; the first unit is alone in its stratum and has weight zero."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.choice([1, 2, 3], size=n, p=[0.25, 0.45, 0.3])
+    h = np.repeat([f"S{k:03d}" for k in range(n)], sizes)[:n]
+    h[0] = "S999"
+    f = rng.choice(["F1", "F2", "F3", "F4"], size=n, p=[0.4, 0.3, 0.2, 0.1])
+    g = rng.choice(["female", "male"], size=n)
+    y = np.exp(rng.normal(11 + 0.2 * (g == "male"), 0.4))
+    w = np.exp(rng.normal(4.0, 0.7, size=n))
+    w[0] = 0.0
+    return pd.DataFrame({"h": h, "f": f, "g": g, "y": y, "w": w})
+
+
+def make_nan_replicate_sample(seed: int = 401) -> pd.DataFrame:
+    """A sample whose smallest f x g cell has weight zero in every unit of rep1 and rep2
+    (its mean is undefined in those two replicates)."""
+    df = make_sample(seed, strata_is_f=False, lonely=False, n=80)
+    sizes = df.groupby(["f", "g"]).size()
+    f, g = sizes.idxmin()
+    cell = (df["f"] == f) & (df["g"] == g)
+    df.loc[cell, ["rep1", "rep2"]] = 0.0
+    return df
 
 
 def run_r(inp: Path, out: Path, kind: str, lonely: str) -> pd.DataFrame:
@@ -147,6 +174,67 @@ def test_live_r_lonely_stratum(tmp_path, lonely):
     compare(python_table(df, "taylor", lonely), ref)
 
 
+@pytest.mark.needs_r
+@needs_r
+@pytest.mark.parametrize("lonely", LONELY)
+def test_live_r_lonely_strata_missing_from_domains(tmp_path, lonely):
+    # "average" counts, for each row, the strata holding one of its units (zero weights
+    # included), as R does on a domain's subset; idrisk counted every stratum and left out
+    # lonely strata whose score was zero: its SEs were 1% to 20% below R's here (F3 x male)
+    df = make_small_strata_sample(301)
+    inp = tmp_path / "in.csv"
+    df.to_csv(inp, index=False)
+    ref = run_r(inp, tmp_path / "out.csv", "taylor", lonely)
+    compare(python_table(df, "taylor", lonely), ref)
+
+
+def test_stored_r_lonely_strata_missing_from_domains():
+    # Rscript design_reference.R design_small_strata_input.csv
+    #   design_small_strata_taylor_average.csv taylor average
+    df = pd.read_csv(DATA / "design_small_strata_input.csv", dtype={"h": str, "f": str,
+                                                                   "g": str})
+    pd.testing.assert_frame_equal(df, make_small_strata_sample(301), check_exact=False,
+                                  rtol=1e-15)
+    ref = read_ref(DATA / "design_small_strata_taylor_average.csv")
+    compare(python_table(df, "taylor", "average"), ref)
+
+
+def test_average_domain_in_lonely_strata_only_is_nan():
+    # R: svyby(~one, ~g, des, svytotal) gives SE NaN for a domain whose units are all in
+    # lonely strata (options(survey.lonely.psu = "average"))
+    df = pd.DataFrame({"h": ["A", "A", "B", "B", "C", "D"], "g": ["a", "a", "a", "a", "b", "b"],
+                       "y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "w": [1.0, 2.0, 3.0, 1.0, 2.0, 5.0]})
+    tab = design_table(df, "y", "w", strata="h", by="g", lonely_psu="average")
+    b = tab.cell(g="b")
+    assert np.isnan(b["count_se"]) and np.isnan(b["mean_se"])
+    assert np.isfinite(tab.cell(g="a")["count_se"])
+
+
+def _nan_replicate_table(df: pd.DataFrame) -> pd.DataFrame:
+    with pytest.warns(ReplicateWarning, match="of 8 replicates left out"):
+        return python_table(df, "replicate", "fail")
+
+
+def test_stored_r_replicates_with_undefined_means():
+    # R's svrVar discards replicates in which a statistic is NA ("2 replicates gave NA
+    # results and were discarded"); idrisk's SE of that cell's mean was NaN.
+    # Rscript design_reference.R design_nanrep_input.csv design_nanrep_replicate_fail.csv
+    #   replicate fail
+    df = pd.read_csv(DATA / "design_nanrep_input.csv", dtype={"h": str, "f": str, "g": str})
+    pd.testing.assert_frame_equal(df, make_nan_replicate_sample(), check_exact=False,
+                                  rtol=1e-15)
+    compare(_nan_replicate_table(df), read_ref(DATA / "design_nanrep_replicate_fail.csv"))
+
+
+@pytest.mark.needs_r
+@needs_r
+def test_live_r_replicates_with_undefined_means(tmp_path):
+    df = make_nan_replicate_sample(402)
+    inp = tmp_path / "in.csv"
+    df.to_csv(inp, index=False)
+    compare(_nan_replicate_table(df), run_r(inp, tmp_path / "out.csv", "replicate", "fail"))
+
+
 def test_lonely_fail_names_the_stratum():
     df = make_sample(14, False, True)
     with pytest.raises(ValueError, match="stratum H0 has only one unit"):
@@ -162,6 +250,12 @@ def regenerate() -> None:  # pragma: no cover - maintenance entry point
             if c == case:
                 run_r(inp, DATA / f"design_{case}_{kind}_{opt}.csv", kind, opt)
                 print("wrote", case, kind, opt)
+    inp = DATA / "design_small_strata_input.csv"
+    make_small_strata_sample(301).to_csv(inp, index=False)
+    run_r(inp, DATA / "design_small_strata_taylor_average.csv", "taylor", "average")
+    inp = DATA / "design_nanrep_input.csv"
+    make_nan_replicate_sample().to_csv(inp, index=False)
+    run_r(inp, DATA / "design_nanrep_replicate_fail.csv", "replicate", "fail")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,6 +6,9 @@ References are direct loops over the spec's formulas, written independently of t
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -106,6 +109,33 @@ def test_inclusion_probabilities_brute_force():
         got = inclusion_probabilities(a, n)
         np.testing.assert_allclose(got, ref_inclusion(a, n), rtol=1e-12)
         assert got.sum() == pytest.approx(n)
+
+
+def test_inclusion_probabilities_of_no_unit_are_zero():
+    # R: sampling::inclusionprobabilities(c(1, 2, 3), 0) is 0 0 0 (idrisk gave NaN, 0 / 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = inclusion_probabilities([1.0, 2.0, 3.0], 0)
+    np.testing.assert_array_equal(got, [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(inclusion_probabilities([0.0, 2.0], 0), [0.0, 0.0])
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="Rscript not found")
+def test_inclusion_probabilities_equal_live_r():
+    rng = np.random.default_rng(12)
+    cases = [(np.round(rng.lognormal(0, 2, size=30), 3), n) for n in (0, 1, 7, 29)]
+    cases.append((np.array([0.0, 1.0, 2.0, 50.0, 0.5]), 3))
+    code = "suppressWarnings(suppressPackageStartupMessages(library(sampling)));" + "".join(
+        f"cat(sprintf('%.17g', inclusionprobabilities(c({', '.join(map(repr, a.tolist()))}), "
+        f"{n})), '\\n');" for a, n in cases)
+    res = subprocess.run(["Rscript", "-e", code], capture_output=True, text=True, timeout=120)
+    if res.returncode != 0:
+        pytest.skip(f"R's sampling package not usable: {res.stderr[-200:]}")
+    lines = res.stdout.strip().splitlines()
+    assert len(lines) == len(cases)
+    for (a, n), line in zip(cases, lines, strict=True):
+        want = np.array(line.split(), dtype=float)
+        np.testing.assert_allclose(inclusion_probabilities(a, n), want, rtol=1e-13, atol=1e-15)
 
 
 # --------------------------------------------------------------------------- replicates
