@@ -317,23 +317,6 @@ class FewSweep:
             store[key] = FewSide(self._values, *side)
         return bool(ok)
 
-    def lay_out(self, skey: np.ndarray, y: np.ndarray, store: dict) -> bool:
-        """Lay out one dataset's side into ``store`` (see :meth:`__call__`) without counting;
-        False when it does not fit the sweep (see the kernel)."""
-        key = ("few", self._u)
-        kept = store.get(key)
-        if kept is not None and np.array_equal(kept.values, self._values):
-            return True
-        y = np.ascontiguousarray(y, dtype=np.float64)
-        order = np.argsort(np.ascontiguousarray(y[:, self._u]))
-        ok, side = _fewkernels.few_layout(
-            order, np.asarray(skey, dtype=np.int64), y, self._u, self._values, self._n_keys,
-            self._last,
-        )  # fmt: skip
-        if ok:
-            store[key] = FewSide(self._values, *side)
-        return bool(ok)
-
     def stack(self, stores: list, skeys: list[np.ndarray], ys: list[np.ndarray],
               last: FewStack | None = None) -> FewStack | None:  # fmt: skip
         """The :class:`FewStack` of the datasets' kept sides (``stores``: their dicts of
@@ -355,15 +338,15 @@ class FewSweep:
         return FewStack(self._u, sides, skeys, ys)
 
     def count_stack(self, stack: FewStack, c_out: np.ndarray, own_out: np.ndarray,
-                    parts: int, own_from: int = 0) -> list:  # fmt: skip
-        """Tasks (callables) that count every dataset of ``stack`` into ``c_out`` (n x m) and
-        the own rows of datasets ``own_from``.. into ``own_out``: ``parts`` runs of targets,
-        each with its share of the own rows (see :func:`idrisk.risk._fewkernels.few_stack`)."""
+                    parts: int) -> list:  # fmt: skip
+        """Tasks (callables) that count every dataset of ``stack`` into ``c_out`` and
+        ``own_out`` (n x m): ``parts`` runs of targets, each with its share of the datasets'
+        own rows (see :func:`idrisk.risk._fewkernels.few_stack`)."""
         t = self._targets
         tkey, lo, hi, x, d = self._arrays
         n, m = len(t.first), c_out.shape[1]
         cut = [n * p // parts for p in range(parts + 1)]
-        own = [own_from + (m - own_from) * p // parts for p in range(parts + 1)]
+        own = [m * p // parts for p in range(parts + 1)]
 
         def part(p: int) -> None:
             _fewkernels.few_stack(

@@ -618,15 +618,14 @@ def merge_sides(starts, offsets, sorted_u, rank, width, out_starts, out_u, out_s
                 end = bounds[min(t + 2, runs)]
                 b = mid
                 w = a
-                while a < mid and b < end:
-                    if src_u[b] < src_u[a]:
-                        dst_u[w] = src_u[b]
-                        dst_s[w] = src_s[b]
-                        b += 1
-                    else:
-                        dst_u[w] = src_u[a]
-                        dst_s[w] = src_s[a]
-                        a += 1
+                while a < mid and b < end:  # (no branch on the data: its outcome is random)
+                    va = src_u[a]
+                    vb = src_u[b]
+                    take = vb < va
+                    dst_u[w] = vb if take else va
+                    dst_s[w] = src_s[b] if take else src_s[a]
+                    b += take
+                    a += 1 - take
                     w += 1
                 while a < mid:
                     dst_u[w] = src_u[a]

@@ -166,25 +166,22 @@ class _Mode:
         self.prep = prep
         self.encoder = KeyEncoder(prep.cat_orig)
         self._skeys: list[np.ndarray | None] = [None] * prep.m
-        #: small enough to lay out every dataset's side and count them all in one pass
-        self.stackable = prep.n * prep.m <= STACK_MAX_CELLS
-        self._keep = keep or self.stackable
+        self._keep = keep
         self._syn_checks: list[dict[str, Any]] | None = None
         # the last count's cache: its radius-independent part is renewed for the next count
         self.cache: CountCache | None = None
         # per dataset, the radius-independent synthetic side of the counting (small inputs)
         self.stores: list[dict | None] = [
-            {} if (keep and prep.n <= STORE_MAX_RECORDS) or self.stackable else None
-            for _ in range(prep.m)
-        ]  # fmt: skip
+            {} if keep and prep.n <= STORE_MAX_RECORDS else None for _ in range(prep.m)
+        ]
         self._stack: Any = None  # the stores' sides merged (_fewgrid.FewStack)
 
     def stack(self, fused: Any) -> Any:
         """The :class:`~idrisk.risk._fewgrid.FewStack` of every dataset's kept side for the
         sweep ``fused`` (built once, kept while the sides are the same), or None: a dataset
-        without a kept side, or not :attr:`stackable`."""
+        without a kept side, or more than :data:`STACK_MAX_CELLS` records x datasets."""
         prep = self.prep
-        if not self.stackable:
+        if prep.n * prep.m > STACK_MAX_CELLS or any(store is None for store in self.stores):
             return None
         found = fused.stack(
             self.stores, [self.skey(j) for j in range(prep.m)], prep.cont_syn, self._stack
@@ -340,36 +337,21 @@ class Prepared:
         c = np.empty((n, m), dtype=np.int32 if n < 2**31 - 1 else np.int64, order="F")
         own = np.empty((n, m), dtype=bool, order="F")
         empty = np.empty((n, 0))
-        release = not self._reusable and not mode.stackable  # (small inputs: kept to the end)
+        release = not self._reusable
 
         fused = None  # the datasets in one compiled call each, if they can
 
-        def general(j: int) -> None:
+        def count(j: int) -> None:
             y = prep.cont_syn[j] if prep.radii is not None else empty
-            c[:, j], own[:, j] = count_matches(
-                encoder.keys, mode.skey(j), x, d, y, rule, encoder.n_keys, cache,
-                store=mode.stores[j],
-            )  # fmt: skip
+            skey = mode.skey(j)
+            if fused is None or not fused(skey, y, c[:, j], own[:, j], mode.stores[j]):
+                c[:, j], own[:, j] = count_matches(
+                    encoder.keys, skey, x, d, y, rule, encoder.n_keys, cache,
+                    store=mode.stores[j],
+                )
             if release:
                 mode.prep.release(j)  # the consumed arrays themselves
                 prep.release(j)
-
-        def count(j: int) -> None:
-            store = mode.stores[j]
-            if fused is None or not fused(mode.skey(j), prep.cont_syn[j], c[:, j], own[:, j],
-                                          store):  # fmt: skip
-                general(j)
-            elif release:
-                mode.prep.release(j)
-                prep.release(j)
-
-        alone: list[int] = []  # datasets that do not fit the few-values sweep
-
-        def lay_out(j: int) -> None:
-            store = mode.stores[j]
-            if not fused.lay_out(mode.skey(j), prep.cont_syn[j], store):
-                alone.append(j)
-                general(j)
 
         self._used = True
         if progress is None:
@@ -381,26 +363,21 @@ class Prepared:
             fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache, before_first=True)
             start = 0
             if fused is None:
-                general(0)  # the first dataset fills the shared cache (plan, target orders)
+                count(0)  # the first dataset fills the shared cache (plan, target orders)
                 bar.update()
                 start = 1
                 fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache)
             minimum = THREAD_MIN_CELLS if fused is None else FUSED_THREAD_MIN_CELLS
             # (n x (m - start) records in the datasets left, as _n_workers counts them)
             workers = _n_workers(n_jobs, m + 1 - start, n, minimum)
-            if fused is None or not mode.stackable:
+            # every side kept from the last radius (small inputs): one pass counts them all
+            stack = mode.stack(fused) if fused is not None and start == 0 else None
+            if stack is None:
                 _share(count, range(start, m), workers, bar)
-                return c, own, checks, prep
-            # small inputs: every side laid out (kept for the next radius), then one pass
-            # over the targets counts all datasets (_fewgrid.FewStack)
-            _share(lay_out, range(start, m), workers, bar)
-            stack = mode.stack(fused) if not alone else None
-            if stack is None:  # (each dataset from its side, then)
-                left = [j for j in range(start, m) if j not in alone]
-                _share(count, left, workers, _NO_BAR)
-                return c, own, checks, prep
-            tasks = fused.count_stack(stack, c, own, workers, own_from=start)
-            _share(lambda t: tasks[t](), range(workers), workers, _NO_BAR)
+            else:
+                tasks = fused.count_stack(stack, c, own, workers)
+                _share(lambda t: tasks[t](), range(workers), workers, _NO_BAR)
+                bar.update(m)
         return c, own, checks, prep
 
     def count(

@@ -202,3 +202,44 @@ def test_random_radius_sequences_equal_fresh_calls():
             warnings.simplefilter("ignore")
             for r in map(float, rng.choice([0.05, 0.3, 0.9, 1.2, 2.0, 5.0], 4)):
                 _same(prepared.count(r=r), identification_risk(orig, syns, r=r, **call))
+
+
+def test_later_radii_count_every_kept_side_in_one_pass(monkeypatch):
+    """From the second radius on, a Prepared whose datasets all kept their few-values sides
+    counts them together (``FewSweep.count_stack``, the stack built once); a dataset that did
+    not fit the sweep (a missing Income, an age the first dataset did not have) leaves no
+    stack and every dataset is counted one by one. Every count equals a fresh call, on one and
+    two threads."""
+    from idrisk.risk import _fewgrid
+
+    rng = np.random.default_rng(39)
+    n = 300
+    orig = pd.DataFrame({
+        "Age": rng.integers(20, 70, n).astype(float),
+        "Urban": rng.choice(["yes", "no"], n),
+        "Income": np.round(rng.lognormal(10, 1, n)),
+    })  # fmt: skip
+    syns = [orig.assign(Income=rng.permutation(orig.Income.to_numpy())) for _ in range(5)]
+    call = dict(known=["Age", "Urban"], syn=["Income"])
+    stacks: list = []
+    built = []
+    real_count, real_init = _fewgrid.FewSweep.count_stack, _fewgrid.FewStack.__init__
+    monkeypatch.setattr(_fewgrid.FewSweep, "count_stack",
+                        lambda self, *a: stacks.append(a[0]) or real_count(self, *a))  # fmt: skip
+    monkeypatch.setattr(_fewgrid.FewStack, "__init__",
+                        lambda self, *a: built.append(1) or real_init(self, *a))  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for misfits in (False, True):
+            if misfits:
+                syns[1].loc[5, "Income"] = np.nan
+                syns[3].loc[7, "Age"] = 99.0
+            stacks.clear()
+            built.clear()
+            for n_jobs in (1, 2):
+                prepared = prepare(orig, syns, RiskOptions(r=0.1, **call))
+                for r in (0.1, 0.05, 0.2, 0.1):
+                    fresh = identification_risk(orig, syns, r=r, n_jobs=n_jobs, **call)
+                    _same(prepared.count(r=r, n_jobs=n_jobs), fresh)
+            assert len(stacks) == (0 if misfits else 2 * 3)
+            assert len(built) == (0 if misfits else 2)  # once per Prepared

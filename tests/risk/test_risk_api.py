@@ -189,18 +189,13 @@ def test_duplicate_column_names_are_rejected(data):
         identification_risk(orig, [twice], ["Sex"], ["Inc"], 0.1)
 
 
-@pytest.mark.parametrize("stacked", [False, True], ids=["one_by_one", "stacked"])
-def test_fused_later_datasets_and_their_fallbacks_equal_each_dataset_alone(monkeypatch, stacked):
+def test_fused_later_datasets_and_their_fallbacks_equal_each_dataset_alone(monkeypatch):
     """The datasets after the first take one compiled call each when they fit the first one's
-    sweep (``matching.few_sweep``), or (small inputs: ``stacked``) have their sides laid out
-    and are counted together in one pass; one with a missing Income or an age the first did not
-    have is counted the general way (and the others then one by one from their sides). Every
-    dataset equals its own one-dataset call, on one thread and on two; an error on a helper
-    thread is raised."""
-    from idrisk.risk import _fewgrid, prepared
+    sweep (``matching.few_sweep``); one with a missing Income or an age the first did not have
+    is counted the general way. Every dataset equals its own one-dataset call (which never
+    takes the fused path), on one thread and on two; an error on a helper thread is raised."""
+    from idrisk.risk import _fewgrid
 
-    if not stacked:
-        monkeypatch.setattr(prepared, "STACK_MAX_CELLS", 0)
     rng = np.random.default_rng(33)
     n = 400
     orig = pd.DataFrame({
@@ -209,45 +204,29 @@ def test_fused_later_datasets_and_their_fallbacks_equal_each_dataset_alone(monke
         "Income": np.round(rng.lognormal(10, 1, n)),
     })  # fmt: skip
     syns = [orig.assign(Income=rng.permutation(orig.Income.to_numpy())) for _ in range(8)]
+    syns[3].loc[5, "Income"] = np.nan
+    syns[5].loc[7, "Age"] = 99.0  # a value the first dataset's ages do not hold
+    syns[6] = syns[6].assign(Age=rng.integers(20, 70, n).astype(float))  # other ages
     call = dict(known=["Age", "Urban"], syn=["Income"], r=0.1)
-    taken: dict[str, list] = {"__call__": [], "lay_out": [], "count_stack": []}
-    def watch(name: str, real):
-        def watched(self, *a, **k):
-            taken[name].append(real(self, *a, **k))
-            return taken[name][-1]
-
-        return watched
-
-    for name in taken:
-        monkeypatch.setattr(_fewgrid.FewSweep, name, watch(name, getattr(_fewgrid.FewSweep, name)))
+    taken = []
+    real = _fewgrid.FewSweep.__call__
+    monkeypatch.setattr(_fewgrid.FewSweep, "__call__",
+                        lambda self, *a: taken.append(real(self, *a)) or taken[-1])  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RiskInputWarning)
-        for misfits in (False, True):
-            if misfits:
-                syns[3].loc[5, "Income"] = np.nan
-                syns[5].loc[7, "Age"] = 99.0  # a value the first dataset's ages do not hold
-                syns[6] = syns[6].assign(Age=rng.integers(20, 70, n).astype(float))  # others
-            alone = [identification_risk(orig, [s], n_jobs=1, **call) for s in syns]
-            for found in taken.values():
-                found.clear()
-            for n_jobs in (1, 2):
-                res = identification_risk(orig, syns, n_jobs=n_jobs, **call)
-                for j, one in enumerate(alone, start=1):
-                    for key in ("c", "T", "K", "F"):
-                        np.testing.assert_array_equal(getattr(res, key)[j], getattr(one, key)[1])
-                    assert res.exp_risk[j] == one.exp_risk[1]
-            fits = [True] * (5 if misfits else 7) + [False] * (2 if misfits else 0)
-            if not stacked:
-                assert sorted(taken["__call__"]) == sorted(fits * 2)
-                assert taken["lay_out"] == taken["count_stack"] == []
-            else:
-                assert sorted(taken["lay_out"]) == sorted(fits * 2)
-                assert taken["__call__"] == ([True] * 10 if misfits else [])
-                assert len(taken["count_stack"]) == (0 if misfits else 2)
+        alone = [identification_risk(orig, [s], n_jobs=1, **call) for s in syns]
+        assert taken == []
+        for n_jobs in (1, 2):
+            res = identification_risk(orig, syns, n_jobs=n_jobs, **call)
+            for j, one in enumerate(alone, start=1):
+                for key in ("c", "T", "K", "F"):
+                    np.testing.assert_array_equal(getattr(res, key)[j], getattr(one, key)[1])
+                assert res.exp_risk[j] == one.exp_risk[1]
+        assert taken.count(True) == 2 * 5 and taken.count(False) == 2 * 2
 
         def fail(self, *a):
             raise RuntimeError("dataset failed")
 
-        monkeypatch.setattr(_fewgrid.FewSweep, "lay_out" if stacked else "__call__", fail)
+        monkeypatch.setattr(_fewgrid.FewSweep, "__call__", fail)
         with pytest.raises(RuntimeError, match="dataset failed"):
             identification_risk(orig, syns, n_jobs=2, **call)
