@@ -318,11 +318,12 @@ class FewSweep:
         return bool(ok)
 
     def stack(self, stores: list, skeys: list[np.ndarray], ys: list[np.ndarray],
-              last: FewStack | None = None) -> FewStack | None:  # fmt: skip
+              last: FewStack | None = None, run: Any = None,
+              parts: int = 1) -> FewStack | None:  # fmt: skip
         """The :class:`FewStack` of the datasets' kept sides (``stores``: their dicts of
-        :meth:`__call__`; ``skeys``, ``ys``: their keys and values), or None unless every
-        store holds a side of this sweep's values. ``last``, if built from the same sides, is
-        returned as it is."""
+        :meth:`__call__`; ``skeys``, ``ys``: their keys and values; ``run``, ``parts``: how
+        it is merged), or None unless every store holds a side of this sweep's values.
+        ``last``, if built from the same sides, is returned as it is."""
         key = ("few", self._u)
         sides = [store.get(key) if store is not None else None for store in stores]
         if not sides or any(
@@ -335,7 +336,7 @@ class FewSweep:
             a is b for a, b in zip(last.sides, sides)
         ):  # fmt: skip
             return last
-        return FewStack(self._u, sides, skeys, ys)
+        return FewStack(self._u, sides, skeys, ys, run, parts)
 
     def count_stack(self, stack: FewStack, c_out: np.ndarray, own_out: np.ndarray,
                     parts: int) -> list:  # fmt: skip
@@ -365,10 +366,12 @@ class FewStack:
     counts every dataset (a radius sweep of small inputs).
 
     ``sides``: one per dataset, of the same values and keys; ``skeys``, ``ys``: the datasets'
-    synthetic keys and values (copied: the own rows of every dataset in one call)."""
+    synthetic keys and values (copied: the own rows of every dataset in one call); ``run``:
+    runs a list of tasks (callables), on threads or one after the other (the default); the
+    merge is ``parts`` tasks of keys holding about as many rows each."""
 
     def __init__(self, u: int, sides: list[FewSide], skeys: list[np.ndarray],
-                 ys: list[np.ndarray]) -> None:  # fmt: skip
+                 ys: list[np.ndarray], run: Any = None, parts: int = 1) -> None:  # fmt: skip
         self.u = u  # the grid's axis
         self.values = sides[0].values
         self.sides = sides  # (the stack holds for these sides only)
@@ -380,11 +383,22 @@ class FewStack:
         np.cumsum(np.diff(starts, axis=1).sum(axis=0), out=self.starts[1:])
         self.sorted_u = np.empty(offsets[-1], dtype=np.float64)
         self.slot = np.empty(offsets[-1], dtype=np.int32)
-        _fewkernels.merge_sides(
-            starts, offsets, np.concatenate([side.sorted_u for side in sides]),
-            np.concatenate([side.rank for side in sides]).astype(np.int32), self.width,
-            self.starts, self.sorted_u, self.slot,
-        )  # fmt: skip
+        arrays = (starts, offsets, np.concatenate([side.sorted_u for side in sides]),
+                  np.concatenate([side.rank for side in sides]).astype(np.int32), self.width,
+                  self.starts)  # fmt: skip
+        total = int(self.starts[-1])
+        cuts = np.searchsorted(self.starts, [total * p / parts for p in range(1, parts)])
+        bounds = [0, *sorted(set(int(k) for k in cuts) - {0}), len(self.starts) - 1]
+
+        def merge(t: int) -> None:
+            _fewkernels.merge_sides(*arrays, bounds[t], bounds[t + 1], self.sorted_u, self.slot)
+
+        tasks = [lambda t=t: merge(t) for t in range(len(bounds) - 1) if bounds[t] < bounds[t + 1]]
+        if run is None:
+            for task in tasks:
+                task()
+        else:
+            run(tasks)
         self.skeys = np.stack(skeys).astype(np.int64)
         self.ys = np.ascontiguousarray(np.stack(ys), dtype=np.float64)
 

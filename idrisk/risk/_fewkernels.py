@@ -580,20 +580,19 @@ def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_r
 
 
 @_jit
-def merge_sides(starts, offsets, sorted_u, rank, width, out_starts, out_u, out_slot):
+def merge_sides(starts, offsets, sorted_u, rank, width, out_starts, k0, k1, out_u, out_slot):
     """Datasets' sides (dataset j's :func:`few_side` arrays at ``offsets[j]:offsets[j + 1]``,
     its keys ``starts[j]``) merged per key in u order into ``out_u`` and ``out_slot`` (rank r
-    of dataset j as ``j * width + r``; key k at ``out_starts[k]:out_starts[k + 1]``), for
-    :func:`few_stack`: the runs are merged two by two."""
+    of dataset j as ``j * width + r``; key k at ``out_starts[k]:out_starts[k + 1]``), keys
+    ``k0``..``k1 - 1``, for :func:`few_stack`: the runs are merged two by two."""
     m = starts.shape[0]
-    n_keys = out_starts.shape[0] - 1
     longest = 0
-    for k in range(n_keys):
+    for k in range(k0, k1):
         longest = max(longest, out_starts[k + 1] - out_starts[k])
     spare_u = np.empty(longest, dtype=np.float64)
     spare_s = np.empty(longest, dtype=np.int32)
     bounds = np.empty(m + 1, dtype=np.int64)
-    for k in range(n_keys):
+    for k in range(k0, k1):
         base = out_starts[k]
         size = out_starts[k + 1] - base
         src_u = out_u[base:base + size]

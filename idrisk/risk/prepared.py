@@ -42,6 +42,7 @@ import copy
 import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -122,11 +123,27 @@ def _n_workers(n_jobs: int | None, m: int, n: int, minimum: int = THREAD_MIN_CEL
     return max(1, min(n_jobs, m - 1))
 
 
+#: the helper threads of :func:`_share`, started once (a thread's start costs ~0.1 ms: a
+#: radius of a small sweep is counted in ~0.5 ms)
+_HELPERS: list[ThreadPoolExecutor] = []
+_HELPERS_LOCK = threading.Lock()
+
+
+def _helpers() -> ThreadPoolExecutor:
+    with _HELPERS_LOCK:
+        if not _HELPERS:
+            _HELPERS.append(ThreadPoolExecutor(max(1, (os.cpu_count() or 1) - 1),
+                                               thread_name_prefix="idrisk-count"))  # fmt: skip
+        return _HELPERS[0]
+
+
 def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:
-    """``task(j)`` for every item, on ``workers`` threads (this one included) that each take
-    the next item until none is left: one hand-off per thread, where a pool's ``map`` has one
-    per item (numpy's sorts and the kernels release the GIL). The first error stops the
-    others at their next item and is raised here."""
+    """``task(j)`` for every item, on ``workers`` threads (this one and helper threads kept
+    for the process) that each take the next item until none is left: one hand-off per
+    thread, where a pool's ``map`` has one per item (numpy's sorts and the kernels release
+    the GIL). The first error stops the others at their next item and is raised here. A
+    helper that has not started when this thread runs out of items is called off (so that a
+    busy pool, or a count inside a helper, never waits for itself)."""
     if workers <= 1:
         for j in items:
             task(j)
@@ -149,12 +166,12 @@ def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:
                 return
             bar.update()
 
-    helpers = [threading.Thread(target=work, daemon=True) for _ in range(workers - 1)]
-    for helper in helpers:
-        helper.start()
+    pool = _helpers()
+    started = [pool.submit(work) for _ in range(workers - 1)]
     work()
-    for helper in helpers:
-        helper.join()
+    for future in started:
+        if not future.cancel():
+            future.result()
     if errors:
         raise errors[0]
 
@@ -176,7 +193,7 @@ class _Mode:
         ]
         self._stack: Any = None  # the stores' sides merged (_fewgrid.FewStack)
 
-    def stack(self, fused: Any) -> Any:
+    def stack(self, fused: Any, workers: int = 1) -> Any:
         """The :class:`~idrisk.risk._fewgrid.FewStack` of every dataset's kept side for the
         sweep ``fused`` (built once, kept while the sides are the same), or None: a dataset
         without a kept side, or more than :data:`STACK_MAX_CELLS` records x datasets."""
@@ -184,8 +201,10 @@ class _Mode:
         if prep.n * prep.m > STACK_MAX_CELLS or any(store is None for store in self.stores):
             return None
         found = fused.stack(
-            self.stores, [self.skey(j) for j in range(prep.m)], prep.cont_syn, self._stack
-        )
+            self.stores, [self.skey(j) for j in range(prep.m)], prep.cont_syn, self._stack,
+            lambda tasks: _share(lambda t: tasks[t](), range(len(tasks)), workers, _NO_BAR),
+            workers,
+        )  # fmt: skip
         if found is not None:
             self._stack = found
         return found
@@ -371,7 +390,7 @@ class Prepared:
             # (n x (m - start) records in the datasets left, as _n_workers counts them)
             workers = _n_workers(n_jobs, m + 1 - start, n, minimum)
             # every side kept from the last radius (small inputs): one pass counts them all
-            stack = mode.stack(fused) if fused is not None and start == 0 else None
+            stack = mode.stack(fused, workers) if fused is not None and start == 0 else None
             if stack is None:
                 _share(count, range(start, m), workers, bar)
             else:

@@ -247,8 +247,8 @@ def test_stack_of_kept_sides_equals_brute_force():
         stores: list = [{} for _ in range(m)]
         for k, y, store in zip(skeys, ys, stores):
             assert fused(k, y, np.empty(n, np.int32), np.empty(n, bool), store)
-        stack = fused.stack(stores, skeys, ys)
-        assert stack is not None and fused.stack(stores, skeys, ys, stack) is stack
+        stack = fused.stack(stores, skeys, ys, parts=int(rng.integers(1, 4)))  # keys merged
+        assert stack is not None and fused.stack(stores, skeys, ys, stack) is stack  # in parts
         stacked += 1
         for k in range(len(stack.starts) - 1):  # each key: the datasets' rows, in u order
             a, b = stack.starts[k], stack.starts[k + 1]
