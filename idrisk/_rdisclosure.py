@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ._rtext import _format_real, _print_list, _r_round, _rounded, _write, r_print_frame
+from ._rround import r_round_one
+from ._rtext import _format_real, _print_list, _rounded, _write, r_print_frame
 from ._synthetic import synthetic_frames
 from .risk._rfactor import is_r_numeric
 from .risk._synthpop_tables import _quirk, disclosure_tables, multi_disclosure_tables
@@ -148,16 +149,16 @@ class MultiDisclosureList(dict):
         dg = x["digits"]
         table = x["attrib.table"].copy()
         for c in ("attrib.orig", "attrib.syn"):  # NaN here is R's NA (a mean of nothing)
-            table[c] = pd.Series([None if math.isnan(v) else _r_round(v, dg)
+            table[c] = pd.Series([None if math.isnan(v) else r_round_one(v, dg)
                                   for v in table[c]], index=table.index, dtype=object)
         lines = [
             f"Disclosure risk for {x['Norig']} records in the original data",
             f"Results are averaged over {x['m']} syntheses",
             "Identity disclosure measures",
             f"from keys: {' '.join(x['keys'])} ",
-            f"For original  ( UiO )  {_cat_number(_r_round(x['ident.orig'][0], dg))} %",
+            f"For original  ( UiO )  {_cat_number(r_round_one(x['ident.orig'][0], dg))} %",
             f"For synthetic ( {x['ident.meas']} ) "
-            f"{_cat_number(_r_round(x['ident.syn'][0], dg))} %.",
+            f"{_cat_number(r_round_one(x['ident.syn'][0], dg))} %.",
             "",
             f"Table of attribute disclosure measures for {' '.join(x['keys'])} ",
             f"Original measure is  {'CAPd' if x['attrib.meas'] == 'DCAP' else 'Dorig'} and "

@@ -1,0 +1,37 @@
+"""Cases found by a randomized comparison of idrisk's disclosure measures with live synthpop
+1.9-3 (R run with LC_COLLATE=C): random small data sets with rare and unused levels, NA,
+integer and decimal columns, m = 1-3 resampled and perturbed synthetic data sets, random
+keys, targets and options. Each test is one kind of mismatch that comparison found, on the
+smallest data that shows it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _disclosure_r import frame, printed, run  # noqa: E402
+
+from idrisk._rdisclosure import format_disclosure  # noqa: E402
+from idrisk.r import disclosure  # noqa: E402
+
+pytestmark = pytest.mark.needs_r
+
+
+def test_printed_tables_round_as_r():
+    """print.disclosure shows ``round(x, digits)``: R >= 4 rounds 1.15 to 1.1 (the nearer of
+    1.1 and 1.2 in doubles), numpy to 1.2. Here mean_denom is 23 / 20 = 1.15 (17 key levels
+    of one record and 3 of two, each fixing the target)."""
+    run('rk <- factor(c(sprintf("k%02d", 1:17), rep(sprintf("k%02d", 18:20), each = 2))); '
+        'ro <- data.frame(k = rk, t = factor("x")); rs <- ro; '
+        'rd <- disclosure(rs, ro, keys = "k", target = "t", print.flag = FALSE)')
+    ro, rs = frame("ro"), frame("rs")
+    ours = disclosure(rs, ro, "k", "t", print_flag=False)
+    assert ours["attrib"]["mean_denom"].iloc[0] == 1.15
+    for digits in (1, 2):
+        lines = printed(f'print(rd, to.print = "attrib", digits = {digits})')
+        assert format_disclosure(ours, "attrib", digits).split("\n")[:len(lines)] == lines
+    assert printed('print(rd, to.print = "attrib", digits = 1)')[-1].split()[-1] == "1.1"
