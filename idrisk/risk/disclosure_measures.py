@@ -304,6 +304,10 @@ def disclosure(
           repU after the target's exclusions (``not_syn_levels``, ``use_syn_na``,
           ``exclude``, ``exclude_over_denom_lim``); corrected: after the key exclusions
           only, so they describe the keys alone.
+        * *unused levels count as present* -- with one key, synthpop's UiOiS counts an
+          original unique whose key level is a level of the synthetic column held by no
+          synthetic record (a categorical's unused category); corrected: only keys some
+          synthetic record holds.
         * *full row counts* -- synthpop divides by all records even when some were excluded;
           corrected: by the records remaining in the original (or synthetic) table.
         * *TCAP over no records* -- with ``exclude_over_denom_lim`` a DiSCO record can keep

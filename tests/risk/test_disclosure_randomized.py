@@ -9,14 +9,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _disclosure_r import frame, printed, run  # noqa: E402
+from _disclosure_r import assert_same, frame, printed, run, value  # noqa: E402
 
 from idrisk._rdisclosure import format_disclosure  # noqa: E402
+from idrisk.exceptions import SynthpopQuirkWarning  # noqa: E402
 from idrisk.r import disclosure  # noqa: E402
+from idrisk.risk import disclosure as measures  # noqa: E402
 
 pytestmark = pytest.mark.needs_r
 
@@ -35,3 +36,22 @@ def test_printed_tables_round_as_r():
         lines = printed(f'print(rd, to.print = "attrib", digits = {digits})')
         assert format_disclosure(ours, "attrib", digits).split("\n")[:len(lines)] == lines
     assert printed('print(rd, to.print = "attrib", digits = 1)')[-1].split()[-1] == "1.1"
+
+
+def test_unused_key_level_counts_as_present_in_uiois():
+    """One key: synthpop asks whether an original unique's key level is among the levels of
+    the synthetic key factor, unused ones included. Level b is unique in the original and
+    unused in the synthetic data: UiOiS counts it (40%), with a warning; the corrected mode
+    counts the keys held by synthetic records (20%)."""
+    run('uo <- data.frame(k = factor(c("a", "a", "a", "b", "c")), '
+        't = factor(c("x", "y", "x", "x", "y"))); '
+        'us <- data.frame(k = factor(c("a", "a", "c", "c", "a"), levels = c("a", "b", "c")), '
+        't = factor(c("x", "y", "x", "x", "y")))')
+    uo, us = frame("uo"), frame("us")
+    theirs = value('unclass(disclosure(us, uo, keys = "k", target = "t", print.flag = FALSE))')
+    with pytest.warns(SynthpopQuirkWarning, match="unused levels count as present"):
+        ours = disclosure(us, uo, "k", "t", print_flag=False)
+    assert_same(ours, theirs, "unused key level")
+    assert theirs["ident"]["UiOiS"].iloc[0] == 40.0
+    fixed = measures(uo, us, "k", "t", quirks="corrected")
+    assert fixed.identity.loc[1, "UiOiS"] == 20.0
