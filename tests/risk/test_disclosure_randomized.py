@@ -55,3 +55,22 @@ def test_unused_key_level_counts_as_present_in_uiois():
     assert theirs["ident"]["UiOiS"].iloc[0] == 40.0
     fixed = measures(uo, us, "k", "t", quirks="corrected")
     assert fixed.identity.loc[1, "UiOiS"] == 20.0
+
+
+def test_grouping_counts_cont_na_codes_as_levels():
+    """synthpop falls back to equal-width classes when the grouped original has fewer than
+    three levels, counting every interval and every cont.na code as a level: two quantile
+    classes and the code -9 are three, so the quantile breaks stay (idrisk counted the
+    intervals the original uses, two, and switched to equal width)."""
+    run('go <- data.frame(k = factor(rep(c("a", "b"), 6)), '
+        'x = c(1, 1, 1, 1, 2, 3, 10, 12, -9, -9, 2, 1)); '
+        'gs <- go[c(2:12, 1), ]; rownames(gs) <- NULL')
+    go, gs = frame("go"), frame("gs")
+    call = ('disclosure(gs, go, keys = "k", target = "x", print.flag = FALSE, '
+            'cont.na = list(x = -9), ngroups_target = 2)')
+    theirs = value(f"unclass({call})")
+    ours = disclosure(gs, go, "k", "x", print_flag=False, cont_na={"x": [-9]},
+                      ngroups_target=2)
+    assert_same(ours, theirs, call)
+    fixed = measures(go, gs, "k", "x", cont_na={"x": [-9]}, ngroups_syn=2)
+    assert fixed.by_level["level"].tolist()[:2] == ["[1,1.5)", "[1.5,12]"]  # not [1,6.5)
