@@ -16,7 +16,7 @@ from _disclosure_r import assert_same, frame, printed, run, value  # noqa: E402
 
 from idrisk._rdisclosure import format_disclosure  # noqa: E402
 from idrisk.exceptions import SynthpopQuirkWarning  # noqa: E402
-from idrisk.r import disclosure  # noqa: E402
+from idrisk.r import disclosure, multi_disclosure  # noqa: E402
 from idrisk.risk import disclosure as measures  # noqa: E402
 
 pytestmark = pytest.mark.needs_r
@@ -34,7 +34,7 @@ def test_printed_tables_round_as_r():
     assert ours["attrib"]["mean_denom"].iloc[0] == 1.15
     for digits in (1, 2):
         lines = printed(f'print(rd, to.print = "attrib", digits = {digits})')
-        assert format_disclosure(ours, "attrib", digits).split("\n")[:len(lines)] == lines
+        assert format_disclosure(ours, "attrib", digits).split("\n") == lines
     assert printed('print(rd, to.print = "attrib", digits = 1)')[-1].split()[-1] == "1.1"
 
 
@@ -74,3 +74,34 @@ def test_grouping_counts_cont_na_codes_as_levels():
     assert_same(ours, theirs, call)
     fixed = measures(go, gs, "k", "x", cont_na={"x": [-9]}, ngroups_syn=2)
     assert fixed.by_level["level"].tolist()[:2] == ["[1,1.5)", "[1.5,12]"]  # not [1,6.5)
+
+
+@pytest.mark.parametrize("to_print", ["short", "ident", "exclusions", "check_1way",
+                                      ["attrib", "check_2way"]])
+def test_print_without_checks_or_exclusions(to_print):
+    """R writes its text with cat(), each piece opening with a newline: with no flagged
+    check and no exclusion after the last table no blank line ends the print, and the
+    exclusions follow the header without a second blank line (idrisk had one extra line
+    in both)."""
+    run('po <- data.frame(k = factor(c("a", "a", "b", "b", "c", "c")), '
+        't = factor(c("x", "y", "x", "y", "x", "x"))); ps <- po[6:1, ]; rownames(ps) <- NULL; '
+        'pd <- disclosure(ps, po, keys = "k", target = "t", print.flag = FALSE, '
+        'thresh_1way = c(100, 100), thresh_2way = c(100, 100))')
+    po, ps = frame("po"), frame("ps")
+    ours = disclosure(ps, po, "k", "t", print_flag=False, thresh_1way=(100, 100),
+                      thresh_2way=(100, 100))
+    tp = to_print if isinstance(to_print, str) else f'c("{to_print[0]}", "{to_print[1]}")'
+    tp = f'"{tp}"' if isinstance(to_print, str) else tp
+    assert format_disclosure(ours, to_print).split("\n") == printed(f"print(pd, to.print = {tp})")
+
+
+def test_multi_disclosure_print_with_one_synthesis():
+    """print.multi.disclosure says "Results are averaged over m syntheses" only for m > 1;
+    for m = 1 a blank line stands there (idrisk printed "averaged over 1 syntheses")."""
+    run('mo <- data.frame(k = factor(c("a", "a", "b", "b", "c", "c")), '
+        't = factor(c("x", "y", "x", "y", "x", "x")), u = factor(c("p", "q", "p", "p", "q", '
+        '"q"))); ms <- mo[6:1, ]; rownames(ms) <- NULL; '
+        'md <- multi.disclosure(ms, mo, keys = "k", print.flag = FALSE, plot = FALSE)')
+    mo, ms = frame("mo"), frame("ms")
+    ours = multi_disclosure(ms, mo, "k", print_flag=False, plot=False)
+    assert repr(ours).split("\n") == printed("print(md)")
