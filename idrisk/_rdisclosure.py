@@ -373,7 +373,8 @@ def multi_disclosure(
     :meth:`idrisk.risk.DisclosureSummary.plot`. The components ``output.list``
     (disclosure results by target) hold :class:`DisclosureList` objects. Quirks reproduced:
     ``ident.syn`` is synthesis 1's value; ``exclude_keylevs`` is never used (synthpop
-    passes ``exclude_targetlevs`` in its place).
+    passes ``exclude_targetlevs`` in its place); the keys are put in data order while
+    ``usekeysNA`` and ``ngroups_keys`` stay in the order given.
 
     Examples
     --------

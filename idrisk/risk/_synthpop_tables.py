@@ -663,12 +663,22 @@ def multi_disclosure_tables(
     """synthpop's ``multi.disclosure.synds``: :func:`disclosure_tables` for each target.
 
     Quirks reproduced (``quirks="corrected"`` fixes them): ``ident.syn`` is synthesis 1's
-    repU only (corrected: the mean over the m syntheses), and ``exclude.keylevs`` is replaced
-    by ``exclude.targetlevs`` (corrected: ``exclude_keylevs`` is used).
+    repU only (corrected: the mean over the m syntheses), ``exclude.keylevs`` is replaced
+    by ``exclude.targetlevs`` (corrected: ``exclude_keylevs`` is used), and the keys are put
+    in data order while ``usekeysNA`` and ``ngroups_keys`` stay in the order given, so each
+    setting goes to the key at its position in data order (corrected: to its own key).
     """
     fix = quirks == "corrected"
     syn = list(syn)
     key_names = resolve_columns(data, keys, "keys")
+    in_data_order = [c for c in data.columns if c in set(key_names)]
+    if not fix and in_data_order != key_names:
+        if any(v is not None and not np.isscalar(v) and len(set(v)) > 1  # type: ignore
+               for v in (usekeysNA, ngroups_keys)):
+            _quirk("usekeysNA permutation", f"multi.disclosure puts the keys in data order "
+                   f"{in_data_order} and keeps usekeysNA and ngroups_keys in the order given "
+                   f"{key_names}, so each setting goes to the key at its position")
+        key_names = in_data_order
     if targets is None:
         tlist = [c for c in syn[0].columns if c not in set(key_names)]
     else:

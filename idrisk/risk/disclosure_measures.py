@@ -439,7 +439,11 @@ def disclosure_summary(
     The identity columns are UiO (mean over the m datasets) and repU -- synthpop's table
     shows synthesis 1's repU (a quirk: with ``quirks="corrected"`` the mean over the m
     datasets). Other arguments as in :func:`disclosure` (``ngroups_syn`` and ``use_syn_na``
-    may give one value per ``syn`` variable).
+    may give one value per ``syn`` variable). synthpop's ``multi.disclosure`` puts the known
+    variables in the data's order but keeps ``use_known_na`` and ``ngroups_known`` in the
+    order given, so each value goes to the variable at its position in the data's order (the
+    quirk *usekeysNA permutation* again, warned; corrected: each value stays with its
+    variable).
 
     Examples
     --------

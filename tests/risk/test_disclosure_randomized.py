@@ -105,3 +105,21 @@ def test_multi_disclosure_print_with_one_synthesis():
     mo, ms = frame("mo"), frame("ms")
     ours = multi_disclosure(ms, mo, "k", print_flag=False, plot=False)
     assert repr(ours).split("\n") == printed("print(md)")
+
+
+def test_multi_disclosure_keeps_usekeysna_in_the_order_given():
+    """multi.disclosure puts the keys in data order (a, b) but keeps usekeysNA as given
+    (TRUE, FALSE for b, a): FALSE lands on b, so a's NA records stay in. idrisk passed the
+    keys on as given and disclosure's own reordering applied FALSE to a."""
+    run('ko <- data.frame(a = factor(c("p", NA, "q", "p", NA, "q", "p", "q")), '
+        'b = factor(c("u", "v", "u", "v", "u", "v", "u", "u")), '
+        't = factor(c("x", "x", "y", "x", "y", "y", "x", "x"))); ks <- ko[8:1, ]; '
+        'rownames(ks) <- NULL; km <- multi.disclosure(ks, ko, keys = c("b", "a"), '
+        'usekeysNA = c(TRUE, FALSE), print.flag = FALSE, plot = FALSE)')
+    ko, ks = frame("ko"), frame("ks")
+    theirs = value("unclass(km)$output.list$t")
+    with pytest.warns(SynthpopQuirkWarning, match="usekeysNA permutation"):
+        ours = multi_disclosure(ks, ko, ["b", "a"], usekeysNA=[True, False], print_flag=False,
+                                plot=False)
+    assert_same(ours["output.list"]["t"], theirs, "multi usekeysNA")
+    assert theirs["Nexclusions"][0].loc["original", "missing in  keys"] == 0
