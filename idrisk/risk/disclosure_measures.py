@@ -41,6 +41,7 @@ from .._result import Result
 from .._schema import as_names, require_columns
 from .._synthetic import synthetic_frames, synthetic_name
 from ..exceptions import SynthpopQuirkWarning
+from ._rsums import _rmean
 from ._synthpop_tables import (
     EXCLUSION_COLUMNS,
     TABLES,
@@ -475,8 +476,8 @@ def disclosure_summary(
     for i, (t, r) in enumerate(results.items()):
         rows.append({
             "target": t, "UiO": res["ident.orig"][i], "repU": res["ident.syn"][i],
-            "Dorig": float(r.attribute["Dorig"].mean()),
-            "DiSCO": float(r.attribute["DiSCO"].mean()),
+            "Dorig": _rmean(r.attribute["Dorig"]),  # R's mean(): long double, last bits
+            "DiSCO": _rmean(r.attribute["DiSCO"]),
             "check_1way": res["output.list"][t]["check1"],
             "check_2way": res["output.list"][t]["check2"],
         })

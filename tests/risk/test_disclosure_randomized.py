@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _disclosure_r import assert_same, frame, printed, run, value  # noqa: E402
+from _disclosure_r import assert_same, frame, frames, printed, run, value  # noqa: E402
 
 from idrisk._rdisclosure import format_disclosure  # noqa: E402
 from idrisk.exceptions import SynthpopQuirkWarning  # noqa: E402
 from idrisk.r import disclosure, multi_disclosure  # noqa: E402
 from idrisk.risk import disclosure as measures  # noqa: E402
+from idrisk.risk import disclosure_summary as measures_summary  # noqa: E402
 
 pytestmark = pytest.mark.needs_r
 
@@ -123,3 +124,20 @@ def test_multi_disclosure_keeps_usekeysna_in_the_order_given():
                                 plot=False)
     assert_same(ours["output.list"]["t"], theirs, "multi usekeysNA")
     assert theirs["Nexclusions"][0].loc["original", "missing in  keys"] == 0
+
+
+@pytest.mark.filterwarnings("ignore:synthpop quirk 'ident.syn from synthesis 1'")
+def test_summary_means_as_r():
+    """disclosure_summary's table holds multi.disclosure's means over the syntheses: R's
+    mean() (long double and a correction pass) of DiSCO 0, 100/6 and 50 is
+    22.22222222222222, numpy's 22.222222222222225."""
+    run('so <- data.frame(k = factor(letters[1:6]), t = factor(rep(c("x", "y"), each = 3))); '
+        'ss <- lapply(list(c(2, 2, 2, 1, 1, 1), c(1, 2, 2, 1, 1, 1), rep(1, 6)), '
+        'function(i) data.frame(k = so$k, t = factor(c("x", "y")[i], levels = c("x", "y")))); '
+        'sm <- list(syn = ss, m = 3, cont.na = list(k = NA, t = NA)); class(sm) <- "synds"; '
+        'sx <- multi.disclosure(sm, so, keys = "k", print.flag = FALSE, plot = FALSE)')
+    so, ss = frame("so"), frames("ss")
+    table = value("sx$attrib.table")
+    ours = measures_summary(so, ss, "k").table
+    assert ours["DiSCO"].tolist() == table["attrib.syn"].tolist() == [22.22222222222222]
+    assert ours["Dorig"].tolist() == table["attrib.orig"].tolist()
