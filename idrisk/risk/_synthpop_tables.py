@@ -206,6 +206,13 @@ def disclosure_tables(
     def factors(col: str, ngroups: int | None) -> list[_Factor]:
         cols = [data[col]] + [s[col] for s in syn]
         if ngroups is not None and ngroups > 0 and is_r_numeric(data[col]):
+            sizes = sorted({len(s) for s in syn})
+            if not fix and len(sizes) > 1:
+                raise ValueError(
+                    f"ngroups for {col!r}: the synthetic data sets have different numbers of "
+                    f"rows {sizes}, and synthpop 1.9-3 cannot pool them for the grouping (it "
+                    "stops: 'x1, x2, and xsyn must be numeric'); quirks='corrected' groups "
+                    "them")
             return group_numeric(cols, int(ngroups), cont.get(col, []))
         return [as_factor(c) for c in cols]
 

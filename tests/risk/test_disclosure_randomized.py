@@ -141,3 +141,19 @@ def test_summary_means_as_r():
     ours = measures_summary(so, ss, "k").table
     assert ours["DiSCO"].tolist() == table["attrib.syn"].tolist() == [22.22222222222222]
     assert ours["Dorig"].tolist() == table["attrib.orig"].tolist()
+
+
+def test_grouping_synthetic_sets_of_different_sizes_stops_as_synthpop():
+    """Grouping a numeric key or target over m > 1 synthetic data sets of different sizes:
+    synthpop stops (it cannot pool their values); idrisk answered with numbers."""
+    run('zo <- data.frame(k = factor(rep(c("a", "b"), 5)), x = c(1:9, 20)); '
+        'zl <- list(zo[1:9, ], zo); zm <- list(syn = zl, m = 2, cont.na = list(k = NA, x = NA)); '
+        'class(zm) <- "synds"')
+    zo, zl = frame("zo"), frames("zl")
+    with pytest.raises(Exception, match="x1, x2, and xsyn must be numeric"):
+        run('disclosure(zm, zo, keys = "k", target = "x", ngroups_target = 3, '
+            'print.flag = FALSE)')
+    with pytest.raises(ValueError, match="ngroups for 'x'.*different numbers of rows"):
+        disclosure(zl, zo, "k", "x", ngroups_target=3, print_flag=False)
+    fixed = measures(zo, zl, "k", "x", ngroups_syn=3, quirks="corrected")
+    assert fixed.m == 2
