@@ -11,31 +11,25 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ._rtext import _format_real, _print_list, _r_round, _rounded, _write, r_print_frame
+from ._rround import r_round_one
+from ._rtext import _format_real, _print_list, _rounded, _write, r_print_frame
 from ._synthetic import synthetic_frames
 from .risk._rfactor import is_r_numeric
 from .risk._synthpop_tables import _quirk, disclosure_tables, multi_disclosure_tables
 from .risk._synthpop_uniques import replicated_uniques_tables
 
-_CHECK1_TEXT = [
+_CHECK1_TEXT = (
     "Please add 'check_1way' to to.print (e.g. print(disclosure_result, to.print = "
-    "'check_1way'),",
-    "and look at original data to decide if backround knowledge would make this disclosure "
-    "likely",
-    "Consider excluding this level with the not.targetlev parameter to the disclosure "
-    "function.",
-    "",
-    "",
-]
-_CHECK2_TEXT = [
-    "",
-    "Please examine component $check_2way of the disclosure object and look at original data.",
-    "Consider excluding these key-target pairs with some the following parameters to "
-    "disclosure:",
-    "exclude_ov_denom_lim = TRUE or defining key-target combinations from exclude.targetlevs,",
-    "exclude.keys and exclude.keylevs",
-    "",
-]
+    "'check_1way'),\nand look at original data to decide if backround knowledge would make "
+    "this disclosure likely\nConsider excluding this level with the not.targetlev parameter "
+    "to the disclosure function.\n\n"
+)
+_CHECK2_TEXT = (
+    "\nPlease examine component $check_2way of the disclosure object and look at original "
+    "data.\nConsider excluding these key-target pairs with some the following parameters to "
+    "disclosure:\nexclude_ov_denom_lim = TRUE or defining key-target combinations from "
+    "exclude.targetlevs,\nexclude.keys and exclude.keylevs\n\n"
+)
 TO_PRINT = ("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "exclusions",
             "all")
 
@@ -73,14 +67,17 @@ def format_disclosure(x: dict, to_print: Sequence[str] | str | None = None,
     dg = x["digits"] if digits is None else digits
     keys = " ".join(x["keys"])
     target = x["target"]
-    out = [f"Disclosure measures from synthesis for {x['Norig']} records in original data.", ""]
-    excluded = any(float(n.iloc[:, :5].to_numpy().sum()) > 0 for n in x["Nexclusions"])
-    if excluded:
-        out += [
-            "Some records excluded from the evaluation of disclosure risks",
-            "See details by adding 'exclusions' to the parameter to.print of disclosure,",
-            "    or by printing the details with to,print including 'exclusions'.",
-        ]
+
+    def table(frame: object) -> str:  # print() of a table: its lines, each ended
+        lines = _print_list(frame) if isinstance(frame, list) else r_print_frame(frame)
+        return "".join(line + "\n" for line in lines)
+
+    # what R writes with cat() and print(), as one stream: cat's texts open with "\n"
+    out = [f"Disclosure measures from synthesis for {x['Norig']} records in original data.\n"]
+    if any(float(n.iloc[:, :5].to_numpy().sum()) > 0 for n in x["Nexclusions"]):
+        out.append("\nSome records excluded from the evaluation of disclosure risks\nSee "
+                   "details by adding 'exclusions' to the parameter to.print of disclosure,\n"
+                   "    or by printing the details with to,print including 'exclusions'.")
     m = len(x["ident"])
     if "short" in tp:
         short = pd.DataFrame(
@@ -90,40 +87,43 @@ def format_disclosure(x: dict, to_print: Sequence[str] | str | None = None,
             },
             index=["Original"] + [f"Synthesis {j + 1}" for j in range(m)],
         )
-        out += [f"Identity  measures for keys {keys} ",
-                f"and attribute measures for {target} from the same keys"]
-        out += r_print_frame(_rounded(short, dg)) + [""]
+        out += [f"\nIdentity  measures for keys {keys} \nand attribute measures for {target} "
+                "from the same keys\n", table(_rounded(short, dg))]
     if "ident" in tp:
-        out += [f"Identity disclosure measures for {m} synthetic data set(s) from keys:",
-                f" {keys} ", ""]
-        out += r_print_frame(_rounded(x["ident"], dg)) + [""]
+        out += [f"\nIdentity disclosure measures for {m} synthetic data set(s) from keys:\n "
+                f"{keys} \n\n", table(_rounded(x["ident"], dg))]
     if "attrib" in tp:
-        out += [f"Attribute disclosure measures for {target} from keys: {keys} "]
-        out += r_print_frame(_rounded(x["attrib"], dg)) + [""]
+        out += [f"\nAttribute disclosure measures for {target} from keys: {keys} \n",
+                table(_rounded(x["attrib"], dg))]
     if "allCAPs" in tp:
-        out += [f"CAP measures for the target {target} with keys", f"{keys} ", ""]
-        out += r_print_frame(_rounded(x["allCAPs"], dg)) + [""]
-    if "check_1way" in tp:
-        out += ["Details of target level contributing disproportionately to disclosure"]
-        out += _print_list(x["check_1way"]) + [""]
-    elif x["check1"]:
-        out += [f"The 1 way distributions of {target} has a large contribution to disclosure "
-                f"from level {x['check1']} "] + _CHECK1_TEXT
+        out += [f"\nCAP measures for the target {target} with keys\n{keys} \n\n",
+                table(_rounded(x["allCAPs"], dg))]
+    if x["check1"] and "check_1way" not in tp:
+        out += [f"\nThe 1 way distributions of {target} has a large contribution to disclosure "
+                f"from level {x['check1']} \n", _CHECK1_TEXT]
+    if "check_1way" in tp:  # never NULL: a list of "" when nothing is flagged
+        out += ["\nDetails of target level contributing disproportionately to disclosure\n",
+                table(x["check_1way"])]
+    if x["check2"] and "check_2way" not in tp:
+        out += [f"\nDetails of target-key pairs contributing disproportionately to disclosure "
+                f"of {target} \n{x['check2']} \n", _CHECK2_TEXT]
     if "check_2way" in tp:
         c2 = x["check_2way"]
         dims = f" {c2.shape[0]} {c2.shape[1]}" if isinstance(c2, pd.DataFrame) else ""
-        out += ["Details of target-key combinations contributing disproportionately to "
-                "disclosure", f"This is a list with one for each of{dims} syntheses"]
-        out += _print_list([_na_rows_as_r(c) for c in c2] if isinstance(c2, list)
-                           else _na_rows_as_r(c2))
-    elif x["check2"]:
-        out += [f"Details of target-key pairs contributing disproportionately to disclosure "
-                f"of {target} ", f"{x['check2']} "] + _CHECK2_TEXT
+        out += ["\nDetails of target-key combinations contributing disproportionately to "
+                f"disclosure\nThis is a list with one for each of{dims} syntheses\n",
+                table([_na_rows_as_r(c) for c in c2] if isinstance(c2, list)
+                      else _na_rows_as_r(c2))]
     if "exclusions" in tp:
         for j, n in enumerate(x["Nexclusions"]):
-            out += ["", f"Records excluded from attribute exclusion measures for synthesis "
-                    f"{j + 1} "] + r_print_frame(n)
-    return "\n".join(out)
+            if float(n.to_numpy().sum()) > 0:
+                out += [f"\nRecords excluded from attribute exclusion measures for synthesis "
+                        f"{j + 1} \n", table(n)]
+            else:
+                out.append(f"\nNo records excluded from attribute exclusion measures for "
+                           f"synthesis {j + 1} \n")
+    text = "".join(out)
+    return text[:-1] if text.endswith("\n") else text
 
 
 # ====================================================================== R-shaped results
@@ -148,16 +148,16 @@ class MultiDisclosureList(dict):
         dg = x["digits"]
         table = x["attrib.table"].copy()
         for c in ("attrib.orig", "attrib.syn"):  # NaN here is R's NA (a mean of nothing)
-            table[c] = pd.Series([None if math.isnan(v) else _r_round(v, dg)
+            table[c] = pd.Series([None if math.isnan(v) else r_round_one(v, dg)
                                   for v in table[c]], index=table.index, dtype=object)
         lines = [
             f"Disclosure risk for {x['Norig']} records in the original data",
-            f"Results are averaged over {x['m']} syntheses",
+            f"Results are averaged over {x['m']} syntheses" if x["m"] > 1 else "",
             "Identity disclosure measures",
             f"from keys: {' '.join(x['keys'])} ",
-            f"For original  ( UiO )  {_cat_number(_r_round(x['ident.orig'][0], dg))} %",
+            f"For original  ( UiO )  {_cat_number(r_round_one(x['ident.orig'][0], dg))} %",
             f"For synthetic ( {x['ident.meas']} ) "
-            f"{_cat_number(_r_round(x['ident.syn'][0], dg))} %.",
+            f"{_cat_number(r_round_one(x['ident.syn'][0], dg))} %.",
             "",
             f"Table of attribute disclosure measures for {' '.join(x['keys'])} ",
             f"Original measure is  {'CAPd' if x['attrib.meas'] == 'DCAP' else 'Dorig'} and "
@@ -373,7 +373,8 @@ def multi_disclosure(
     :meth:`idrisk.risk.DisclosureSummary.plot`. The components ``output.list``
     (disclosure results by target) hold :class:`DisclosureList` objects. Quirks reproduced:
     ``ident.syn`` is synthesis 1's value; ``exclude_keylevs`` is never used (synthpop
-    passes ``exclude_targetlevs`` in its place).
+    passes ``exclude_targetlevs`` in its place); the keys are put in data order while
+    ``usekeysNA`` and ``ngroups_keys`` stay in the order given.
 
     Examples
     --------

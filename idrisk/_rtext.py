@@ -21,6 +21,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from ._rround import r_round_one
+
 __all__ = ["cut_labels", "r_format", "r_label", "r_labels", "r_print_frame"]
 
 
@@ -177,10 +179,6 @@ def cut_labels(breaks: Sequence[float], dig_lab: int = 8) -> list[str]:
 
 
 # ====================================================================== R's printing
-def _r_round(x: float, digits: int) -> float:
-    return float(np.round(x, digits)) if math.isfinite(x) else x
-
-
 def _column_texts(values: Sequence[object]) -> list[str]:
     """One data-frame column as ``print.data.frame`` writes it (numbers with 7 digits)."""
     if all(v is None or isinstance(v, (int, float, np.integer, np.floating))
@@ -219,7 +217,7 @@ def r_print_frame(frame: pd.DataFrame, width: int = 80) -> list[str]:
 
 
 def _rounded(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
-    return frame.apply(lambda col: [_r_round(float(v), digits) for v in col])
+    return frame.apply(lambda col: [r_round_one(v, digits) for v in col])
 
 
 def _print_list(value: object) -> list[str]:

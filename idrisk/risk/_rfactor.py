@@ -421,9 +421,9 @@ def group_numeric(
     """synthpop's grouping of one numeric column into ``n`` classes, original first.
 
     Breaks come from the quantiles of the original and all synthetic values together
-    (missing values and ``cont.na`` codes left out); if the original falls into fewer than
-    three classes, equal-width breaks are used instead. Codes become levels after the
-    intervals.
+    (missing values and ``cont.na`` codes left out); if the grouped original has fewer than
+    three levels -- the intervals, used or not, and the codes, each a level -- equal-width
+    breaks are used instead. Codes become levels after the intervals.
     """
     parts = [_numbers(c) for c in columns]
     code_arr = np.array([float(c) for c in codes], dtype=float)
@@ -432,9 +432,8 @@ def group_numeric(
         return ~missing & ~np.isin(values.astype(float), code_arr)
 
     pooled = np.concatenate([v[usable(v, m)].astype(float) for v, m in parts])
-    orig_vals = parts[0][0][usable(*parts[0])].astype(float)
     breaks = np.unique(class_breaks(pooled, n, "quantile"))
-    if len(np.unique(_cut(orig_vals, breaks))) < 3:
+    if len(breaks) - 1 + len(code_arr) < 3:
         breaks = np.unique(class_breaks(pooled, n, "equal"))
     interval_labels = cut_labels(list(breaks))
     code_labels = [r_label(c) for c in code_arr]

@@ -6,7 +6,8 @@ Everything here follows synthpop's code, quirks included; ``quirks="corrected"``
 the documented quirks off (see :func:`disclosure_tables`). The public faces are
 :mod:`idrisk.r` (R's names and result shapes, from ``idrisk/_rdisclosure.py``) and
 :mod:`idrisk.risk.disclosure_measures`. R's factors and grouping are in
-:mod:`idrisk.risk._rfactor`, R's number-to-text rules in :mod:`idrisk._rtext`.
+:mod:`idrisk.risk._rfactor`, R's sums in :mod:`idrisk.risk._rsums`, R's number-to-text rules
+in :mod:`idrisk._rtext`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ._rfactor import (
     _complete,
     _crosstab,
     _Factor,
+    _marked,
     _Table,
     _union,
     as_factor,
@@ -35,6 +37,7 @@ from ._rfactor import (
     quasi_identifiers,
     recode_missing,
 )
+from ._rsums import _colsums, _rmean, _rsum, _total
 
 # ====================================================================== warnings
 
@@ -44,53 +47,6 @@ def _quirk(name: str, detail: str) -> None:
 
     warnings.warn(f"synthpop quirk '{name}': {detail}", SynthpopQuirkWarning,
                   stacklevel=user_stacklevel())
-
-
-# ====================================================================== sums
-def _rsum(x: np.ndarray) -> np.float64:
-    """R's ``sum()`` of doubles: in column-major order, accumulated in long double."""
-    flat = np.asarray(x, dtype=float).ravel(order="F")
-    if not flat.size:
-        return np.float64(0.0)
-    return np.float64(np.cumsum(flat, dtype=np.longdouble)[-1])
-
-
-def _rmean(x: object, whole: bool = False) -> float:
-    """R's ``mean()`` of doubles: a long-double sum over n, then one correction pass
-    (``whole``: the values are whole numbers, whose sum is exact in any order)."""
-    v = np.asarray(x, dtype=float)
-    if not v.size:
-        return float("nan")
-    total = np.longdouble(v.sum()) if whole else np.cumsum(v, dtype=np.longdouble)[-1]
-    s = total / v.size
-    if np.isfinite(s):
-        s = s + np.cumsum(v.astype(np.longdouble) - s)[-1] / v.size
-    return float(s)
-
-
-def _colsums(x: np.ndarray) -> np.ndarray:
-    """R's ``colSums()``: each column accumulated in long double, row after row. A column
-    with at most one non-zero value sums to it exactly; only the others take long double."""
-    x = np.asarray(x, dtype=float)
-    out = x.sum(axis=0)
-    seen = np.zeros(x.shape[1], dtype=bool)
-    twice = seen.copy()
-    for row in x != 0:
-        twice |= seen & row
-        seen |= row
-    several = np.flatnonzero(twice)
-    if several.size:
-        acc = np.zeros(several.size, dtype=np.longdouble)
-        for row in np.take(x, several, axis=1):
-            acc += row
-        out[several] = acc
-    return out
-
-
-def _total(counts: np.ndarray) -> np.float64:
-    """R's ``sum()`` of whole numbers held as doubles: exact in any order below 2**53, so
-    numpy's sum equals R's long-double one."""
-    return np.float64(counts.sum())
 
 
 TABLES = ("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
@@ -176,6 +132,10 @@ def disclosure_tables(
       name and then combines it with the other table by position; corrected: by name.
     * *identity measures depend on the target*: synthpop computes UiO, UiS, UiOiS and repU
       after the target's exclusions; corrected: after the key exclusions (``usekeysNA``) only.
+    * *unused levels count as present*: UiOiS asks whether an original unique's key name is
+      among the synthetic q's level names; with one key these are the key factor's levels,
+      unused ones included (unless the synthetic key has NA, whose recoding drops them);
+      corrected: keys held by some synthetic record.
     * *full row counts*: synthpop divides by all records even when some were excluded;
       corrected: by the records remaining in the original (synthetic) table.
     * *TCAP over no records*: with ``exclude_ov_denom_lim`` a DiSCO record (original cell
@@ -246,6 +206,13 @@ def disclosure_tables(
     def factors(col: str, ngroups: int | None) -> list[_Factor]:
         cols = [data[col]] + [s[col] for s in syn]
         if ngroups is not None and ngroups > 0 and is_r_numeric(data[col]):
+            sizes = sorted({len(s) for s in syn})
+            if not fix and len(sizes) > 1:
+                raise ValueError(
+                    f"ngroups for {col!r}: the synthetic data sets have different numbers of "
+                    f"rows {sizes}, and synthpop 1.9-3 cannot pool them for the grouping (it "
+                    "stops: 'x1, x2, and xsyn must be numeric'); quirks='corrected' groups "
+                    "them")
             return group_numeric(cols, int(ngroups), cont.get(col, []))
         return [as_factor(c) for c in cols]
 
@@ -304,9 +271,15 @@ def disclosure_tables(
                    f"synthesis {j + 1}: the original and synthetic tables of {tname} by keys "
                    "list their levels in different orders and synthpop combines them by "
                    "position, so cells of different levels are compared")
+        in_s = [_marked(ids, q_axis)[d.col_ids]  # q's levels; those held by records
+                for ids in (s0.col_ids, s0.col_ids[s0.counts.sum(axis=0) > 0])]
         per.append(_measures(d, s, nd, len(syn[j]), n_keys, dkeys, not_t, target_had_na,
                              usetargetNA, use_na_data, list(zip(ex_k, ex_kl, ex_tl)),
-                             exclude_ov_denom_lim, int(denom_lim), fix))
+                             exclude_ov_denom_lim, int(denom_lim), fix, in_s))
+        if warn and per[-1]["uiois_by_levels"]:
+            _quirk("unused levels count as present",
+                   f"synthesis {j + 1}: an original unique whose key level is a level of the "
+                   "synthetic key but held by no synthetic record counts in UiOiS")
         per[-1]["dims"] = (d0.counts.shape, d.counts.shape)
         per[-1]["check_1way"] = _check_1way(per[-1], thresh_1way)
         per[-1]["check_2way"] = _check_2way(per[-1], two_way, dkeys, thresh_2way, tname, fix,
@@ -334,17 +307,22 @@ def _measures(
     d: _Table, s: _Table, nd: int, ns: int, n_keys: int, dkeys: list[str],
     not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
     triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
+    in_syn: list[np.ndarray],
 ) -> dict:
-    """The eight tables of one synthesis, their exclusions and the measures."""
+    """The eight tables of one synthesis, their exclusions and the measures (``in_syn``: per
+    column of ``d``, whether its name is a level of the synthetic q, and whether a synthetic
+    record holds it)."""
     with np.errstate(invalid="ignore", divide="ignore"):  # all excluded: NaN, as in R
         return _measures_of(d, s, nd, ns, n_keys, dkeys, not_t, target_had_na, usetargetNA,
-                            use_na, triples, over_lim, denom_lim, fix)
+                            use_na, triples, over_lim, denom_lim, fix, in_syn)
+
 
 
 def _measures_of(
     d: _Table, s: _Table, nd: int, ns: int, n_keys: int, dkeys: list[str],
     not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
     triples: list[tuple[str, str, str]], over_lim: bool, denom_lim: int, fix: bool,
+    in_syn: list[np.ndarray],
 ) -> dict:
     # The tables hold whole numbers (int32): R's double sums of them are exact, and so are
     # numpy's. A cell's proportion of its column is 1 (R's ``prop == 1``) exactly when the
@@ -419,10 +397,11 @@ def _measures_of(
     # R's forms: count / N * 100; sum(), colSums() and rowSums() accumulate in long double
     dqx, sqx = (Dx.sum(axis=0), Sx.sum(axis=0)) if excluding else (d_total, s_total)
     dq, sq = (ident_d.sum(axis=0), ident_s.sum(axis=0)) if fix else (dqx, sqx)
+    in_s = [((dq == 1) & present).sum() for present in in_syn]  # synthpop: by level names
     ident = {
         "UiO": float((dq == 1).sum()) / ident_nd * 100,
         "UiS": float((sq == 1).sum()) / ident_ns * 100,
-        "UiOiS": float(((dq == 1) & s_present).sum()) / ident_nd * 100,
+        "UiOiS": float(in_s[fix]) / ident_nd * 100,
         "repU": float(((dq == 1) & (sq == 1)).sum()) / ident_nd * 100,
     }
     disco = tables["DiSCO"]
@@ -467,6 +446,7 @@ def _measures_of(
     return {
         "ident": ident, "attrib": attrib, "allCAPs": caps, "Nexclusions": nex,
         "tables": tables, "d": d, "s": s, "target_excluded": target_excluded,
+        "uiois_by_levels": in_s[0] != in_s[1] and not fix,
     }
 
 
@@ -690,12 +670,22 @@ def multi_disclosure_tables(
     """synthpop's ``multi.disclosure.synds``: :func:`disclosure_tables` for each target.
 
     Quirks reproduced (``quirks="corrected"`` fixes them): ``ident.syn`` is synthesis 1's
-    repU only (corrected: the mean over the m syntheses), and ``exclude.keylevs`` is replaced
-    by ``exclude.targetlevs`` (corrected: ``exclude_keylevs`` is used).
+    repU only (corrected: the mean over the m syntheses), ``exclude.keylevs`` is replaced
+    by ``exclude.targetlevs`` (corrected: ``exclude_keylevs`` is used), and the keys are put
+    in data order while ``usekeysNA`` and ``ngroups_keys`` stay in the order given, so each
+    setting goes to the key at its position in data order (corrected: to its own key).
     """
     fix = quirks == "corrected"
     syn = list(syn)
     key_names = resolve_columns(data, keys, "keys")
+    in_data_order = [c for c in data.columns if c in set(key_names)]
+    if not fix and in_data_order != key_names:
+        if any(v is not None and not np.isscalar(v) and len(set(v)) > 1  # type: ignore
+               for v in (usekeysNA, ngroups_keys)):
+            _quirk("usekeysNA permutation", f"multi.disclosure puts the keys in data order "
+                   f"{in_data_order} and keeps usekeysNA and ngroups_keys in the order given "
+                   f"{key_names}, so each setting goes to the key at its position")
+        key_names = in_data_order
     if targets is None:
         tlist = [c for c in syn[0].columns if c not in set(key_names)]
     else:

@@ -41,6 +41,7 @@ from .._result import Result
 from .._schema import as_names, require_columns
 from .._synthetic import synthetic_frames, synthetic_name
 from ..exceptions import SynthpopQuirkWarning
+from ._rsums import _rmean
 from ._synthpop_tables import (
     EXCLUSION_COLUMNS,
     TABLES,
@@ -304,6 +305,10 @@ def disclosure(
           repU after the target's exclusions (``not_syn_levels``, ``use_syn_na``,
           ``exclude``, ``exclude_over_denom_lim``); corrected: after the key exclusions
           only, so they describe the keys alone.
+        * *unused levels count as present* -- with one key, synthpop's UiOiS counts an
+          original unique whose key level is a level of the synthetic column held by no
+          synthetic record (a categorical's unused category); corrected: only keys some
+          synthetic record holds.
         * *full row counts* -- synthpop divides by all records even when some were excluded;
           corrected: by the records remaining in the original (or synthetic) table.
         * *TCAP over no records* -- with ``exclude_over_denom_lim`` a DiSCO record can keep
@@ -435,7 +440,11 @@ def disclosure_summary(
     The identity columns are UiO (mean over the m datasets) and repU -- synthpop's table
     shows synthesis 1's repU (a quirk: with ``quirks="corrected"`` the mean over the m
     datasets). Other arguments as in :func:`disclosure` (``ngroups_syn`` and ``use_syn_na``
-    may give one value per ``syn`` variable).
+    may give one value per ``syn`` variable). synthpop's ``multi.disclosure`` puts the known
+    variables in the data's order but keeps ``use_known_na`` and ``ngroups_known`` in the
+    order given, so each value goes to the variable at its position in the data's order (the
+    quirk *usekeysNA permutation* again, warned; corrected: each value stays with its
+    variable).
 
     Examples
     --------
@@ -467,8 +476,8 @@ def disclosure_summary(
     for i, (t, r) in enumerate(results.items()):
         rows.append({
             "target": t, "UiO": res["ident.orig"][i], "repU": res["ident.syn"][i],
-            "Dorig": float(r.attribute["Dorig"].mean()),
-            "DiSCO": float(r.attribute["DiSCO"].mean()),
+            "Dorig": _rmean(r.attribute["Dorig"]),  # R's mean(): long double, last bits
+            "DiSCO": _rmean(r.attribute["DiSCO"]),
             "check_1way": res["output.list"][t]["check1"],
             "check_2way": res["output.list"][t]["check2"],
         })

@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 
+from .._rround import r_round
 from .._rtext import r_label
 from ..exceptions import InputError
 
@@ -194,43 +195,6 @@ def bw_sj(x, nb: int = 1000) -> float:
         itry += 1
     tol = 0.1 * lower  # R's lazy default: the lower bound after any widening
     return float(_zeroin(fsd, lower, upper, fsd(lower), fsd(upper), tol))
-
-
-def r_round(x: np.ndarray, digits: int) -> np.ndarray:
-    """R's ``round(x, digits)`` (R >= 4.0.0) for ``digits >= 1``: of the two neighbours
-    ``floor(x * 10^d) / 10^d`` and ``ceil(x * 10^d) / 10^d`` the nearer one (ties to the even
-    last digit), and ``x`` itself when it has no more than 15 significant digits to spare
-    (``log10|x| + digits > 15``, with R's cheap ``log10``). ``numpy.round`` scales and rounds
-    instead, so ``round(12.345, 2)`` is 12.35 in R and 12.34 in numpy.
-
-    Examples
-    --------
-    >>> r_round(np.array([12.345, 2.675, 0.285, -1.005, 12.3]), 2).tolist()
-    [12.35, 2.67, 0.28, -1.0, 12.3]
-    """
-    x = np.asarray(x, dtype=float)
-    if digits <= 0:
-        return np.rint(x) if digits == 0 else np.round(x, digits)
-    out = x.copy()
-    a = np.abs(x)
-    ok = np.isfinite(x) & (x != 0)
-    with np.errstate(divide="ignore"):
-        l10x = np.log10(2.0) * (0.5 + np.floor(np.log2(np.where(ok, a, 1.0))))
-    todo = ok & (l10x + digits <= 15)
-    if not todo.any():
-        return out
-    pow10 = 1.0
-    for _ in range(digits):  # R_pow_di: repeated multiplication
-        pow10 *= 10.0
-    v = a[todo]
-    x10 = v * pow10
-    i10 = np.floor(x10)
-    down = i10 / pow10
-    up = np.ceil(x10) / pow10
-    du, dd = up - v, v - down
-    pick_up = (du < dd) | ((np.fmod(i10, 2.0) == 1) & (du == dd))
-    out[todo] = np.sign(x[todo]) * np.where(pick_up, up, down)
-    return out
 
 
 def decimal_places(v: float) -> int:

@@ -27,7 +27,8 @@ from idrisk.risk._rfactor import (
     quasi_identifiers,
     recode_missing,
 )
-from idrisk.risk._synthpop_tables import _colsums, _rmean, _TwoWay
+from idrisk.risk._rsums import _colsums, _rmean
+from idrisk.risk._synthpop_tables import _TwoWay
 
 #: labels that trip text sorting: prefixes of each other, the separator inside a label,
 #: characters below " ", numbers that sort as text ("10" < "9"), "Missing" itself
