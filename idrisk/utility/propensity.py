@@ -100,8 +100,13 @@ def logit_n_params(
     """Number of parameters of :func:`pmse`'s logit model (synthpop's count for ``max.params``).
 
     Main effects and interactions up to order ``maxorder + 1`` with treatment contrasts,
-    missing-value indicators included, before aliased columns are dropped. Computed from the
-    levels alone: no design matrix is built.
+    before aliased columns are dropped, counted as synthpop counts them: a factor has the
+    levels observed in the confidential data (missing values one more level when the
+    confidential data have some; levels seen only in a synthetic dataset, and empty levels,
+    are not counted), a numeric variable one parameter and its missing-value indicator one
+    more when the confidential data have missing values. Computed from the levels alone: no
+    design matrix is built (the fitted model itself has every level present in the datasets
+    it compares).
 
     Examples
     --------
@@ -112,15 +117,32 @@ def logit_n_params(
     """
     syns = synthetic_frames(synthetic)
     variables = list(confidential.columns if variables is None else variables)
-    _, _, out_vars, levels = _with_missing(confidential, syns, variables)
-    return _n_columns(_block_widths(out_vars, levels), maxorder)
+    _, _, _, levels = _with_missing(confidential, syns, variables)
+    return _n_columns(_counted_widths(confidential, syns, variables, levels), maxorder)
 
 
-def _check_logit_size(n_rows: int, n_params: int, max_params: int | None) -> None:
-    """Refuse a logit model above ``max_params`` parameters or ``LOGIT_MAX_BYTES``."""
-    if max_params is not None and n_params > max_params:
+def _counted_widths(confidential: pd.DataFrame, syns: Sequence[pd.DataFrame],
+                    variables: Sequence[str], levels: dict) -> list[int]:
+    """Block widths as synthpop counts them for ``max.params`` (see :func:`logit_n_params`):
+    the data as given, ``levels`` from :func:`_with_missing`."""
+    widths, indicators = [], []
+    for v in variables:
+        s = confidential[v]
+        if v in levels:
+            widths.append(max(s.nunique(dropna=False) - 1, 0))
+        else:
+            widths.append(1)
+            if any(f[v].isna().any() for f in [confidential, *syns]):  # has an indicator
+                indicators.append(int(s.isna().any()))
+    return widths + indicators
+
+
+def _check_logit_size(n_rows: int, n_params: int, counted: int, max_params: int | None) -> None:
+    """Refuse a logit model above ``max_params`` parameters (``counted`` as synthpop counts
+    them) or whose ``n_rows`` x ``n_params`` design exceeds ``LOGIT_MAX_BYTES``."""
+    if max_params is not None and counted > max_params:
         raise ValueError(
-            f"You will be fitting a large model with {n_params} parameters (max_params="
+            f"You will be fitting a large model with {counted} parameters (max_params="
             f"{max_params}, synthpop's max.params): it may take a long time and fail to "
             "converge. Select fewer variables (variables=...), lower maxorder, use "
             "method='cart', or raise max_params if you really want this model."
@@ -343,6 +365,7 @@ def pmse(
     if resamp_method == "theory" and method != "logit":
         raise ValueError("resamp_method='theory' is only defined for method='logit'")
 
+    raw_confidential, raw_syns, raw_variables = confidential, syns, variables
     confidential, syns, variables, levels = _with_missing(confidential, syns, variables)
     if method == "logit":
         if 2 <= len(variables) <= maxorder:
@@ -355,6 +378,8 @@ def pmse(
         if resamp_method == "pairs":
             n_rows = max(n_rows, max(len(a) + len(b) for a, b in combinations(syns, 2)))
         _check_logit_size(n_rows, _n_columns(_block_widths(variables, levels), maxorder),
+                          _n_columns(_counted_widths(raw_confidential, raw_syns,
+                                                     raw_variables, levels), maxorder),
                           max_params)
 
     n_pairs = m * (m - 1) // 2 if resamp_method == "pairs" else 0

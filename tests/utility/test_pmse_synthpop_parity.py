@@ -145,3 +145,44 @@ def test_maxorder_not_below_the_number_of_variables_is_refused_as_synthpop():
     ref = _utility_gen(orig, [syn], 'method = "logit", maxorder = 2, resamp.method = "none"')
     ours = pmse(orig, syn, method="logit", maxorder=2, resamp_method="none")
     np.testing.assert_allclose(ours.pMSE.to_numpy(), ref["pMSE"], rtol=1e-9)
+
+
+def test_max_params_counts_the_levels_synthpop_counts():
+    """Was: idrisk counted every level of the union of the datasets (empty levels, levels
+    only a synthetic dataset has, a missing level only a synthetic dataset has) and refused a
+    model synthpop fits (407 parameters against synthpop's 298 in a random case)."""
+    import re
+
+    from idrisk.utility.propensity import logit_n_params
+
+    rng = np.random.default_rng(1236)
+    n = 150
+    cats = ["L0", "L1", "L2", "L3", "L4", "Lempty"]
+
+    def frame(na_g: float, na_x: float, levels: list[str]) -> pd.DataFrame:
+        g = rng.choice(levels, n).astype(object)
+        g[rng.random(n) < na_g] = None
+        x = np.round(rng.normal(size=n), 2)
+        x[rng.random(n) < na_x] = np.nan
+        return pd.DataFrame({"g": pd.Categorical(g, categories=cats), "x": x,
+                             "h": pd.Categorical(rng.choice(list("abcd"), n)),
+                             "z": rng.integers(0, 9, n).astype(float)})
+
+    ro = _r()
+    from idrisk.rcompat.convert import dataframe_to_r, dataframes_to_r
+
+    cases = [(frame(0, 0.1, cats[:3]), [frame(0.2, 0, cats[:5])]),     # g: L3, L4, NA in syn
+             (frame(0.1, 0.1, cats[:4]), [frame(0.1, 0, cats[:4]), frame(0.1, 0.1, cats[:2])])]
+    for orig, syns in cases:
+        ro.globalenv["o"] = dataframe_to_r(orig)
+        ro.globalenv["s"] = dataframes_to_r(syns) if len(syns) > 1 else dataframe_to_r(syns[0])
+        for maxorder in (1, 2):
+            with pytest.raises(Exception, match="large model") as info:
+                ro.r(f'utility.gen(s, o, method = "logit", maxorder = {maxorder}, '
+                     'max.params = 1, print.flag = FALSE)')
+            theirs = int(re.search(r"with (\d+) parameters", str(info.value)).group(1))
+            assert logit_n_params(orig, syns, maxorder=maxorder) == theirs
+            with pytest.raises(ValueError, match=f"large model with {theirs} parameters"):
+                pmse(orig, syns, method="logit", maxorder=maxorder, max_params=theirs - 1)
+            pmse(orig, syns, method="logit", maxorder=maxorder, max_params=theirs,
+                 resamp_method="none")
