@@ -22,15 +22,16 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-import scipy.linalg
-import statsmodels.api as sm
 from scipy import stats
 
 from .._progress import progress_bar
 from .._result import Result
 from .._schema import is_categorical, require_columns
+from .._stack import user_stacklevel
 from .._synthetic import synthetic_frames, synthetic_name
+from ..exceptions import UtilityWarning
 from ._common import _levels, _single_thread_blas
+from ._glm import logit_irls
 
 __all__ = ["LOGIT_MAX_BYTES", "PMSEResult", "logit_n_params", "pmse", "propensity_utility"]
 
@@ -61,7 +62,8 @@ def _blocks(frame: pd.DataFrame, variables: Sequence[str], levels: dict) -> list
 def _design(
     frame: pd.DataFrame, variables: Sequence[str], levels: dict, maxorder: int
 ) -> np.ndarray:
-    """R's ``model.matrix(~ (v1 + ... + vp)^(maxorder + 1))`` with treatment contrasts."""
+    """R's ``model.matrix(~ (v1 + ... + vp)^(maxorder + 1))`` with treatment contrasts (in an
+    interaction block the first variable's columns vary fastest, as R's)."""
     blocks = _blocks(frame, variables, levels)
     cols = [np.ones((len(frame), 1)), *blocks]
     for order in range(2, maxorder + 2):
@@ -69,7 +71,7 @@ def _design(
             prod = blocks[combo[0]]
             for k in combo[1:]:
                 b = blocks[k]
-                prod = (prod[:, :, None] * b[:, None, :]).reshape(len(frame), -1)
+                prod = (b[:, :, None] * prod[:, None, :]).reshape(len(frame), -1)
             cols.append(prod)
     return np.hstack(cols)
 
@@ -98,8 +100,13 @@ def logit_n_params(
     """Number of parameters of :func:`pmse`'s logit model (synthpop's count for ``max.params``).
 
     Main effects and interactions up to order ``maxorder + 1`` with treatment contrasts,
-    missing-value indicators included, before aliased columns are dropped. Computed from the
-    levels alone: no design matrix is built.
+    before aliased columns are dropped, counted as synthpop counts them: a factor has the
+    levels observed in the confidential data (missing values one more level when the
+    confidential data have some; levels seen only in a synthetic dataset, and empty levels,
+    are not counted), a numeric variable one parameter and its missing-value indicator one
+    more when the confidential data have missing values. Computed from the levels alone: no
+    design matrix is built (the fitted model itself has every level present in the datasets
+    it compares).
 
     Examples
     --------
@@ -110,15 +117,32 @@ def logit_n_params(
     """
     syns = synthetic_frames(synthetic)
     variables = list(confidential.columns if variables is None else variables)
-    _, _, out_vars, levels = _with_missing(confidential, syns, variables)
-    return _n_columns(_block_widths(out_vars, levels), maxorder)
+    _, _, _, levels = _with_missing(confidential, syns, variables)
+    return _n_columns(_counted_widths(confidential, syns, variables, levels), maxorder)
 
 
-def _check_logit_size(n_rows: int, n_params: int, max_params: int | None) -> None:
-    """Refuse a logit model above ``max_params`` parameters or ``LOGIT_MAX_BYTES``."""
-    if max_params is not None and n_params > max_params:
+def _counted_widths(confidential: pd.DataFrame, syns: Sequence[pd.DataFrame],
+                    variables: Sequence[str], levels: dict) -> list[int]:
+    """Block widths as synthpop counts them for ``max.params`` (see :func:`logit_n_params`):
+    the data as given, ``levels`` from :func:`_with_missing`."""
+    widths, indicators = [], []
+    for v in variables:
+        s = confidential[v]
+        if v in levels:
+            widths.append(max(s.nunique(dropna=False) - 1, 0))
+        else:
+            widths.append(1)
+            if any(f[v].isna().any() for f in [confidential, *syns]):  # has an indicator
+                indicators.append(int(s.isna().any()))
+    return widths + indicators
+
+
+def _check_logit_size(n_rows: int, n_params: int, counted: int, max_params: int | None) -> None:
+    """Refuse a logit model above ``max_params`` parameters (``counted`` as synthpop counts
+    them) or whose ``n_rows`` x ``n_params`` design exceeds ``LOGIT_MAX_BYTES``."""
+    if max_params is not None and counted > max_params:
         raise ValueError(
-            f"You will be fitting a large model with {n_params} parameters (max_params="
+            f"You will be fitting a large model with {counted} parameters (max_params="
             f"{max_params}, synthpop's max.params): it may take a long time and fail to "
             "converge. Select fewer variables (variables=...), lower maxorder, use "
             "method='cart', or raise max_params if you really want this model."
@@ -133,29 +157,18 @@ def _check_logit_size(n_rows: int, n_params: int, max_params: int | None) -> Non
         )
 
 
-def _drop_aliased(X: np.ndarray, tol: float = 1e-9) -> np.ndarray:
-    """Drop aliased columns (R's glm reports them as NA): pivoted QR on unit-norm columns."""
-    norms = np.sqrt((X**2).sum(axis=0))
-    keep = norms > 0
-    Xs = X[:, keep] / norms[keep]
-    r, piv = scipy.linalg.qr(Xs, mode="r", pivoting=True)
-    d = np.abs(np.diag(r))
-    rank = int((d > d[0] * tol).sum())
-    return Xs[:, np.sort(piv[:rank])]
-
-
 def _logit_scores(X: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, int]:
-    """Fitted propensity scores of a logistic regression of ``t`` on ``X`` (statsmodels)."""
-    Xr = _drop_aliased(X)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            fit = sm.Logit(t, Xr).fit(method="newton", disp=0, tol=1e-10, maxiter=100)
-            p = fit.predict()
-        except (np.linalg.LinAlgError, ValueError):
-            fit = sm.GLM(t, Xr, family=sm.families.Binomial()).fit(tol=1e-10)
-            p = np.asarray(fit.fittedvalues)
-    return np.asarray(p), Xr.shape[1]
+    """Fitted propensity scores of a logistic regression of ``t`` on ``X`` and the number of
+    non-aliased parameters, fitted as R's ``glm`` (synthpop's ``maxit = 200``): see
+    :mod:`idrisk.utility._glm`."""
+    fit = logit_irls(X, t, maxit=200)
+    if not fit.converged:
+        warnings.warn(
+            "the logit propensity model did not converge in 200 iterations (the confidential "
+            "and synthetic rows are (nearly) separated); its pMSE is where the fit stopped, as "
+            "synthpop's glm stops; method='cart' or fewer variables/a lower maxorder give a "
+            "stable number", UtilityWarning, stacklevel=user_stacklevel())
+    return fit.fitted, fit.rank
 
 
 def _cart_scores(frame: pd.DataFrame, t: np.ndarray, cp: float, minbucket: int) -> np.ndarray:
@@ -269,11 +282,17 @@ def pmse(
     method : {"cart", "logit"}
         ``"cart"`` (synthpop's default): a classification tree as ``rpart`` grows it
         (idrisk.synthesis.rpart_tree.RpartTree, ``cp``, ``minbucket``), equal to
-        ``synthpop::utility.gen(method = "cart")``. ``"logit"``: logistic regression
-        (statsmodels) on all main effects and interactions up to order ``maxorder + 1``
-        (synthpop's ``maxorder=1``: two-way).
+        ``synthpop::utility.gen(method = "cart")``. ``"logit"``: logistic regression on all
+        main effects and interactions up to order ``maxorder + 1`` (synthpop's
+        ``maxorder=1``: two-way), fitted as R's ``glm`` does it (IRLS, at most 200
+        iterations, stopping at a relative deviance change below 1e-8;
+        :mod:`idrisk.utility._glm`), so a separated model stops where synthpop's stops.
     maxorder : int
-        Highest interaction order of the logit model minus one (0: main effects only).
+        Highest interaction order of the logit model minus one (0: main effects only). As
+        synthpop requires, it must be less than the number of model variables (the
+        missing-value indicators included) when there are two or more; a single variable
+        has no interactions, so any ``maxorder`` gives its main-effect model (synthpop
+        fails on one-variable data).
     max_params : int or None
         synthpop's ``max.params``: a logit model with more parameters
         (``logit_n_params``) is refused with a ``ValueError`` before it is built (None:
@@ -283,10 +302,12 @@ def pmse(
         Non-numeric or categorical columns are factors (treatment contrasts).
     resamp_method : {"pairs", "theory", "perm", "none"}, optional
         How the null pMSE for ``S_pMSE`` is obtained. ``"pairs"``: half the mean pMSE over all
-        pairs of synthetic datasets (synthpop's choice for incomplete synthesis);
+        pairs of synthetic datasets (synthpop's choice for incomplete synthesis; pair i < j
+        with dataset i in the synthetic role, as synthpop);
         ``"theory"`` (logit only): ``(k - 1) (1 - c)^2 c / N`` with k non-aliased parameters;
-        ``"perm"``: mean pMSE over ``n_repeats`` permutations of t (synthpop's ``nperms``;
-        seeded by ``seed``).
+        ``"perm"``: half the mean pMSE over ``n_repeats`` permutations of t (synthpop's
+        ``nperms``, and its halving, the same as the pairs null's; seeded by ``seed``, so
+        the number differs from R's draws by the permutation noise).
         Default: ``"pairs"`` when some column is identical in the confidential and every synthetic
         dataset and m > 1 (as synthpop), else ``"theory"`` for logit, ``"perm"`` for cart.
     progress : bool, optional
@@ -300,7 +321,8 @@ def pmse(
     ------
     ValueError
         For ``method="logit"``, when the model has more than ``max_params`` parameters or its
-        design matrix would exceed ``LOGIT_MAX_BYTES`` (checked before anything is fitted).
+        design matrix would exceed ``LOGIT_MAX_BYTES``, or ``maxorder`` is not less than the
+        number of model variables (checked before anything is fitted).
 
     Examples
     --------
@@ -343,12 +365,21 @@ def pmse(
     if resamp_method == "theory" and method != "logit":
         raise ValueError("resamp_method='theory' is only defined for method='logit'")
 
+    raw_confidential, raw_syns, raw_variables = confidential, syns, variables
     confidential, syns, variables, levels = _with_missing(confidential, syns, variables)
     if method == "logit":
+        if 2 <= len(variables) <= maxorder:
+            raise ValueError(
+                f"maxorder={maxorder} must be less than the number of model variables "
+                f"({len(variables)}: {variables}, missing-value indicators included), as "
+                "synthpop's utility.gen requires; lower maxorder"
+            )
         n_rows = len(confidential) + max(len(s) for s in syns)
         if resamp_method == "pairs":
             n_rows = max(n_rows, max(len(a) + len(b) for a, b in combinations(syns, 2)))
         _check_logit_size(n_rows, _n_columns(_block_widths(variables, levels), maxorder),
+                          _n_columns(_counted_widths(raw_confidential, raw_syns,
+                                                     raw_variables, levels), maxorder),
                           max_params)
 
     n_pairs = m * (m - 1) // 2 if resamp_method == "pairs" else 0
@@ -371,7 +402,9 @@ def _with_missing(confidential: pd.DataFrame, syns: list[pd.DataFrame], variable
     with missing values in any dataset gets an indicator variable ``<name>_NA`` (a factor,
     entered into the model with the variables and their interactions) and its missing values
     are set to 0 -- the value does not matter to the logit model, whose column space with
-    the indicator and its interactions is the same for any filler.
+    the indicator and its interactions is the same for any filler. The indicators come after
+    all the variables, in the variables' order, as synthpop appends them: a CART model breaks
+    ties between equally good splits by that order.
 
     Returns the frames restricted to the model's variables, the variables and the levels of
     the categorical ones.
@@ -379,10 +412,9 @@ def _with_missing(confidential: pd.DataFrame, syns: list[pd.DataFrame], variable
     frames = [confidential, *syns]
     cat_vars = [v for v in variables if is_categorical(confidential[v])]
     levels = {v: _levels([f[v] for f in frames]) for v in cat_vars}
-    out_vars: list[str] = []
+    out_vars: list[str] = list(variables)
     extra: dict[str, str] = {}
     for v in variables:
-        out_vars.append(v)
         if v in levels:
             if any(f[v].isna().any() for f in frames):
                 if NA_LEVEL in levels[v]:
@@ -390,11 +422,11 @@ def _with_missing(confidential: pd.DataFrame, syns: list[pd.DataFrame], variable
                 levels[v] = [*levels[v], NA_LEVEL]
         elif any(f[v].isna().any() for f in frames):
             name = f"{v}_NA"
-            while name in confidential.columns or name in out_vars:
+            while name in confidential.columns or name in out_vars or name in extra.values():
                 name += "_"
             extra[v] = name
-            out_vars.append(name)
             levels[name] = [0, 1]
+    out_vars += list(extra.values())
     if len(out_vars) == len(variables) and not any(NA_LEVEL in lv for lv in levels.values()):
         return confidential, syns, variables, levels
 
@@ -448,11 +480,15 @@ def _pmse_loop(confidential, syns, variables, levels, method, maxorder, cp, minb
                     pp = _cart_scores(frame, tp, cp, minbucket)
                 perm_vals.append(np.mean((pp - c) ** 2))
                 bar.update()
-            nulls.append(float(np.mean(perm_vals)))
+            # synthpop's permutation null: half the mean permuted pMSE (as the pairs null)
+            nulls.append(float(np.mean(perm_vals)) / 2)
     if resamp_method == "pairs":
         pair_vals = []
         for i, j in combinations(range(m), 2):
-            p, t, _ = _pair_scores(syns[i], syns[j], variables, levels, method, maxorder, cp,
+            # synthpop compares pair (i, j) with dataset i in the synthetic role and j in the
+            # confidential one (c = n_i / (n_i + n_j)); the CART tree and so the pMSE depend
+            # on the roles when the sizes differ
+            p, t, _ = _pair_scores(syns[j], syns[i], variables, levels, method, maxorder, cp,
                                    minbucket)
             pair_vals.append(np.mean((p - t.mean()) ** 2))
             bar.update()

@@ -52,7 +52,7 @@ def test_the_filler_of_a_missing_number_does_not_matter(frames, monkeypatch):
     orig, syns = frames
     base = pmse(orig, syns, method="logit", resamp_method="none").pMSE
     o2, s2, variables, levels = _with_missing(orig, syns, list(orig.columns))
-    assert variables == ["x", "x_NA", "g", "z"] and levels["g"][-1] == "<NA>"
+    assert variables == ["x", "g", "z", "x_NA"] and levels["g"][-1] == "<NA>"
     shifted = [f.assign(x=f["x"].where(f["x_NA"] == 0, 1000.0)) for f in (o2, *s2)]
     module = sys.modules["idrisk.utility.propensity"]
     monkeypatch.setattr(module, "_with_missing",
