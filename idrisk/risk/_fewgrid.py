@@ -317,6 +317,22 @@ class FewSweep:
             store[key] = FewSide(self._values, *side)
         return bool(ok)
 
+    def lay_out(self, skey: np.ndarray, y: np.ndarray, store: dict) -> bool:
+        """Lay one dataset's side out into ``store`` (as :meth:`__call__` keeps it) without
+        counting; False (nothing kept) when it does not fit the sweep (see the kernel)."""
+        key = ("few", self._u)
+        kept = store.get(key)
+        if kept is not None and np.array_equal(kept.values, self._values):
+            return True
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        ok, side = _fewkernels.few_layout(
+            np.argsort(np.ascontiguousarray(y[:, self._u])), np.asarray(skey, dtype=np.int64),
+            y, self._u, self._values, self._n_keys, self._last,
+        )  # fmt: skip
+        if ok:
+            store[key] = FewSide(self._values, *side)
+        return bool(ok)
+
     def stack(self, stores: list, skeys: list[np.ndarray], ys: list[np.ndarray],
               last: FewStack | None = None, run: Any = None,
               parts: int = 1) -> FewStack | None:  # fmt: skip
@@ -326,16 +342,16 @@ class FewSweep:
         ``last``, if built from the same sides, is returned as it is."""
         key = ("few", self._u)
         sides = [store.get(key) if store is not None else None for store in stores]
+        if last is not None and last.u == self._u and len(last.sides) == len(sides) and all(
+            a is b for a, b in zip(last.sides, sides)
+        ) and np.array_equal(last.values, self._values):  # fmt: skip
+            return last
         if not sides or any(
             side is None or not np.array_equal(side.values, self._values)
             or len(side.starts) != len(sides[0].starts)
             for side in sides
         ):  # fmt: skip
             return None
-        if last is not None and last.u == self._u and all(
-            a is b for a, b in zip(last.sides, sides)
-        ):  # fmt: skip
-            return last
         return FewStack(self._u, sides, skeys, ys, run, parts)
 
     def count_stack(self, stack: FewStack, c_out: np.ndarray, own_out: np.ndarray,

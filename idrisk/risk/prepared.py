@@ -193,12 +193,19 @@ class _Mode:
         ]
         self._stack: Any = None  # the stores' sides merged (_fewgrid.FewStack)
 
+    def stackable(self) -> bool:
+        """Can every dataset's side be kept and merged (up to :data:`STACK_MAX_CELLS`
+        records x datasets, a store per dataset)?"""
+        return self.prep.n * self.prep.m <= STACK_MAX_CELLS and all(
+            store is not None for store in self.stores
+        )
+
     def stack(self, fused: Any, workers: int = 1) -> Any:
         """The :class:`~idrisk.risk._fewgrid.FewStack` of every dataset's kept side for the
         sweep ``fused`` (built once, kept while the sides are the same), or None: a dataset
-        without a kept side, or more than :data:`STACK_MAX_CELLS` records x datasets."""
+        without a kept side, or not :meth:`stackable`."""
         prep = self.prep
-        if prep.n * prep.m > STACK_MAX_CELLS or any(store is None for store in self.stores):
+        if not self.stackable():
             return None
         found = fused.stack(
             self.stores, [self.skey(j) for j in range(prep.m)], prep.cont_syn, self._stack,
@@ -323,10 +330,13 @@ class Prepared:
         *,
         progress: bool | None = None,
         n_jobs: int | None = None,
+        more: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, dict[str, Any], PreparedInputs]:
         """``(c, own, checks, inputs)``: the raw n x m match counts (int32, column-major), the
         own-row indicators (bool, before R's c = 0 rule), the input checks and the encoded
-        inputs with their radii (for :func:`result_about`)."""
+        inputs with their radii (for :func:`result_about`). ``more``: counts of other radii
+        follow (a sweep): the first count lays every dataset's side out and counts them in one
+        pass, as the later ones do (small inputs)."""
         if self._used and not self._reusable:
             raise RuntimeError("this Prepared was built for one count (reusable=False)")
         mode, prep = self.inputs(options)
@@ -390,13 +400,30 @@ class Prepared:
             # (n x (m - start) records in the datasets left, as _n_workers counts them)
             workers = _n_workers(n_jobs, m + 1 - start, n, minimum)
             # every side kept from the last radius (small inputs): one pass counts them all
-            stack = mode.stack(fused, workers) if fused is not None and start == 0 else None
-            if stack is None:
-                _share(count, range(start, m), workers, bar)
-            else:
+            stack = None
+            laid_out: list[int] = []  # sides laid out at this count, not counted yet
+            if fused is not None and (start == 0 or more) and mode.stackable():
+                if start:  # the first count of a sweep: the later sides laid out first
+                    fits = [False] * m
+
+                    def lay_out(j: int) -> None:
+                        fits[j] = fused.lay_out(mode.skey(j), prep.cont_syn[j], mode.stores[j])
+
+                    _share(lay_out, range(start, m), workers, bar)
+                    laid_out = [j for j in range(start, m) if fits[j]]
+                    for j in range(start, m):
+                        if not fits[j]:
+                            count(j)  # (the general way)
+                stack = mode.stack(fused, workers)
+            if stack is not None:
                 tasks = fused.count_stack(stack, c, own, workers)
                 _share(lambda t: tasks[t](), range(workers), workers, _NO_BAR)
-                bar.update(m)
+                if not start:
+                    bar.update(m)
+            elif laid_out:
+                _share(count, laid_out, workers, _NO_BAR)  # (each from its side)
+            else:
+                _share(count, range(start, m), workers, bar)
         return c, own, checks, prep
 
     def count(
@@ -439,7 +466,7 @@ class Prepared:
         ['c_zero', 'exp_risk', 'false_rate', 'never_match', 's', 'true_rate']
         """
         options = self.resolve(r)
-        c, own, checks, prep = self.counts(options, progress=False)
+        c, own, checks, prep = self.counts(options, progress=False, more=True)
         n, m = c.shape
         no_flags = np.empty((0, m), dtype=bool)  # T, K and F not written, only summed
         sums = np.zeros((m, 4), dtype=np.int64)

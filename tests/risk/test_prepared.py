@@ -243,3 +243,39 @@ def test_later_radii_count_every_kept_side_in_one_pass(monkeypatch):
                     _same(prepared.count(r=r, n_jobs=n_jobs), fresh)
             assert len(stacks) == (0 if misfits else 2 * 3)
             assert len(built) == (0 if misfits else 2)  # once per Prepared
+
+
+def test_a_sweep_lays_every_side_out_at_its_first_radius(monkeypatch):
+    """``dataset_measures`` (a sweep's count) lays the later datasets' sides out at the first
+    radius and counts all of them in one pass; a dataset that does not fit is counted the
+    general way and the others then one by one from their sides. The measures equal a fresh
+    call's at every radius."""
+    from idrisk.risk import _fewgrid
+
+    rng = np.random.default_rng(40)
+    n = 250
+    orig = pd.DataFrame({
+        "Age": rng.integers(20, 70, n).astype(float),
+        "Urban": rng.choice(["yes", "no"], n),
+        "Income": np.round(rng.lognormal(10, 1, n)),
+    })  # fmt: skip
+    syns = [orig.assign(Income=rng.permutation(orig.Income.to_numpy())) for _ in range(4)]
+    call = dict(known=["Age", "Urban"], syn=["Income"])
+    laid: list = []
+    real = _fewgrid.FewSweep.lay_out
+    monkeypatch.setattr(_fewgrid.FewSweep, "lay_out",
+                        lambda self, *a: laid.append(real(self, *a)) or laid[-1])  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for misfit in (False, True):
+            if misfit:
+                syns[2].loc[3, "Income"] = np.nan
+            laid.clear()
+            prepared = prepare(orig, syns, RiskOptions(r=0.1, **call))
+            for r in (0.1, 0.03, 0.1):
+                fresh = identification_risk(orig, syns, r=r, **call)
+                measures = prepared.dataset_measures(r)
+                for key in ("exp_risk", "true_rate", "false_rate", "s"):
+                    np.testing.assert_array_equal(measures[key], getattr(fresh, key).to_numpy())
+                _same(prepared.count(r=r), fresh)
+            assert sorted(laid) == ([False] if misfit else []) + [True] * (2 if misfit else 3)
