@@ -192,6 +192,7 @@ class _Mode:
             {} if keep and prep.n <= STORE_MAX_RECORDS else None for _ in range(prep.m)
         ]
         self._stack: Any = None  # the stores' sides merged (_fewgrid.FewStack)
+        self.check_memo: dict = {}  # the input checks of each set of empty intervals
 
     def stackable(self) -> bool:
         """Can every dataset's side be kept and merged (up to :data:`STACK_MAX_CELLS`
@@ -356,8 +357,9 @@ class Prepared:
                 known=prep.cont_known,
             )
         checks = input_checks(
-            prep, d if prep.radii is not None else None, options.closed, mode.syn_checks(prep)
-        )
+            prep, d if prep.radii is not None else None, options.closed, mode.syn_checks(prep),
+            mode.check_memo,
+        )  # fmt: skip
         encoder = mode.encoder
         cache = mode.cache.renew() if mode.cache is not None else CountCache()
         if self._reusable:

@@ -279,3 +279,22 @@ def test_a_sweep_lays_every_side_out_at_its_first_radius(monkeypatch):
                     np.testing.assert_array_equal(measures[key], getattr(fresh, key).to_numpy())
                 _same(prepared.count(r=r), fresh)
             assert sorted(laid) == ([False] if misfit else []) + [True] * (2 if misfit else 3)
+
+
+def test_check_counts_kept_per_set_of_empty_intervals():
+    """The input checks of a set of empty intervals are kept for the next radius (``memo``):
+    the same counts as computed afresh, for every radius and rule, and a caller changing what
+    it got changes nothing kept."""
+    from idrisk.risk._checks import check_counts
+
+    rng = np.random.default_rng(41)
+    x = np.column_stack([rng.choice([-2.0, 0.0, 1.0, 5.0, np.nan], 200),
+                         rng.choice([-1.0, 0.0, 3.0], 200)])  # fmt: skip
+    memo: dict = {}
+    for r, closed in [(0.1, False), (0.2, False), (0.0, False), (0.0, True), (0.1, False)]:
+        d = r * x
+        got = check_counts(x, ["a", "b"], d, closed, memo)
+        assert got == check_counts(x, ["a", "b"], d, closed)
+        got["never_by"].clear()
+        got["never_values"].clear()
+    assert 0 < len(memo) <= 3
