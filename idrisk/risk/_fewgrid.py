@@ -346,13 +346,14 @@ class FewSweep:
             a is b for a, b in zip(last.sides, sides)
         ) and np.array_equal(last.values, self._values):  # fmt: skip
             return last
-        if not sides or any(
-            side is None or not np.array_equal(side.values, self._values)
-            or len(side.starts) != len(sides[0].starts)
-            for side in sides
+        kept = [side for side in sides if side is not None]
+        if not kept or len(kept) < len(sides) or any(
+            not np.array_equal(side.values, self._values)
+            or len(side.starts) != len(kept[0].starts)
+            for side in kept
         ):  # fmt: skip
             return None
-        return FewStack(self._u, sides, skeys, ys, run, parts)
+        return FewStack(self._u, kept, skeys, ys, run, parts)
 
     def count_stack(self, stack: FewStack, c_out: np.ndarray, own_out: np.ndarray,
                     parts: int) -> list:  # fmt: skip
