@@ -123,18 +123,28 @@ def _n_workers(n_jobs: int | None, m: int, n: int, minimum: int = THREAD_MIN_CEL
     return max(1, min(n_jobs, m - 1))
 
 
-#: the helper threads of :func:`_share`, started once (a thread's start costs ~0.1 ms: a
-#: radius of a small sweep is counted in ~0.5 ms)
-_HELPERS: list[ThreadPoolExecutor] = []
+#: the helper threads of :func:`_share` (pool, its size), started once and grown to the most
+#: asked for (a thread's start costs ~0.1 ms: a radius of a small sweep is counted in ~0.5 ms)
+_HELPERS: list[tuple[ThreadPoolExecutor, int]] = []
 _HELPERS_LOCK = threading.Lock()
 
 
-def _helpers() -> ThreadPoolExecutor:
-    with _HELPERS_LOCK:
-        if not _HELPERS:
-            _HELPERS.append(ThreadPoolExecutor(max(1, (os.cpu_count() or 1) - 1),
-                                               thread_name_prefix="idrisk-count"))  # fmt: skip
-        return _HELPERS[0]
+def _start_helpers(work: Any, count: int) -> list:
+    """``count`` helpers running ``work`` (futures), from a pool of at least ``count``
+    threads, or of one fewer than the cores."""
+    size = max(count, (os.cpu_count() or 1) - 1)
+    with _HELPERS_LOCK:  # (a pool is replaced only here: no submit after its shutdown)
+        if not _HELPERS or _HELPERS[0][1] < size:
+            if _HELPERS:
+                _HELPERS[0][0].shutdown(wait=False)  # (its threads finish what they hold)
+                _HELPERS.clear()
+            _HELPERS.append((ThreadPoolExecutor(size, thread_name_prefix="idrisk-count"), size))
+        pool = _HELPERS[0][0]
+        return [pool.submit(work) for _ in range(count)]
+
+
+if hasattr(os, "register_at_fork"):  # a forked process has none of its parent's threads
+    os.register_at_fork(after_in_child=_HELPERS.clear)
 
 
 def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:
@@ -166,8 +176,7 @@ def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:
                 return
             bar.update()
 
-    pool = _helpers()
-    started = [pool.submit(work) for _ in range(workers - 1)]
+    started = _start_helpers(work, workers - 1)
     work()
     for future in started:
         if not future.cancel():

@@ -298,3 +298,47 @@ def test_check_counts_kept_per_set_of_empty_intervals():
         got["never_by"].clear()
         got["never_values"].clear()
     assert 0 < len(memo) <= 3
+
+
+def test_share_on_kept_helper_threads():
+    """``_share`` on the helper threads kept for the process: every item once for 1-5
+    workers (more than the cores: the pool grows), from several threads at once, inside a
+    helper (a nested hand-off never waits for itself), and an error on a helper is raised by
+    the caller."""
+    import threading
+
+    from idrisk.risk import prepared as module
+
+    class Bar:
+        def update(self, k=1):
+            pass
+
+    def run(workers, nested=False):
+        done = []
+        lock = threading.Lock()
+
+        def task(j):
+            if nested:
+                run(2)
+            with lock:
+                done.append(j)
+
+        module._share(task, range(37), workers, Bar())
+        assert sorted(done) == list(range(37))
+
+    for workers in (1, 2, 3, 5):
+        run(workers)
+    run(2, nested=True)
+    threads = [threading.Thread(target=run, args=(3, True)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+        assert not thread.is_alive()
+
+    def fail(j):
+        if j == 5:
+            raise RuntimeError("item 5 failed")
+
+    with pytest.raises(RuntimeError, match="item 5 failed"):
+        module._share(fail, range(40), 3, Bar())
