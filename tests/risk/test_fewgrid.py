@@ -165,6 +165,28 @@ def _own_brute(tkey, skey, x, d, y, rule):
     ], dtype=bool)  # fmt: skip
 
 
+def _sweep_problem(rng, tkey, skey, x, y0, empty_u: float = 0.0):
+    """A problem of :func:`_problem` made to meet the table-free sweep's conditions (positive
+    values, a percentage radius, no NA bound: one order of the bounds, no table; u, column 1,
+    on many values, w on at most 6), with ``empty_u`` the chance of no radius on u (empty
+    open u-windows, lo = hi); the first dataset counted. Returns x, d, y0, the rule and
+    :func:`matching.few_sweep` (None when that count did not take the sweep)."""
+    n = len(tkey)
+    x = np.nan_to_num(np.abs(x) + 1, nan=1.0)
+    x[:, 1] = rng.integers(1, 400, n)
+    d = x * float(rng.choice([0.1, 0.25]))
+    if rng.random() < empty_u:
+        d[:, 1] = 0.0
+    y0[:, 1] = rng.integers(1, 400, n)
+    y0[:, 0] = rng.choice(np.unique(x[:, 0]), n)
+    y0[np.isnan(y0)] = 1.0
+    rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
+    cache = CountCache()
+    n_keys = int(max(tkey.max(), skey.max())) + 1
+    count_matches(tkey, skey, x, d, y0, rule, n_keys, cache)
+    return x, d, y0, rule, matching.few_sweep(tkey, x, d, rule, n_keys, cache)
+
+
 def test_fused_sweep_of_later_datasets_equals_brute_force():
     """The datasets after the first in one compiled call each (``matching.few_sweep``): the
     same keys and w as the first (its cells reused), another w among its values, and the
@@ -175,18 +197,7 @@ def test_fused_sweep_of_later_datasets_equals_brute_force():
     for _ in range(60):
         n = int(rng.integers(20, 150))
         tkey, skey, x, _, y0 = _problem(rng, n, 6)
-        x = np.nan_to_num(np.abs(x) + 1, nan=1.0)  # positive values, a percentage radius and
-        # no NA bound: one order of the bounds, no table (the sweep's conditions)
-        x[:, 1] = rng.integers(1, 400, n)  # u: many values (w, column 0: at most 6)
-        d = x * float(rng.choice([0.1, 0.25]))
-        y0[:, 1] = rng.integers(1, 400, n)
-        y0[:, 0] = rng.choice(np.unique(x[:, 0][~np.isnan(x[:, 0])]), n)
-        y0[np.isnan(y0)] = 1.0
-        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
-        cache = CountCache()
-        n_keys = int(max(tkey.max(), skey.max())) + 1
-        count_matches(tkey, skey, x, d, y0, rule, n_keys, cache)
-        fused = matching.few_sweep(tkey, x, d, rule, n_keys, cache)
+        x, d, y0, rule, fused = _sweep_problem(rng, tkey, skey, x, y0)
         if fused is None:
             continue
         fused_rounds += 1
@@ -206,7 +217,7 @@ def test_fused_sweep_of_later_datasets_equals_brute_force():
         with_nan = same_w.copy()
         with_nan[live[-1], int(rng.integers(2))] = np.nan
         new_key = skey.copy()
-        new_key[live[0]] = n_keys
+        new_key[live[0]] = int(max(tkey.max(), skey.max())) + 1  # a key the first had not
         for y, k in ((outside, skey), (with_nan, skey), (same_w, new_key)):
             c, own = np.full(n, -7, dtype=np.int32), np.zeros(n, dtype=bool)
             assert not fused(k, y, c, own)
@@ -225,19 +236,7 @@ def test_stack_of_kept_sides_equals_brute_force():
     for _ in range(60):
         n, m = int(rng.integers(20, 150)), int(rng.integers(1, 5))
         tkey, skey, x, _, y0 = _problem(rng, n, 6)
-        x = np.nan_to_num(np.abs(x) + 1, nan=1.0)  # the sweep's conditions (see above)
-        x[:, 1] = rng.integers(1, 400, n)
-        d = x * float(rng.choice([0.1, 0.25]))
-        if rng.random() < 0.3:  # no radius on u: empty open u-windows (lo = hi)
-            d[:, 1] = 0.0
-        y0[:, 1] = rng.integers(1, 400, n)
-        y0[:, 0] = rng.choice(np.unique(x[:, 0]), n)
-        y0[np.isnan(y0)] = 1.0
-        rule = MatchRule(closed=bool(rng.integers(2)), na_matches=bool(rng.integers(2)))
-        cache = CountCache()
-        n_keys = int(max(tkey.max(), skey.max())) + 1
-        count_matches(tkey, skey, x, d, y0, rule, n_keys, cache)
-        fused = matching.few_sweep(tkey, x, d, rule, n_keys, cache)
+        x, d, y0, rule, fused = _sweep_problem(rng, tkey, skey, x, y0, empty_u=0.3)
         if fused is None:
             continue
         values = np.unique(y0[skey >= 0, 0])

@@ -204,6 +204,18 @@ def test_random_radius_sequences_equal_fresh_calls():
                 _same(prepared.count(r=r), identification_risk(orig, syns, r=r, **call))
 
 
+def _ages_and_incomes(n: int, m: int, seed: int):
+    """Ages (few values), Urban and rounded incomes; m datasets with the incomes permuted (the
+    few-values sweep's case)."""
+    rng = np.random.default_rng(seed)
+    orig = pd.DataFrame({
+        "Age": rng.integers(20, 70, n).astype(float),
+        "Urban": rng.choice(["yes", "no"], n),
+        "Income": np.round(rng.lognormal(10, 1, n)),
+    })  # fmt: skip
+    return orig, [orig.assign(Income=rng.permutation(orig.Income.to_numpy())) for _ in range(m)]
+
+
 def test_later_radii_count_every_kept_side_in_one_pass(monkeypatch):
     """From the second radius on, a Prepared whose datasets all kept their few-values sides
     counts them together (``FewSweep.count_stack``, the stack built once); a dataset that did
@@ -212,14 +224,7 @@ def test_later_radii_count_every_kept_side_in_one_pass(monkeypatch):
     two threads."""
     from idrisk.risk import _fewgrid
 
-    rng = np.random.default_rng(39)
-    n = 300
-    orig = pd.DataFrame({
-        "Age": rng.integers(20, 70, n).astype(float),
-        "Urban": rng.choice(["yes", "no"], n),
-        "Income": np.round(rng.lognormal(10, 1, n)),
-    })  # fmt: skip
-    syns = [orig.assign(Income=rng.permutation(orig.Income.to_numpy())) for _ in range(5)]
+    orig, syns = _ages_and_incomes(n=300, m=5, seed=39)
     call = dict(known=["Age", "Urban"], syn=["Income"])
     stacks: list = []
     built = []
@@ -252,14 +257,7 @@ def test_a_sweep_lays_every_side_out_at_its_first_radius(monkeypatch):
     call's at every radius."""
     from idrisk.risk import _fewgrid
 
-    rng = np.random.default_rng(40)
-    n = 250
-    orig = pd.DataFrame({
-        "Age": rng.integers(20, 70, n).astype(float),
-        "Urban": rng.choice(["yes", "no"], n),
-        "Income": np.round(rng.lognormal(10, 1, n)),
-    })  # fmt: skip
-    syns = [orig.assign(Income=rng.permutation(orig.Income.to_numpy())) for _ in range(4)]
+    orig, syns = _ages_and_incomes(n=250, m=4, seed=40)
     call = dict(known=["Age", "Urban"], syn=["Income"])
     laid: list = []
     real = _fewgrid.FewSweep.lay_out
