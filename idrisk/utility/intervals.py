@@ -10,6 +10,7 @@ import pandas as pd
 from .._stack import user_stacklevel
 from .._synthetic import synthetic_frames, synthetic_name
 from ..exceptions import UtilityWarning
+from ._common import _kept_columns
 from .combining import combine_partial
 
 __all__ = ["ci_overlap", "coefficient_ci_overlap"]
@@ -33,23 +34,6 @@ def ci_overlap(confidential_ci, synthetic_ci) -> float:
         raise ValueError("each interval must be (low, high) with low < high")
     inter = min(uo, us) - max(lo, ls)
     return 0.5 * (inter / (uo - lo) + inter / (us - ls))
-
-
-def _kept_columns(X: np.ndarray, tol: float = 1e-7) -> list[int]:
-    """Columns of ``X`` not in the span of the earlier kept ones (R's ``lm`` keeps these and
-    gives the others, the aliased ones, ``NA``): a column is aliased when its residual on the
-    kept columns is below ``tol`` times its norm (zero columns included)."""
-    kept: list[int] = []
-    q = np.zeros((X.shape[0], 0))
-    for j in range(X.shape[1]):
-        x = X[:, j]
-        norm = float(np.linalg.norm(x))
-        r = x - q @ (q.T @ x)
-        rn = float(np.linalg.norm(r))
-        if norm > 0 and rn > tol * norm:
-            kept.append(j)
-            q = np.column_stack([q, r / rn])
-    return kept
 
 
 class _LmFit:
