@@ -25,8 +25,10 @@ from scipy import stats
 
 from .._result import Result
 from .._schema import is_categorical, require_columns
+from .._stack import user_stacklevel
 from .._synthetic import synthetic_frames, synthetic_name
 from ..exceptions import UtilityWarning
+from ._common import _kept_columns
 from .combining import combine_partial
 
 __all__ = ["OrderedLogitFit", "OrderedLogitUtility", "fit_ordered_logit",
@@ -282,18 +284,15 @@ def fit_ordered_logit(data: pd.DataFrame, outcome: str, predictors: str | Sequen
         raise ValueError(f"outcome {outcome!r} has values outside outcome_levels")
     levels = _levels(data, predictors) if levels is None else levels
     X = _design(data, predictors, levels)
-    const = [c for c in X.columns if X[c].std() == 0]
-    # a predictor whose reference level is absent here: its dummies sum to one (a hidden
-    # constant); its first present level's dummy is dropped too
-    for pred, lv in levels.items():
-        if pred in predictors and not (data[pred].astype(object) == lv[0]).any():
-            present = [f"{pred}{v}" for v in lv[1:] if f"{pred}{v}" not in const]
-            if present:
-                const.append(present[0])
+    # as polr: a column in the span of the intercept and the earlier columns (a level absent
+    # here, a constant, the last dummy of a factor whose reference level is absent) is dropped
+    kept = _kept_columns(np.column_stack([np.ones(len(X)), X.to_numpy(dtype=float)]))
+    const = [c for j, c in enumerate(X.columns, start=1) if j not in kept]
     if const:
-        warnings.warn(f"predictor columns {const} are constant (or complete a hidden "
-                      "constant) in this dataset and are dropped (their coefficients are NaN)",
-                      UtilityWarning, stacklevel=2)
+        warnings.warn(f"predictor columns {const} are constant or linear combinations of the "
+                      "earlier ones in this dataset and are dropped, as MASS::polr drops "
+                      "them (their coefficients are NaN)",
+                      UtilityWarning, stacklevel=user_stacklevel())
         X = X.drop(columns=const)
     endog = pd.Series(codes, index=data.index)
     model = _analytic_ordered_logit()(endog, X, distr="logit")
