@@ -143,8 +143,16 @@ def _start_helpers(work: Any, count: int) -> list:
         return [pool.submit(work) for _ in range(count)]
 
 
-if hasattr(os, "register_at_fork"):  # a forked process has none of its parent's threads
-    os.register_at_fork(after_in_child=_HELPERS.clear)
+def _forget_helpers() -> None:
+    """In a forked process: none of the parent's threads exist, and the lock may have been
+    held by one of them at the fork."""
+    global _HELPERS_LOCK
+    _HELPERS_LOCK = threading.Lock()
+    _HELPERS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_helpers)
 
 
 def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:

@@ -340,3 +340,36 @@ def test_share_on_kept_helper_threads():
 
     with pytest.raises(RuntimeError, match="item 5 failed"):
         module._share(fail, range(40), 3, Bar())
+
+
+def _share_in_child(queue) -> None:
+    from idrisk.risk import prepared as module
+
+    class Bar:
+        def update(self, k=1):
+            pass
+
+    done: list = []
+    module._share(done.append, range(20), 2, Bar())
+    pool = module._HELPERS[0][0]
+    queue.put((sorted(done) == list(range(20)), sum(t.is_alive() for t in pool._threads),
+               pool._work_queue.qsize()))  # fmt: skip
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_share_in_a_forked_process_has_helpers_of_its_own():
+    """A process forked after a count has none of its parent's helper threads: it starts its
+    own (found by review: the inherited pool ran nothing, each call's work stayed queued and
+    kept its arrays alive)."""
+    import multiprocessing
+
+    from idrisk.risk import prepared as module
+
+    module._share(lambda j: None, range(4), 2, type("B", (), {"update": lambda *a: None})())
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_share_in_child, args=(queue,))
+    child.start()
+    ok, live, queued = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert ok and live >= 1 and queued == 0
