@@ -370,45 +370,52 @@ class FewSweep:
             _fewkernels.few_stack(
                 stack.starts, stack.sorted_u, stack.slot, stack.width, t.keys_first,
                 t.lo_first, t.hi_second, self._c, self._d, t.first, self._closed, cut[p],
-                cut[p + 1], c_out, stack.skeys, stack.ys, tkey, lo, hi, x, d,
-                self._na_matches, own[p], own[p + 1], own_out,
+                cut[p + 1], c_out,
             )  # fmt: skip
+            for j in range(own[p], own[p + 1]):
+                _kernels.own_rows(tkey, stack.skeys[j], lo, hi, x, d, stack.ys[j], self._closed,
+                                  self._na_matches, False, own_out[:, j])  # fmt: skip
 
         return [lambda p=p: part(p) for p in range(parts)]
 
 
 class FewStack:
-    """The kept :class:`FewSide` of every dataset merged per key (radius-independent), with
-    the datasets' keys and values, for :meth:`FewSweep.count_stack`: one pass over the targets
-    counts every dataset (a radius sweep of small inputs).
+    """The kept :class:`FewSide` of every dataset merged per key (radius-independent), for
+    :meth:`FewSweep.count_stack`: one pass over the targets counts every dataset (a radius
+    sweep of small inputs).
 
     ``sides``: one per dataset, of the same values and keys; ``skeys``, ``ys``: the datasets'
-    synthetic keys and values (copied: the own rows of every dataset in one call); ``run``:
-    runs a list of tasks (callables), on threads or one after the other (the default); the
-    merge is ``parts`` tasks of keys holding about as many rows each."""
+    synthetic keys and values (for their own rows; referenced, not copied: new memory costs
+    its first touch); ``run``: runs a list of tasks (callables), on threads or one after the
+    other (the default); the merge is ``parts`` tasks of keys holding about as many rows
+    each."""
 
     def __init__(self, u: int, sides: list[FewSide], skeys: list[np.ndarray],
                  ys: list[np.ndarray], run: Any = None, parts: int = 1) -> None:  # fmt: skip
         self.u = u  # the grid's axis
         self.values = sides[0].values
         self.sides = sides  # (the stack holds for these sides only)
+        self.skeys = [np.asarray(k, dtype=np.int64) for k in skeys]
+        self.ys = [np.ascontiguousarray(y, dtype=np.float64) for y in ys]
         self.width = len(self.values) + 16  # a dataset's slots: its ranks, then zeros
-        offsets = np.zeros(len(sides) + 1, dtype=np.int64)
-        np.cumsum([len(side.sorted_u) for side in sides], out=offsets[1:])
-        starts = np.stack([side.starts for side in sides]).astype(np.int64)
-        self.starts = np.zeros(starts.shape[1], dtype=np.int64)
-        np.cumsum(np.diff(starts, axis=1).sum(axis=0), out=self.starts[1:])
-        self.sorted_u = np.empty(offsets[-1], dtype=np.float64)
-        self.slot = np.empty(offsets[-1], dtype=np.int32)
-        arrays = (starts, offsets, np.concatenate([side.sorted_u for side in sides]),
-                  np.concatenate([side.rank for side in sides]).astype(np.int32), self.width,
-                  self.starts)  # fmt: skip
+        lengths = np.diff(np.stack([side.starts for side in sides]), axis=1).T  # keys x m
+        runs_at = np.zeros((lengths.shape[0], len(sides) + 1), dtype=np.int64)
+        np.cumsum(lengths, axis=1, out=runs_at[:, 1:])
+        self.starts = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
+        np.cumsum(runs_at[:, -1], out=self.starts[1:])
+        runs_at += self.starts[:-1, None]
+        self.sorted_u = np.empty(self.starts[-1], dtype=np.float64)
+        self.slot = np.empty(self.starts[-1], dtype=np.int32)
+        for j, side in enumerate(sides):
+            _fewkernels.place_side(side.starts, side.sorted_u, side.rank, j, self.width,
+                                   np.ascontiguousarray(runs_at[:, j]), self.sorted_u,
+                                   self.slot)  # fmt: skip
         total = int(self.starts[-1])
         cuts = np.searchsorted(self.starts, [total * p / parts for p in range(1, parts)])
         bounds = [0, *sorted(set(int(k) for k in cuts) - {0}), len(self.starts) - 1]
 
         def merge(t: int) -> None:
-            _fewkernels.merge_sides(*arrays, bounds[t], bounds[t + 1], self.sorted_u, self.slot)
+            _fewkernels.merge_runs(runs_at, bounds[t], bounds[t + 1], self.sorted_u, self.slot)
 
         tasks = [lambda t=t: merge(t) for t in range(len(bounds) - 1) if bounds[t] < bounds[t + 1]]
         if run is None:
@@ -416,8 +423,6 @@ class FewStack:
                 task()
         else:
             run(tasks)
-        self.skeys = np.stack(skeys).astype(np.int64)
-        self.ys = np.ascontiguousarray(np.stack(ys), dtype=np.float64)
 
 
 def buckets(rank: np.ndarray, n_ranks: int, limit: int) -> tuple[np.ndarray, np.ndarray]:

@@ -11,8 +11,8 @@ dataset's synthetic side out, one pass counts.
 * :func:`few_layout`, :func:`few_dataset`, :func:`few_kept`: a later dataset's side (cells
   and side), or its whole count in one call (and its own rows), for the datasets after the
   first;
-* :func:`few_stack`: every dataset's count in one pass over their kept sides merged (a radius
-  sweep), and their own rows.
+* :func:`place_side`, :func:`merge_runs`, :func:`few_stack`: every dataset's count in one
+  pass over their kept sides merged per key (a radius sweep).
 
 Every kernel is compiled by :func:`idrisk._numba.jit` (cached, ``nogil=True``).
 """
@@ -26,7 +26,8 @@ from ._kernels import merge_positions, own_rows
 
 __all__ = [
     "count_few", "count_few_sweep", "distinct_values", "few_cells", "few_dataset", "few_kept",
-    "few_layout", "few_side", "few_stack", "merge_sides", "rank_windows", "same_rows",
+    "few_layout", "few_side", "few_stack", "merge_runs", "place_side", "rank_windows",
+    "same_rows",
 ]
 
 
@@ -504,10 +505,9 @@ def few_kept(starts, sorted_u, rank, n_values, skey, y, tkey, lo, hi, x, d, keys
 
 @_jit
 def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_rank, d_rank,
-              first, closed, i0, i1, c_out, skeys, ys, tkey, lo, hi, x, d, na_matches, j0, j1,
-              own_out):  # fmt: skip
+              first, closed, i0, i1, c_out):  # fmt: skip
     """:func:`count_few_sweep` of every dataset at once, for targets ``i0``..``i1 - 1`` (in
-    their (key, lower bound) order), then :func:`own_rows` of datasets ``j0``..``j1 - 1``.
+    their (key, lower bound) order).
 
     The datasets' sides are merged: key k's rows of every dataset at ``starts[k]:starts[k +
     1]`` in u order, each with its ``slot`` (dataset j's rank r at ``j * width + r``;
@@ -575,38 +575,42 @@ def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_r
                 for t in range(c, d_rank[i]):
                     count += diff[base + t]
                 c_out[row, j] = count
-    for j in range(j0, j1):
-        own_rows(tkey, skeys[j], lo, hi, x, d, ys[j], closed, na_matches, False, own_out[:, j])
 
 
 @_jit
-def merge_sides(starts, offsets, sorted_u, rank, width, out_starts, k0, k1, out_u, out_slot):
-    """Datasets' sides (dataset j's :func:`few_side` arrays at ``offsets[j]:offsets[j + 1]``,
-    its keys ``starts[j]``) merged per key in u order into ``out_u`` and ``out_slot`` (rank r
-    of dataset j as ``j * width + r``; key k at ``out_starts[k]:out_starts[k + 1]``), keys
-    ``k0``..``k1 - 1``, for :func:`few_stack`: the runs are merged two by two."""
-    m = starts.shape[0]
+def place_side(starts, sorted_u, rank, j, width, at, out_u, out_slot):
+    """Dataset j's side (:func:`few_side`) into the stack: key k's rows at ``at[k]`` onwards
+    in ``out_u``, their ranks as slots ``j * width + rank`` in ``out_slot`` (a run of
+    :func:`merge_runs`)."""
+    for k in range(starts.shape[0] - 1):
+        pos = at[k]
+        for r in range(starts[k], starts[k + 1]):
+            out_u[pos] = sorted_u[r]
+            out_slot[pos] = j * width + rank[r]
+            pos += 1
+
+
+@_jit
+def merge_runs(runs_at, k0, k1, out_u, out_slot):
+    """Each key's runs (key k's run j at ``runs_at[k, j]:runs_at[k, j + 1]``, each sorted by u)
+    merged in place into one run sorted by u, keys ``k0``..``k1 - 1``: two by two, without a
+    branch on the data (its outcome is random), for :func:`few_stack`."""
+    m = runs_at.shape[1] - 1
     longest = 0
     for k in range(k0, k1):
-        longest = max(longest, out_starts[k + 1] - out_starts[k])
+        longest = max(longest, runs_at[k, m] - runs_at[k, 0])
     spare_u = np.empty(longest, dtype=np.float64)
     spare_s = np.empty(longest, dtype=np.int32)
     bounds = np.empty(m + 1, dtype=np.int64)
     for k in range(k0, k1):
-        base = out_starts[k]
-        size = out_starts[k + 1] - base
+        base = runs_at[k, 0]
+        size = runs_at[k, m] - base
         src_u = out_u[base:base + size]
         src_s = out_slot[base:base + size]
         dst_u = spare_u[:size]
         dst_s = spare_s[:size]
-        pos = 0
-        for j in range(m):  # the runs one after the other
-            bounds[j] = pos
-            for r in range(offsets[j] + starts[j, k], offsets[j] + starts[j, k + 1]):
-                src_u[pos] = sorted_u[r]
-                src_s[pos] = j * width + rank[r]
-                pos += 1
-        bounds[m] = pos
+        for j in range(m + 1):
+            bounds[j] = runs_at[k, j] - base
         runs = m
         home = True  # the merged rows are in out_u/out_slot
         while runs > 1:
@@ -617,7 +621,7 @@ def merge_sides(starts, offsets, sorted_u, rank, width, out_starts, k0, k1, out_
                 end = bounds[min(t + 2, runs)]
                 b = mid
                 w = a
-                while a < mid and b < end:  # (no branch on the data: its outcome is random)
+                while a < mid and b < end:
                     va = src_u[a]
                     vb = src_u[b]
                     take = vb < va
