@@ -195,34 +195,33 @@ def radius_sweep(
     show = (total > 4) if progress is None else progress
     with progress_bar(total=total, desc="radius sweep", show=show) as bar:
         for name, sc in scen.items():
-            prepared = None  # the inputs are read and encoded once per scenario
-            for r in radii:
-                if prepared is None:
-                    options = RiskOptions(known=list(known), syn=sc.syn, r=_radius_arg(r),
-                                          **rules)  # fmt: skip
-                    prepared = prepare(confidential, sc.synthetic, options)
-                with warnings.catch_warnings():
-                    warnings.filterwarnings("ignore", category=RiskInputWarning)
+            # the inputs are read and encoded once per scenario (their warnings shown)
+            options = RiskOptions(known=list(known), syn=sc.syn, r=_radius_arg(radii[0]),
+                                  **rules)  # fmt: skip
+            prepared = prepare(confidential, sc.synthetic, options)
+            m = prepared.m
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", category=RiskInputWarning)
+                for r in radii:
                     measures = prepared.dataset_measures(_radius_arg(r))
-                m = prepared.m
-                parts["scenario"].append([name] * m)
-                parts["r"].append([_radius_label(r)] * m)
-                parts["dataset"].append(np.arange(1, m + 1))
-                for key in ("exp_risk", "true_rate", "false_rate", "s", "c_zero", "never_match"):
-                    parts[key].append(measures[key])
-                bar.update()
-    out = pd.DataFrame({
+                    parts["scenario"].append([name] * m)
+                    parts["r"].append([_radius_label(r)] * m)
+                    parts["dataset"].append(np.arange(1, m + 1))
+                    for key in ("exp_risk", "true_rate", "false_rate", "s", "c_zero",
+                                "never_match"):  # fmt: skip
+                        parts[key].append(measures[key])
+                    bar.update()
+    exp_risk = np.concatenate(parts["exp_risk"]).astype(float)
+    return pd.DataFrame({  # (one constructor: a column added afterwards costs ~0.1 ms)
         "scenario": _label_column(parts["scenario"]),
         "r": _label_column(parts["r"]),
         "dataset": np.concatenate(parts["dataset"]),
-        "exp_risk": np.concatenate(parts["exp_risk"]).astype(float),
+        "exp_risk": exp_risk,
         "true_rate": np.concatenate(parts["true_rate"]).astype(float),
         "false_rate": np.concatenate(parts["false_rate"]).astype(float),
+        "record_mean_risk": exp_risk / n,
+        **{key: np.concatenate(parts[key]) for key in ("s", "c_zero", "never_match")},
     })  # fmt: skip
-    out["record_mean_risk"] = out["exp_risk"] / n
-    for key in ("s", "c_zero", "never_match"):
-        out[key] = np.concatenate(parts[key])
-    return out
 
 
 @check_keywords
