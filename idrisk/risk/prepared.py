@@ -490,7 +490,13 @@ class Prepared:
         no_flags = np.empty((0, m), dtype=bool)  # T, K and F not written, only summed
         sums = np.zeros((m, 4), dtype=np.int64)
         exp_risk = np.zeros(m, dtype=np.float64)
-        risk_summaries(c, own, no_flags, no_flags, no_flags, sums, exp_risk)
+        # each dataset summed alone (its sum in record order, R's): the datasets shared out
+        workers = _n_workers(None, m, n, FUSED_THREAD_MIN_CELLS)
+        cut = [m * t // workers for t in range(workers + 1)]
+        _share(lambda t: risk_summaries(
+            c[:, cut[t]:cut[t + 1]], own[:, cut[t]:cut[t + 1]], no_flags, no_flags, no_flags,
+            sums[cut[t]:cut[t + 1]], exp_risk[cut[t]:cut[t + 1]],
+        ), range(workers), workers, _NO_BAR)  # fmt: skip
         s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
         return {
             "exp_risk": exp_risk, "true_rate": true_rate, "false_rate": false_rate, "s": s,
