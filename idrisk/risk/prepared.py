@@ -89,6 +89,9 @@ STACK_MAX_CELLS = 1_000_000
 
 _SAME: Any = object()  # "the prepared options' value"
 
+#: the cores, read once (``os.cpu_count`` costs ~10 us a call; a sweep's radius asks twice)
+_CORES = os.cpu_count() or 1
+
 
 class _NoBar:
     """A progress bar that shows nothing (the steps after a bar's datasets are done)."""
@@ -117,7 +120,7 @@ def _n_workers(n_jobs: int | None, m: int, n: int, minimum: int = THREAD_MIN_CEL
     if n_jobs is None:
         if n * (m - 1) < minimum:
             return 1
-        n_jobs = os.cpu_count() or 1
+        n_jobs = _CORES
     if not isinstance(n_jobs, int) or n_jobs < 1:
         raise ValueError(f"n_jobs must be a positive integer or None, got {n_jobs!r}")
     return max(1, min(n_jobs, m - 1))
@@ -132,7 +135,7 @@ _HELPERS_LOCK = threading.Lock()
 def _start_helpers(work: Any, count: int) -> list:
     """``count`` helpers running ``work`` (futures), from a pool of at least ``count``
     threads, or of one fewer than the cores."""
-    size = max(count, (os.cpu_count() or 1) - 1)
+    size = max(count, _CORES - 1)
     with _HELPERS_LOCK:  # (a pool is replaced only here: no submit after its shutdown)
         if not _HELPERS or _HELPERS[0][1] < size:
             if _HELPERS:
