@@ -21,6 +21,10 @@ in the set is in ``[#values <= lo, #values < hi)``). The values found for one da
 on the next (a known variable, or a synthesized one drawn from the same values, has the same
 set); a dataset with a value outside them gets its own. The targets' rank windows are computed
 once per set of values.
+
+A radius sweep of small inputs counts every dataset in one pass (:class:`FewStack`): the
+datasets' sides merged per key once, the pass over the targets paid once for all of them at
+each radius (:func:`idrisk.risk._fewkernels.few_stack`).
 """
 
 from __future__ import annotations

@@ -18,7 +18,10 @@ What is kept (per mode: ``r`` None, everything matched exactly, or a radius):
 * the group key of every confidential record and of every synthetic record.
 
 What each :meth:`Prepared.count` does: the radius hand-out and its warnings, the half-widths,
-the input checks, the counting and the result. The warnings about column types
+the input checks, the counting and the result. From the second count on (or the first of
+:meth:`Prepared.dataset_measures`, a sweep's), small inputs whose datasets all took the
+few-values sweep are counted in one pass over the targets for every dataset
+(:data:`STACK_MAX_CELLS`). The warnings about column types
 (``ContinuousCodesWarning``, ``ExactMatchWarning``, numbers stored as text) come with the first
 count of a mode only. A different ``known``/``syn``/``categorical``/
 ``continuous``/``align`` needs a new :func:`prepare` (``count`` refuses such options).
