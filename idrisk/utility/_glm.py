@@ -26,14 +26,14 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
-__all__ = ["LogitFit", "logit_irls"]
+__all__ = ["IrlsOutcome", "logit_irls"]
 
 _EPS = np.finfo(float).eps
 _THRESH = 30.0
 
 
 @dataclass(frozen=True)
-class LogitFit:
+class IrlsOutcome:
     """Fitted probabilities, the rank of the last weighted fit, iterations and convergence."""
 
     fitted: np.ndarray
@@ -102,7 +102,7 @@ def _wls(Xw: np.ndarray, zw: np.ndarray, tol: float) -> tuple[np.ndarray, np.nda
 
 
 def logit_irls(X: np.ndarray, y: np.ndarray, *, maxit: int = 200, epsilon: float = 1e-8,
-               tol: float | None = None) -> LogitFit:
+               tol: float | None = None) -> IrlsOutcome:
     """Fit ``logit P(y = 1) = X b`` by IRLS as R's ``glm(family = binomial)``.
 
     Parameters
@@ -120,7 +120,7 @@ def logit_irls(X: np.ndarray, y: np.ndarray, *, maxit: int = 200, epsilon: float
 
     Returns
     -------
-    LogitFit
+    IrlsOutcome
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -145,4 +145,4 @@ def logit_irls(X: np.ndarray, y: np.ndarray, *, maxit: int = 200, epsilon: float
             converged = True
             break
         dev_old = dev
-    return LogitFit(fitted=mu, rank=rank, iterations=it, converged=converged)
+    return IrlsOutcome(fitted=mu, rank=rank, iterations=it, converged=converged)
