@@ -1,6 +1,6 @@
-"""R's sums of doubles for synthpop's disclosure measures: ``sum()``, ``mean()`` and
-``colSums()`` accumulate in long double, so their last bits differ from numpy's pairwise
-sums."""
+"""R's sums of doubles for synthpop's disclosure measures (and ``sd``'s mean in synthpop's
+smoothing, :mod:`idrisk.synthesis.smoothing`): ``sum()``, ``mean()`` and ``colSums()``
+accumulate in long double, so their last bits differ from numpy's pairwise sums."""
 
 from __future__ import annotations
 

@@ -18,8 +18,9 @@ import numpy as np
 from .._rround import r_round
 from .._rtext import r_label
 from ..exceptions import InputError
+from ..risk._rsums import _rmean
 
-__all__ = ["bw_sj", "decimal_places", "r_round", "smooth_density"]
+__all__ = ["bw_sj", "decimal_places", "smooth_density"]
 
 
 def _bw_pair_counts(x: np.ndarray, nb: int) -> tuple[float, np.ndarray]:
@@ -70,14 +71,9 @@ def _r_sd(x: np.ndarray) -> float:
     """R's ``sd(x)``: the mean and the sum of squares accumulated in long double, in order.
     As R's ``cov.c``, the mean is rounded to a double and each deviation is taken and squared
     in long double (squaring the double deviations put ``sd`` one ulp off R's at times)."""
-    n = x.size
-    ld = x.astype(np.longdouble)
-    mean = np.cumsum(ld)[-1] / n
-    if np.isfinite(mean):
-        mean = mean + np.cumsum(ld - mean)[-1] / n
-    dev = ld - np.longdouble(float(mean))
+    dev = x.astype(np.longdouble) - np.longdouble(_rmean(x))  # (R's mean, as a double)
     ss = np.cumsum(dev * dev)[-1]
-    return math.sqrt(float(ss / (n - 1)))
+    return math.sqrt(float(ss / (x.size - 1)))
 
 
 def _r_quantile7(x: np.ndarray, prob: float) -> float:

@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from idrisk._rround import r_round
 from idrisk.exceptions import InputError
 from idrisk.synthesis import CARTSynthesizer, smoothing, syn
 from idrisk.synthesis.rng import RStream
-from idrisk.synthesis.smoothing import bw_sj, decimal_places, r_round, smooth_density
+from idrisk.synthesis.smoothing import bw_sj, decimal_places, smooth_density
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _synthpop_live import match_rate, synthpop_syn  # noqa: E402
