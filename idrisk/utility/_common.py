@@ -11,6 +11,7 @@ from contextlib import nullcontext
 
 import numpy as np
 import pandas as pd
+import scipy.linalg
 
 from .._schema import sorted_levels
 
@@ -36,18 +37,34 @@ def _levels(columns: Sequence[pd.Series]) -> list:
     return sorted_levels(cats)
 
 
-def _kept_columns(X: np.ndarray, tol: float = 1e-7) -> list[int]:
-    """Columns of ``X`` not in the span of the earlier kept ones (R's ``lm`` keeps these and
-    gives the others, the aliased ones, ``NA``): a column is aliased when its residual on the
-    kept columns is below ``tol`` times its norm (zero columns included)."""
-    kept: list[int] = []
-    q = np.zeros((X.shape[0], 0))
-    for j in range(X.shape[1]):
-        x = X[:, j]
-        norm = float(np.linalg.norm(x))
-        r = x - q @ (q.T @ x)
-        rn = float(np.linalg.norm(r))
-        if norm > 0 and rn > tol * norm:
-            kept.append(j)
-            q = np.column_stack([q, r / rn])
-    return kept
+def _kept_columns(Xw: np.ndarray, tol: float = 1e-7) -> list[int]:
+    """Indices of the non-aliased columns of ``Xw`` (R's ``lm``, ``glm`` and ``polr`` keep
+    these and give the others, the aliased ones, ``NA``), tested in order as R does: a column
+    is aliased when the norm of its part orthogonal to the kept columns before it is below
+    ``tol`` times its norm (a zero column is aliased), and an aliased column is then left out
+    of the basis the later columns are tested against.
+
+    The residual norms are the diagonal of an unpivoted QR factor; the factor is trusted up
+    to the first aliased column only (a column of rounding noise must not become a basis
+    direction), and the test resumes after it on the columns projected off the kept ones.
+    """
+    n = Xw.shape[0]
+    norms = np.sqrt((Xw**2).sum(axis=0))
+    rest = np.flatnonzero(norms > 0)
+    kept: list[np.ndarray] = []
+    basis = np.zeros((n, 0))
+    while len(rest) and basis.shape[1] < n:
+        block = Xw[:, rest]
+        if basis.shape[1]:
+            for _ in range(2):  # twice: re-orthogonalised Gram-Schmidt
+                block = block - basis @ (basis.T @ block)
+        q, r = scipy.linalg.qr(block, mode="economic", check_finite=False)
+        d = np.zeros(len(rest))
+        k = min(r.shape)
+        d[:k] = np.abs(np.diag(r)[:k])
+        bad = np.flatnonzero(d < tol * norms[rest])
+        stop = min(len(rest) if len(bad) == 0 else bad[0], n - basis.shape[1])
+        kept.append(rest[:stop])
+        basis = np.hstack([basis, q[:, :stop]])
+        rest = rest[stop + 1:]
+    return [int(j) for j in np.concatenate(kept)] if kept else []

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+from ._common import _kept_columns
+
 __all__ = ["IrlsOutcome", "logit_irls"]
 
 _EPS = np.finfo(float).eps
@@ -60,41 +62,10 @@ def _deviance(y: np.ndarray, mu: np.ndarray) -> float:
     return float(2 * d.sum())
 
 
-def _kept_columns(Xw: np.ndarray, tol: float) -> np.ndarray:
-    """Indices of the non-aliased columns of ``Xw``, tested in order as R's ``lm``/``glm``
-    do: a column is aliased when the norm of its part orthogonal to the kept columns before
-    it is below ``tol`` times its norm (a zero column is aliased), and an aliased column is
-    then left out of the basis the later columns are tested against.
-
-    The residual norms are the diagonal of an unpivoted QR factor; the factor is trusted up
-    to the first aliased column only (a column of rounding noise must not become a basis
-    direction), and the test resumes after it on the columns projected off the kept ones.
-    """
-    n = Xw.shape[0]
-    norms = np.sqrt((Xw**2).sum(axis=0))
-    rest = np.flatnonzero(norms > 0)
-    kept: list[np.ndarray] = []
-    basis = np.zeros((n, 0))
-    while len(rest) and basis.shape[1] < n:
-        block = Xw[:, rest]
-        if basis.shape[1]:
-            for _ in range(2):  # twice: re-orthogonalised Gram-Schmidt
-                block = block - basis @ (basis.T @ block)
-        q, r = scipy.linalg.qr(block, mode="economic", check_finite=False)
-        d = np.zeros(len(rest))
-        k = min(r.shape)
-        d[:k] = np.abs(np.diag(r)[:k])
-        bad = np.flatnonzero(d < tol * norms[rest])
-        stop = min(len(rest) if len(bad) == 0 else bad[0], n - basis.shape[1])
-        kept.append(rest[:stop])
-        basis = np.hstack([basis, q[:, :stop]])
-        rest = rest[stop + 1:]
-    return np.concatenate(kept) if kept else np.arange(0)
-
-
-def _wls(Xw: np.ndarray, zw: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
+def _wls(Xw: np.ndarray, zw: np.ndarray, tol: float) -> tuple[list[int], np.ndarray]:
     """Least squares of ``zw`` on the non-aliased columns of ``Xw`` (see
-    :func:`_kept_columns`); returns the kept column indices and their coefficients."""
+    :func:`idrisk.utility._common._kept_columns`); returns the kept column indices and their
+    coefficients."""
     keep = _kept_columns(Xw, tol)
     q, r = scipy.linalg.qr(Xw[:, keep], mode="economic", check_finite=False)
     coef = scipy.linalg.solve_triangular(r, q.T @ zw, check_finite=False)
