@@ -175,6 +175,14 @@ def _numeric(data: pd.DataFrame, name: str, arg: str, positive: bool = False) ->
     return x
 
 
+def _weights(data: pd.DataFrame, weight: str) -> np.ndarray:
+    """The ``weight`` column: numeric, finite and not negative (zero weights allowed)."""
+    w = _numeric(data, weight, "weight")
+    if np.any(w < 0):
+        raise ValueError(f"weight column {weight!r} has negative values")
+    return w
+
+
 def _levels(s: pd.Series) -> list:
     if isinstance(s.dtype, pd.CategoricalDtype):
         present = set(s.dropna().unique())
@@ -435,9 +443,7 @@ def design_table(
         raise ValueError("data has no rows")
     by = _by_list(by)
     yv = _numeric(data, y, "y")
-    w = _numeric(data, weight, "weight")
-    if np.any(w < 0):
-        raise ValueError(f"weight column {weight!r} has negative values")
+    w = _weights(data, weight)
     codes, levels = _strata_codes(data, strata)
     labels, member = table_cells(data, by, margins=margins)
     count, mean = _point(w, yv, member)
@@ -592,9 +598,7 @@ def half_sample_replicates(
     """
     if not isinstance(R, (int, np.integer)) or R < 2:
         raise ValueError(f"R must be an integer >= 2, got {R!r}")
-    w = _numeric(data, weight, "weight")
-    if np.any(w < 0):
-        raise ValueError(f"weight column {weight!r} has negative values")
+    w = _weights(data, weight)
     codes, levels = _strata_codes(data, strata)
     rng = np.random.default_rng(seed)
     out = np.empty((len(data), R))
