@@ -43,12 +43,16 @@ class _LmFit:
         import statsmodels.api as sm
         import statsmodels.formula.api as smf
 
-        rows = smf.ols(formula, data=data).data.row_labels   # rows without missing values
+        model = smf.ols(formula, data=data)
+        rows = model.data.row_labels   # rows without missing values
         used = data.loc[rows] if rows is not None else data
         cats = [c for c in used.columns if isinstance(used[c].dtype, pd.CategoricalDtype)]
-        if cats:   # R's model.frame(drop.unused.levels = TRUE)
-            used = used.assign(**{c: used[c].cat.remove_unused_categories() for c in cats})
-        model = smf.ols(formula, data=used)
+        trimmed = {c: used[c].cat.remove_unused_categories() for c in cats}
+        trimmed = {c: t for c, t in trimmed.items()
+                   if len(t.cat.categories) < len(used[c].cat.categories)}
+        if trimmed:   # R's model.frame(drop.unused.levels = TRUE): the model built again
+            used = used.assign(**trimmed)
+            model = smf.ols(formula, data=used)
         self.names = list(model.exog_names)
         self.kept = _kept_columns(np.asarray(model.exog, dtype=float))
         self.fit = sm.OLS(model.endog, model.exog[:, self.kept]).fit()
