@@ -317,7 +317,6 @@ def _measures(
                             use_na, triples, over_lim, denom_lim, fix, in_syn)
 
 
-
 def _measures_of(
     d: _Table, s: _Table, nd: int, ns: int, n_keys: int, dkeys: list[str],
     not_t: list[str], target_had_na: bool, usetargetNA: bool, use_na: list[bool],
