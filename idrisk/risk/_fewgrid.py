@@ -362,25 +362,36 @@ class FewSweep:
     def count_stack(self, stack: FewStack, c_out: np.ndarray, own_out: np.ndarray,
                     parts: int) -> list:  # fmt: skip
         """Tasks (callables) that count every dataset of ``stack`` into ``c_out`` and
-        ``own_out`` (n x m): ``parts`` runs of targets, each with its share of the datasets'
-        own rows (see :func:`idrisk.risk._fewkernels.few_stack`)."""
-        t = self._targets
-        tkey, lo, hi, x, d = self._arrays
-        n, m = len(t.first), c_out.shape[1]
+        ``own_out`` (n x m): ``parts`` runs of targets (:meth:`stack_counts`), each with its
+        share of the datasets' own rows (:meth:`stack_own_rows`)."""
+        n, m = len(self._targets.first), c_out.shape[1]
         cut = [n * p // parts for p in range(parts + 1)]
         own = [m * p // parts for p in range(parts + 1)]
 
         def part(p: int) -> None:
-            _fewkernels.few_stack(
-                stack.starts, stack.sorted_u, stack.slot, stack.width, t.keys_first,
-                t.lo_first, t.hi_second, self._c, self._d, t.first, self._closed, cut[p],
-                cut[p + 1], c_out,
-            )  # fmt: skip
-            for j in range(own[p], own[p + 1]):
-                _kernels.own_rows(tkey, stack.skeys[j], lo, hi, x, d, stack.ys[j], self._closed,
-                                  self._na_matches, False, own_out[:, j])  # fmt: skip
+            self.stack_counts(stack, c_out, cut[p], cut[p + 1])
+            self.stack_own_rows(stack, own_out, own[p], own[p + 1])
 
         return [lambda p=p: part(p) for p in range(parts)]
+
+    def stack_counts(self, stack: FewStack, c_out: np.ndarray, i0: int = 0,
+                     i1: int | None = None) -> None:  # fmt: skip
+        """Every dataset's counts of the targets ``i0``..``i1 - 1`` (in their order of the
+        sweep; default all) into ``c_out`` (n x m): :func:`idrisk.risk._fewkernels.few_stack`."""
+        t = self._targets
+        _fewkernels.few_stack(
+            stack.starts, stack.sorted_u, stack.slot, stack.width, t.keys_first, t.lo_first,
+            t.hi_second, self._c, self._d, t.first, self._closed, i0,
+            len(t.first) if i1 is None else i1, c_out,
+        )  # fmt: skip
+
+    def stack_own_rows(self, stack: FewStack, own_out: np.ndarray, j0: int = 0,
+                       j1: int | None = None) -> None:  # fmt: skip
+        """The own rows of datasets ``j0``..``j1 - 1`` (default all) into ``own_out``."""
+        tkey, lo, hi, x, d = self._arrays
+        for j in range(j0, own_out.shape[1] if j1 is None else j1):
+            _kernels.own_rows(tkey, stack.skeys[j], lo, hi, x, d, stack.ys[j], self._closed,
+                              self._na_matches, False, own_out[:, j])  # fmt: skip
 
 
 class FewStack:
@@ -410,16 +421,17 @@ class FewStack:
         runs_at += self.starts[:-1, None]
         self.sorted_u = np.empty(self.starts[-1], dtype=np.float64)
         self.slot = np.empty(self.starts[-1], dtype=np.int32)
-        for j, side in enumerate(sides):
-            _fewkernels.place_side(side.starts, side.sorted_u, side.rank, j, self.width,
-                                   np.ascontiguousarray(runs_at[:, j]), self.sorted_u,
-                                   self.slot)  # fmt: skip
         total = int(self.starts[-1])
         cuts = np.searchsorted(self.starts, [total * p / parts for p in range(1, parts)])
         bounds = [0, *sorted(set(int(k) for k in cuts) - {0}), len(self.starts) - 1]
+        at = [np.ascontiguousarray(runs_at[:, j]) for j in range(len(sides))]
 
-        def merge(t: int) -> None:
-            _fewkernels.merge_runs(runs_at, bounds[t], bounds[t + 1], self.sorted_u, self.slot)
+        def merge(t: int) -> None:  # a task's keys: every dataset's rows placed, then merged
+            k0, k1 = bounds[t], bounds[t + 1]
+            for j, side in enumerate(sides):
+                _fewkernels.place_side(side.starts, side.sorted_u, side.rank, j, self.width,
+                                       at[j], k0, k1, self.sorted_u, self.slot)  # fmt: skip
+            _fewkernels.merge_runs(runs_at, k0, k1, self.sorted_u, self.slot)
 
         tasks = [lambda t=t: merge(t) for t in range(len(bounds) - 1) if bounds[t] < bounds[t + 1]]
         if run is None:

@@ -578,11 +578,11 @@ def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_r
 
 
 @_jit
-def place_side(starts, sorted_u, rank, j, width, at, out_u, out_slot):
-    """Dataset j's side (:func:`few_side`) into the stack: key k's rows at ``at[k]`` onwards
-    in ``out_u``, their ranks as slots ``j * width + rank`` in ``out_slot`` (a run of
-    :func:`merge_runs`)."""
-    for k in range(starts.shape[0] - 1):
+def place_side(starts, sorted_u, rank, j, width, at, k0, k1, out_u, out_slot):
+    """Dataset j's side (:func:`few_side`) into the stack, keys ``k0``..``k1 - 1``: key k's
+    rows at ``at[k]`` onwards in ``out_u``, their ranks as slots ``j * width + rank`` in
+    ``out_slot`` (a run of :func:`merge_runs`)."""
+    for k in range(k0, k1):
         pos = at[k]
         for r in range(starts[k], starts[k + 1]):
             out_u[pos] = sorted_u[r]
@@ -591,10 +591,54 @@ def place_side(starts, sorted_u, rank, j, width, at, out_u, out_slot):
 
 
 @_jit
+def _merge_pair(src_u, src_s, a0, mid, end, dst_u, dst_s):
+    """The runs ``a0:mid`` and ``mid:end`` of ``src`` (each sorted by u, no NaN) merged into
+    ``dst[a0:end]`` from both ends at once: the front takes the smallest half (the first run's
+    row on ties), the back the rest (the second run's row on ties), so each row is written
+    once; two independent chains of loads per step, no branch on the data."""
+    if a0 == mid or mid == end:  # one run: a copy
+        for r in range(a0, end):
+            dst_u[r] = src_u[r]
+            dst_s[r] = src_s[r]
+        return
+    size = end - a0
+    half = size // 2
+    af = a0  # the front's heads and its next place
+    bf = mid
+    ab = mid - 1  # the back's heads and its next place
+    bb = end - 1
+    wb = end - 1
+    last_a = mid - 1
+    last_b = end - 1
+    for w in range(a0, a0 + half):
+        va = src_u[min(af, last_a)]
+        vb = src_u[min(bf, last_b)]
+        take = (af > last_a) | ((bf <= last_b) & (vb < va))
+        dst_u[w] = vb if take else va
+        dst_s[w] = src_s[min(bf, last_b)] if take else src_s[min(af, last_a)]
+        bf += take
+        af += 1 - take
+        va = src_u[max(ab, a0)]
+        vb = src_u[max(bb, mid)]
+        back = (bb < mid) | ((ab >= a0) & (va > vb))
+        dst_u[wb] = va if back else vb
+        dst_s[wb] = src_s[max(ab, a0)] if back else src_s[max(bb, mid)]
+        ab -= back
+        bb -= 1 - back
+        wb -= 1
+    if size & 1:  # the middle row: the back's next
+        va = src_u[max(ab, a0)]
+        vb = src_u[max(bb, mid)]
+        back = (bb < mid) | ((ab >= a0) & (va > vb))
+        dst_u[wb] = va if back else vb
+        dst_s[wb] = src_s[max(ab, a0)] if back else src_s[max(bb, mid)]
+
+
+@_jit
 def merge_runs(runs_at, k0, k1, out_u, out_slot):
     """Each key's runs (key k's run j at ``runs_at[k, j]:runs_at[k, j + 1]``, each sorted by u)
-    merged in place into one run sorted by u, keys ``k0``..``k1 - 1``: two by two, without a
-    branch on the data (its outcome is random), for :func:`few_stack`."""
+    merged in place into one run sorted by u, keys ``k0``..``k1 - 1``: two by two
+    (:func:`_merge_pair`, from both ends at once), for :func:`few_stack`."""
     m = runs_at.shape[1] - 1
     longest = 0
     for k in range(k0, k1):
@@ -616,30 +660,8 @@ def merge_runs(runs_at, k0, k1, out_u, out_slot):
         while runs > 1:
             merged = 0
             for t in range(0, runs, 2):
-                a = bounds[t]
-                mid = bounds[min(t + 1, runs)]
-                end = bounds[min(t + 2, runs)]
-                b = mid
-                w = a
-                while a < mid and b < end:
-                    va = src_u[a]
-                    vb = src_u[b]
-                    take = vb < va
-                    dst_u[w] = vb if take else va
-                    dst_s[w] = src_s[b] if take else src_s[a]
-                    b += take
-                    a += 1 - take
-                    w += 1
-                while a < mid:
-                    dst_u[w] = src_u[a]
-                    dst_s[w] = src_s[a]
-                    a += 1
-                    w += 1
-                while b < end:
-                    dst_u[w] = src_u[b]
-                    dst_s[w] = src_s[b]
-                    b += 1
-                    w += 1
+                _merge_pair(src_u, src_s, bounds[t], bounds[min(t + 1, runs)],
+                            bounds[min(t + 2, runs)], dst_u, dst_s)  # fmt: skip
                 bounds[merged] = bounds[t]
                 merged += 1
             bounds[merged] = size

@@ -348,21 +348,9 @@ class Prepared:
         radii = self._checked.radii(options)
         return mode, replace(mode.prep, options=options, radii=radii)
 
-    def counts(
-        self,
-        options: RiskOptions,
-        *,
-        progress: bool | None = None,
-        n_jobs: int | None = None,
-        more: bool = False,
-    ) -> tuple[np.ndarray, np.ndarray, dict[str, Any], PreparedInputs]:
-        """``(c, own, checks, inputs)``: the raw n x m match counts (int32, column-major), the
-        own-row indicators (bool, before R's c = 0 rule), the input checks and the encoded
-        inputs with their radii (for :func:`result_about`). ``more``: counts of other radii
-        follow (a sweep): the first count lays every dataset's side out and counts them in one
-        pass, as the later ones do (small inputs)."""
-        if self._used and not self._reusable:
-            raise RuntimeError("this Prepared was built for one count (reusable=False)")
+    def _radius(self, options: RiskOptions) -> tuple:
+        """What a count at ``options`` needs before counting: its mode and arrays, the match
+        rule, the targets' values x and half-widths d, and the input checks."""
         mode, prep = self.inputs(options)
         rule = MatchRule(
             closed=options.closed, na_matches=options.na_matches, ellipsoid=options.ellipsoid
@@ -383,13 +371,36 @@ class Prepared:
             prep, d if prep.radii is not None else None, options.closed, mode.syn_checks(prep),
             mode.check_memo,
         )  # fmt: skip
+        return mode, prep, rule, x, d, checks
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Empty n x m counts (int32 while they fit) and own-row flags, column-major."""
+        n, m = self.n, self.m
+        c = np.empty((n, m), dtype=np.int32 if n < 2**31 - 1 else np.int64, order="F")
+        return c, np.empty((n, m), dtype=bool, order="F")
+
+    def counts(
+        self,
+        options: RiskOptions,
+        *,
+        progress: bool | None = None,
+        n_jobs: int | None = None,
+        more: bool = False,
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, Any], PreparedInputs]:
+        """``(c, own, checks, inputs)``: the raw n x m match counts (int32, column-major), the
+        own-row indicators (bool, before R's c = 0 rule), the input checks and the encoded
+        inputs with their radii (for :func:`result_about`). ``more``: counts of other radii
+        follow (a sweep): the first count lays every dataset's side out and counts them in one
+        pass, as the later ones do (small inputs)."""
+        if self._used and not self._reusable:
+            raise RuntimeError("this Prepared was built for one count (reusable=False)")
+        mode, prep, rule, x, d, checks = self._radius(options)
         encoder = mode.encoder
         cache = mode.cache.renew() if mode.cache is not None else CountCache()
         if self._reusable:
             mode.cache = cache
         n, m = prep.n, prep.m
-        c = np.empty((n, m), dtype=np.int32 if n < 2**31 - 1 else np.int64, order="F")
-        own = np.empty((n, m), dtype=bool, order="F")
+        c, own = self._outputs()
         empty = np.empty((n, 0))
         release = not self._reusable
 
@@ -491,23 +502,99 @@ class Prepared:
         ['c_zero', 'exp_risk', 'false_rate', 'never_match', 's', 'true_rate']
         """
         options = self.resolve(r)
-        c, own, checks, prep = self.counts(options, progress=False, more=True)
-        n, m = c.shape
-        no_flags = np.empty((0, m), dtype=bool)  # T, K and F not written, only summed
-        sums = np.zeros((m, 4), dtype=np.int64)
-        exp_risk = np.zeros(m, dtype=np.float64)
-        # each dataset summed alone (its sum in record order, R's): the datasets shared out
-        workers = _n_workers(None, m, n, FUSED_THREAD_MIN_CELLS)
-        cut = [m * t // workers for t in range(workers + 1)]
-        _share(lambda t: risk_summaries(
-            c[:, cut[t]:cut[t + 1]], own[:, cut[t]:cut[t + 1]], no_flags, no_flags, no_flags,
-            sums[cut[t]:cut[t + 1]], exp_risk[cut[t]:cut[t + 1]],
-        ), range(workers), workers, _NO_BAR)  # fmt: skip
-        s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
-        return {
-            "exp_risk": exp_risk, "true_rate": true_rate, "false_rate": false_rate, "s": s,
-            "c_zero": c_zero, "never_match": np.broadcast_to(checks["never_match"], m),
-        }  # fmt: skip
+        c, own, checks, _ = self.counts(options, progress=False, more=True)
+        return _measures(c, own, checks, _n_workers(None, self.m, self.n, FUSED_THREAD_MIN_CELLS))
+
+    def sweep_measures(self, radii: Sequence[Radius], bar: Any = _NO_BAR) -> list[dict]:
+        """:meth:`dataset_measures` of every radius, in order (``bar``: updated after each).
+
+        When the datasets are counted from their stack (small inputs, more than one core;
+        :meth:`counts` with ``more``), the radii after the first are pipelined: a helper
+        thread counts a radius (one pass over the targets for every dataset) while this one
+        lays out the next radius' targets, finds its own rows and sums the last one. The
+        measures are those of :meth:`dataset_measures` one radius after the other.
+
+        Examples
+        --------
+        >>> from idrisk import RiskOptions
+        >>> from idrisk.datasets import load_demo
+        >>> demo = load_demo(n=200, seed=1)
+        >>> prepared = prepare(demo, [demo], RiskOptions(known=["Age", "Urban"], syn="Income"))
+        >>> [round(float(m["exp_risk"][0]), 2) for m in prepared.sweep_measures([0.01, 0.1])]
+        [177.0, 91.66]
+        """
+        radii = list(radii)
+        out: list[dict] = []
+        pipelined = _CORES > 1 and _n_workers(None, self.m, self.n, FUSED_THREAD_MIN_CELLS) > 1
+        buffers = [self._outputs(), self._outputs()] if pipelined and len(radii) > 1 else []
+        pending = None  # (radius k's counting, its helper's future, its buffers)
+        for k, r in enumerate(radii):
+            if pending is None:  # (the first radius, or the sweep could not be pipelined)
+                out.append(self.dataset_measures(r))
+                bar.update()
+                if buffers and k + 1 < len(radii):
+                    pending = self._launch(radii[k + 1], buffers[(k + 1) % 2])
+                continue
+            job, future, (c, own) = pending
+            pending = None
+            if k + 1 < len(radii):  # the next radius laid out and handed out first
+                pending = self._launch(radii[k + 1], buffers[(k + 1) % 2])
+            if future.cancel():  # (the helper had not started: counted here)
+                job.fused.stack_counts(job.stack, c)
+            else:
+                future.result()
+            out.append(_measures(c, own, job.checks, 1))
+            bar.update()
+        return out
+
+    def _launch(self, r: Radius, buffers: tuple[np.ndarray, np.ndarray]) -> tuple | None:
+        """Radius ``r`` of :meth:`sweep_measures` laid out, its pass over the targets handed
+        to a helper thread and its own rows found into ``buffers``: ``(job, future,
+        buffers)``, or None when its datasets are not counted from the kept stack."""
+        options = self.resolve(r)
+        mode, prep, rule, x, d, checks = self._radius(options)
+        if mode.cache is None or prep.radii is None:
+            return None
+        cache = mode.cache.renew()
+        fused = few_sweep(mode.encoder.keys, x, d, rule, mode.encoder.n_keys, cache,
+                          before_first=True)  # fmt: skip
+        stack = mode.stack(fused) if fused is not None else None
+        if stack is None:
+            return None
+        mode.cache = cache
+        job = _Job(fused, stack, checks)
+        c, own = buffers
+        future = _start_helpers(lambda: fused.stack_counts(stack, c), 1)[0]
+        fused.stack_own_rows(stack, own)
+        return job, future, buffers
+
+
+class _Job:
+    """A radius of :meth:`Prepared.sweep_measures`: its sweep, the stack and input checks."""
+
+    def __init__(self, fused: Any, stack: Any, checks: dict[str, Any]) -> None:
+        self.fused, self.stack, self.checks = fused, stack, checks
+
+
+def _measures(c: np.ndarray, own: np.ndarray, checks: dict[str, Any],
+              workers: int) -> dict[str, np.ndarray]:  # fmt: skip
+    """The per-dataset measures of :meth:`Prepared.dataset_measures` from the counts and own
+    rows, each dataset summed on one of ``workers`` threads."""
+    n, m = c.shape
+    no_flags = np.empty((0, m), dtype=bool)  # T, K and F not written, only summed
+    sums = np.zeros((m, 4), dtype=np.int64)
+    exp_risk = np.zeros(m, dtype=np.float64)
+    # each dataset summed alone (its sum in record order, R's): the datasets shared out
+    cut = [m * t // workers for t in range(workers + 1)]
+    _share(lambda t: risk_summaries(
+        c[:, cut[t]:cut[t + 1]], own[:, cut[t]:cut[t + 1]], no_flags, no_flags, no_flags,
+        sums[cut[t]:cut[t + 1]], exp_risk[cut[t]:cut[t + 1]],
+    ), range(workers), workers, _NO_BAR)  # fmt: skip
+    s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
+    return {
+        "exp_risk": exp_risk, "true_rate": true_rate, "false_rate": false_rate, "s": s,
+        "c_zero": c_zero, "never_match": np.broadcast_to(checks["never_match"], m),
+    }  # fmt: skip
 
 
 def prepare(

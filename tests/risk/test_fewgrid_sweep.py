@@ -52,3 +52,38 @@ def test_sweep_and_table_equal_brute_force(width, monkeypatch):
         got, _ = count_matches(tkey, skey, x, d, y, rule, store=store)
         np.testing.assert_array_equal(got, want, err_msg=str(rule))
     assert (len(calls) > 60) if width >= 0 else not calls
+
+
+def test_merge_runs_keeps_every_row_in_u_order():
+    """:func:`merge_runs` (runs merged two by two from both ends at once) against numpy: each
+    key's rows come out sorted by u, and the (u, slot) pairs are the runs' own (no row lost or
+    written twice), for empty runs, one-row runs, odd sizes and ties; a key range leaves the
+    other keys as they were."""
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        n_keys, m = int(rng.integers(1, 5)), int(rng.integers(1, 9))
+        lengths = rng.integers(0, 3, (n_keys, m)) * rng.integers(0, 12, (n_keys, m))
+        runs_at = np.zeros((n_keys, m + 1), dtype=np.int64)
+        np.cumsum(lengths, axis=1, out=runs_at[:, 1:])
+        key_starts = np.concatenate([[0], np.cumsum(runs_at[:, -1])])
+        runs_at += key_starts[:-1, None]
+        total = int(key_starts[-1])
+        grid = float(rng.choice([2, 5, 1000]))
+        u = np.floor(rng.random(total) * grid) - 1.5
+        for k in range(n_keys):  # each run sorted
+            for j in range(m):
+                u[runs_at[k, j]:runs_at[k, j + 1]].sort()
+        slot = rng.permutation(total).astype(np.int32)
+        k0 = int(rng.integers(0, n_keys))
+        k1 = int(rng.integers(k0, n_keys + 1))
+        out_u, out_slot = u.copy(), slot.copy()
+        _fewkernels.merge_runs(runs_at, k0, k1, out_u, out_slot)
+        for k in range(n_keys):
+            a, b = key_starts[k], key_starts[k + 1]
+            if not k0 <= k < k1:
+                np.testing.assert_array_equal(out_u[a:b], u[a:b])
+                np.testing.assert_array_equal(out_slot[a:b], slot[a:b])
+                continue
+            np.testing.assert_array_equal(out_u[a:b], np.sort(u[a:b]))
+            got = sorted(zip(out_u[a:b].tolist(), out_slot[a:b].tolist()))
+            assert got == sorted(zip(u[a:b].tolist(), slot[a:b].tolist()))

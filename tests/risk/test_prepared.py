@@ -279,6 +279,61 @@ def test_a_sweep_lays_every_side_out_at_its_first_radius(monkeypatch):
             assert sorted(laid) == ([False] if misfit else []) + [True] * (2 if misfit else 3)
 
 
+def test_sweep_measures_pipelined_equal_one_radius_at_a_time(monkeypatch):
+    """``sweep_measures`` hands each later radius' pass to a helper thread while it lays out
+    the next one (two cores, a stack). Its measures equal ``dataset_measures`` one radius
+    after the other and a fresh call's, whether the helper counts, never starts (the radius is
+    then counted by the caller) or fails (its error is raised); a dataset that does not fit
+    leaves no stack and every radius is counted the usual way."""
+    from concurrent.futures import Future
+
+    from idrisk.risk import prepared as prepared_module
+
+    monkeypatch.setattr(prepared_module, "_CORES", 2)
+    monkeypatch.setattr(prepared_module, "FUSED_THREAD_MIN_CELLS", 0)
+    orig, syns = _ages_and_incomes(n=300, m=5, seed=42)
+    call = dict(known=["Age", "Urban"], syn=["Income"])
+    radii = [0.1, 0.05, 0.2, 0.1, 0.01]
+    launched: list = []
+    real_launch = prepared_module.Prepared._launch
+    monkeypatch.setattr(prepared_module.Prepared, "_launch",
+                        lambda self, *a: launched.append(real_launch(self, *a)) or launched[-1])
+    real_helpers = prepared_module._start_helpers
+
+    def idle(work, count):  # a helper that never starts
+        return [Future() for _ in range(count)]
+
+    def failing(work, count):
+        future: Future = Future()
+        future.set_exception(RuntimeError("helper failed"))
+        return [future]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fresh = [identification_risk(orig, syns, r=r, **call) for r in radii]
+        for helpers, misfit in [(real_helpers, False), (idle, False), (real_helpers, True)]:
+            if misfit:
+                syns[2].loc[3, "Income"] = np.nan
+                fresh = [identification_risk(orig, syns, r=r, **call) for r in radii]
+            monkeypatch.setattr(prepared_module, "_start_helpers", helpers)
+            launched.clear()
+            swept = prepare(orig, syns, RiskOptions(r=0.1, **call)).sweep_measures(radii)
+            one_by_one = prepare(orig, syns, RiskOptions(r=0.1, **call))
+            assert len(swept) == len(radii)
+            for r, measures, want in zip(radii, swept, fresh):
+                alone = one_by_one.dataset_measures(r)
+                for key in ("exp_risk", "true_rate", "false_rate", "s", "c_zero", "never_match"):
+                    np.testing.assert_array_equal(measures[key], alone[key])
+                for key in ("exp_risk", "true_rate", "false_rate", "s"):
+                    np.testing.assert_array_equal(measures[key], getattr(want, key).to_numpy())
+            jobs = [job for job in launched if job is not None]
+            assert len(jobs) == (0 if misfit else len(radii) - 1)
+        monkeypatch.setattr(prepared_module, "_start_helpers", failing)
+        syns[2].loc[3, "Income"] = syns[1].loc[3, "Income"]
+        with pytest.raises(RuntimeError, match="helper failed"):
+            prepare(orig, syns, RiskOptions(r=0.1, **call)).sweep_measures(radii)
+
+
 def test_check_counts_kept_per_set_of_empty_intervals():
     """The input checks of a set of empty intervals are kept for the next radius (``memo``):
     the same counts as computed afresh, for every radius and rule, and a caller changing what
