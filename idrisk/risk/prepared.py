@@ -21,7 +21,8 @@ What each :meth:`Prepared.count` does: the radius hand-out and its warnings, the
 the input checks, the counting and the result. From the second count on (or the first of
 :meth:`Prepared.dataset_measures`, a sweep's), small inputs whose datasets all took the
 few-values sweep are counted in one pass over the targets for every dataset
-(:data:`STACK_MAX_CELLS`). The warnings about column types
+(:data:`STACK_MAX_CELLS`); :meth:`Prepared.sweep_measures` (a radius sweep) hands that pass to
+a helper thread while it lays out the next radius. The warnings about column types
 (``ContinuousCodesWarning``, ``ExactMatchWarning``, numbers stored as text) come with the first
 count of a mode only. A different ``known``/``syn``/``categorical``/
 ``continuous``/``align`` needs a new :func:`prepare` (``count`` refuses such options).
@@ -223,6 +224,10 @@ class _Mode:
         return self.prep.n * self.prep.m <= STACK_MAX_CELLS and all(
             store is not None for store in self.stores
         )
+
+    def has_stack(self) -> bool:
+        """Did a count build the stack of every dataset's kept side (:meth:`stack`)?"""
+        return self._stack is not None
 
     def stack(self, fused: Any, workers: int = 1) -> Any:
         """The :class:`~idrisk.risk._fewgrid.FewStack` of every dataset's kept side for the
@@ -525,20 +530,25 @@ class Prepared:
         """
         radii = list(radii)
         out: list[dict] = []
-        pipelined = _CORES > 1 and _n_workers(None, self.m, self.n, FUSED_THREAD_MIN_CELLS) > 1
-        buffers = [self._outputs(), self._outputs()] if pipelined and len(radii) > 1 else []
+        # (two cores and a stack: small inputs whose first radius laid every side out)
+        pipelined = (_CORES > 1 and self.n * self.m <= STACK_MAX_CELLS
+                     and _n_workers(None, self.m, self.n, FUSED_THREAD_MIN_CELLS) > 1)  # fmt: skip
+        buffers: list[tuple[np.ndarray, np.ndarray]] = []
         pending = None  # (radius k's counting, its helper's future, its buffers)
         for k, r in enumerate(radii):
-            if pending is None:  # (the first radius, or the sweep could not be pipelined)
+            if pending is None:  # (the first radius, or the sweep is not pipelined)
                 out.append(self.dataset_measures(r))
                 bar.update()
-                if buffers and k + 1 < len(radii):
+                if pipelined and k + 1 < len(radii):
+                    buffers = buffers or [self._outputs(), self._outputs()]
                     pending = self._launch(radii[k + 1], buffers[(k + 1) % 2])
+                    pipelined = pending is not None  # (else no later radius tries again)
                 continue
             job, future, (c, own) = pending
             pending = None
             if k + 1 < len(radii):  # the next radius laid out and handed out first
                 pending = self._launch(radii[k + 1], buffers[(k + 1) % 2])
+                pipelined = pending is not None
             if future.cancel():  # (the helper had not started: counted here)
                 job.fused.stack_counts(job.stack, c)
             else:
@@ -552,10 +562,11 @@ class Prepared:
         to a helper thread and its own rows found into ``buffers``: ``(job, future,
         buffers)``, or None when its datasets are not counted from the kept stack."""
         options = self.resolve(r)
-        mode, prep, rule, x, d, checks = self._radius(options)
-        if mode.cache is None or prep.radii is None:
+        kept = self._modes.get(options.r is None)  # (a mode is built by a count, not here)
+        if kept is None or kept.cache is None or not kept.has_stack():  # (before any work)
             return None
-        cache = mode.cache.renew()
+        mode, prep, rule, x, d, checks = self._radius(options)  # (mode is kept)
+        cache = kept.cache.renew()
         fused = few_sweep(mode.encoder.keys, x, d, rule, mode.encoder.n_keys, cache,
                           before_first=True)  # fmt: skip
         stack = mode.stack(fused) if fused is not None else None

@@ -328,6 +328,13 @@ def test_sweep_measures_pipelined_equal_one_radius_at_a_time(monkeypatch):
                     np.testing.assert_array_equal(measures[key], getattr(want, key).to_numpy())
             jobs = [job for job in launched if job is not None]
             assert len(jobs) == (0 if misfit else len(radii) - 1)
+            assert len(launched) == (1 if misfit else len(radii) - 1)  # (no stack: tried once)
+        launched.clear()  # inputs above the stack's size: never tried, the same measures
+        monkeypatch.setattr(prepared_module, "STACK_MAX_CELLS", 10)
+        swept = prepare(orig, syns, RiskOptions(r=0.1, **call)).sweep_measures(radii)
+        assert not launched
+        np.testing.assert_array_equal(swept[-1]["exp_risk"], fresh[-1].exp_risk.to_numpy())
+        monkeypatch.setattr(prepared_module, "STACK_MAX_CELLS", 1_000_000)
         monkeypatch.setattr(prepared_module, "_start_helpers", failing)
         syns[2].loc[3, "Income"] = syns[1].loc[3, "Income"]
         with pytest.raises(RuntimeError, match="helper failed"):
