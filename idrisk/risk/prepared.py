@@ -565,7 +565,7 @@ class Prepared:
         kept = self._modes.get(options.r is None)  # (a mode is built by a count, not here)
         if kept is None or kept.cache is None or not kept.has_stack():  # (before any work)
             return None
-        mode, prep, rule, x, d, checks = self._radius(options)  # (mode is kept)
+        mode, _, rule, x, d, checks = self._radius(options)  # (mode is kept)
         cache = kept.cache.renew()
         fused = few_sweep(mode.encoder.keys, x, d, rule, mode.encoder.n_keys, cache,
                           before_first=True)  # fmt: skip
