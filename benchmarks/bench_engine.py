@@ -15,10 +15,11 @@ Run:  python -m pytest benchmarks/bench_engine.py --benchmark-enable \
   both synthesized (target <= 3 s).
 * The counting steps of one dataset (``test_*_counting_steps``), each beside its own lower
   bound, in CPU time (``time.process_time``, min of rounds): the engine's sort of the synthetic
-  u column (``np.argsort``) beside ``np.sort`` of it; the synthetic side's compiled pass (group
+  u column (``value_order``: numpy's integer sort of order-preserving keys) beside ``np.sort``
+  and ``np.argsort`` of it; the synthetic side's compiled pass (group
   by key, ranks, prefix table) and the targets' compiled pass (merge, table reads) beside a
   plain pass over the same column (``np.sum``); the own-row pass; the fused count that the
-  datasets after the first take (``fused_dataset``: the argsort and one compiled call for the
+  datasets after the first take (``fused_dataset``: the value order and one compiled call for the
   side, the targets' pass and the own rows). The whole count of the dataset through
   ``count_matches`` (the targets' work done) is the benchmark.
 
@@ -38,6 +39,7 @@ from bench_risk import quiet
 from idrisk import RiskOptions, identification_risk
 from idrisk.analysis import radius_sweep
 from idrisk.risk import _fewgrid, _kernels, matching
+from idrisk.risk._order import value_order
 from idrisk.risk.prepared import prepare
 
 RADII = [0.01 * k for k in range(1, 11)]
@@ -169,6 +171,7 @@ def _counting_steps(benchmark, orig, syns, call, rounds):
     steps = {
         "np_sort_u": _cpu(lambda: np.sort(yu), rounds),
         "argsort_u": _cpu(lambda: np.argsort(yu), rounds),
+        "value_order_u": _cpu(lambda: value_order(yu), rounds),
         "plain_pass_u": _cpu(lambda: yu.sum(), rounds),
         "synthetic_side": _cpu(
             lambda: _fewgrid.side(skey, y, u, n_keys, cache.ranks[1 - u], limit), rounds

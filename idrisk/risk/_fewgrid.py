@@ -4,7 +4,7 @@ With at most ``limit`` distinct values of w (ages, counts, codes), every value i
 of the grid of :mod:`idrisk.risk.matching` and no window ever cuts a bucket. Per synthetic
 dataset the count is then one sort and two compiled passes, with no numpy temporaries:
 
-* :func:`side`: the rows sorted by u (``np.argsort``), then one pass
+* :func:`side`: the rows sorted by u (``value_order``: numpy's integer sort), then one pass
   (:func:`idrisk.risk._fewkernels.few_side`) groups them by key and looks up the rank of each w
   among the distinct values;
 * :func:`count`: one pass merges the targets' u bounds into the sorted values. When the
@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from . import _fewkernels, _kernels
+from ._order import value_order
 
 __all__ = [
     "FewSide", "FewStack", "FewSweep", "GridTargets", "buckets", "count", "grid_axis",
@@ -51,7 +52,7 @@ def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
     """Order of the targets by (key, bound), keys < 0 first and NaN bounds last within a key:
     the needles of every search become sorted."""
     slot = np.maximum(np.asarray(tkey, dtype=np.int64) + 1, 0)  # keys < 0 share slot 0
-    rows, _ = _kernels.sort_by_key(np.argsort(bound), slot, int(slot.max(initial=0)) + 1)
+    rows, _ = _kernels.sort_by_key(value_order(bound), slot, int(slot.max(initial=0)) + 1)
     return rows
 
 
@@ -186,7 +187,7 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
     if found is None:
         return None
     cells, counts = found
-    starts, sorted_u, rank = _fewkernels.few_side(np.argsort(yu), yu, cells, counts, len(values))
+    starts, sorted_u, rank = _fewkernels.few_side(value_order(yu), yu, cells, counts, len(values))
     return FewSide(values, starts, sorted_u, rank)
 
 
@@ -255,7 +256,7 @@ def count(targets: Any, few: FewSide, lo_w, hi_w, closed: bool, na_matches: bool
 class FewSweep:
     """The table-free sweep of :func:`count` for the datasets after the first, each in one
     compiled call (:func:`idrisk.risk._fewkernels.few_dataset`: cells, side, counts and own rows)
-    after numpy's argsort: the same counts with a few Python steps per dataset, so that the
+    after the rows' value order: the same counts with a few Python steps per dataset, so that the
     datasets of a small problem are counted on threads at no cost.
 
     Built by :func:`idrisk.risk.matching.few_sweep` from what the first dataset's count left in
@@ -311,7 +312,7 @@ class FewSweep:
                 self._closed, self._na_matches, c_out, own_out,
             )  # fmt: skip
             return True
-        order = np.argsort(np.ascontiguousarray(y[:, self._u]))
+        order = value_order(y[:, self._u])
         ok, side = _fewkernels.few_dataset(
             order, skey, y, self._u, self._values, self._n_keys, self._last, tkey, lo, hi, x,
             d, t.keys_first, t.lo_first, t.hi_second, self._c, self._d, t.first, self._closed,
@@ -330,7 +331,7 @@ class FewSweep:
             return True
         y = np.ascontiguousarray(y, dtype=np.float64)
         ok, side = _fewkernels.few_layout(
-            np.argsort(np.ascontiguousarray(y[:, self._u])), np.asarray(skey, dtype=np.int64),
+            value_order(y[:, self._u]), np.asarray(skey, dtype=np.int64),
             y, self._u, self._values, self._n_keys, self._last,
         )  # fmt: skip
         if ok:

@@ -31,6 +31,7 @@ from .._radius import half_width
 from . import _fewgrid, _kernels
 from ._fewgrid import GridTargets as _GridTargets
 from ._fewgrid import target_order
+from ._order import value_order
 
 __all__ = [
     "CountCache",
@@ -143,7 +144,7 @@ def _search(
     if order is None:
         if len(v) < _SORT_NEEDLES or len(a) < _SORT_NEEDLES:
             return np.searchsorted(a, v, side=side)
-        order = np.argsort(v)
+        order = value_order(v)
     out = np.empty(len(v), dtype=np.int64)
     out[order] = np.searchsorted(a, v[order], side=side)
     return out
@@ -167,7 +168,7 @@ class _SortedDim:
 
     def __init__(self, skey: np.ndarray, y: np.ndarray):
         rows = np.flatnonzero((skey >= 0) & ~np.isnan(y))
-        by_value = np.argsort(y[rows])
+        by_value = value_order(y[rows])
         self.values = y[rows][by_value]
         self.width = len(self.values) + 1
         # rank = index of the first equal value (searchsorted "left"), from the sort itself
@@ -375,7 +376,7 @@ def _count_grid(
     side = store.get(("grid", u)) if store is not None else None
     if side is None:
         yu = np.ascontiguousarray(y[:, u])
-        rows, starts = _kernels.sort_by_key(np.argsort(yu), skey, n_keys)
+        rows, starts = _kernels.sort_by_key(value_order(yu), skey, n_keys)
         sorted_u = yu[rows]
     else:  # the synthetic side of an earlier count of the same dataset (another radius)
         rows, starts, sorted_u = side[:3]
@@ -554,7 +555,7 @@ class CountCache:
         if len(lo) < min(_SORT_NEEDLES, _CACHED_ORDERS):
             return None
         if v not in self._value_orders:
-            self._value_orders[v] = (np.argsort(lo[:, v]), np.argsort(hi[:, v]))
+            self._value_orders[v] = (value_order(lo[:, v]), value_order(hi[:, v]))
         return self._value_orders[v]
 
     def orders(self, tkey, lo, hi, v) -> tuple[np.ndarray, np.ndarray] | None:
