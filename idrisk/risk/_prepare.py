@@ -9,7 +9,7 @@ vector is handed out) lives here; the counting engine in
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -446,9 +446,15 @@ def prepare_inputs(
     return replace(encode_inputs(checked, exact), options=options, radii=radii)
 
 
-def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
+def encode_inputs(
+    checked: CheckedInputs,
+    exact: bool,
+    share: Callable[[Callable[[int], None], range], None] | None = None,
+) -> PreparedInputs:
     """The arrays of the counting engine for a call with ``r`` None (``exact``) or a radius
-    (``radii`` left None: the caller sets them)."""
+    (``radii`` left None: the caller sets them). ``share(task, items)`` runs ``task(j)`` for
+    each item, perhaps on threads: the synthetic datasets' float columns are stacked by it
+    (numpy's copies release the GIL); an error is that of the first dataset in order."""
     options, names = checked.options, checked.names
     conf_cols, syn_cols = checked.columns[0], checked.columns[1:]
     orig_name, rules = checked.orig_name, options.rules
@@ -513,6 +519,21 @@ def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
                 out[:, v] = np.nan
         return out
 
+    cont_orig = stack_float(conf_cols, orig_name)
+    sources = list(zip(syn_cols, names))
+    cont_syn: list[np.ndarray] = [np.empty((0, 0))] * len(sources)
+    errors: list[Exception | None] = [None] * len(sources)
+
+    def stack_dataset(j: int) -> None:
+        try:
+            cont_syn[j] = stack_float(*sources[j])
+        except Exception as error:  # noqa: BLE001 -- raised below, the first dataset's first
+            errors[j] = error
+
+    (share or _one_by_one)(stack_dataset, range(len(sources)))
+    for error in errors:
+        if error is not None:
+            raise error
     return PreparedInputs(
         index=checked.confidential.index,
         options=options,
@@ -520,14 +541,19 @@ def encode_inputs(checked: CheckedInputs, exact: bool) -> PreparedInputs:
         continuous=continuous_l,
         cat_orig=cat_orig,
         cat_syn=cat_syn,
-        cont_orig=stack_float(conf_cols, orig_name),
-        cont_syn=[stack_float(f, where) for f, where in zip(syn_cols, names)],
+        cont_orig=cont_orig,
+        cont_syn=cont_syn,
         cont_known=cont_known,
         radii=None,
         levels=levels,
         names=names,
         orig_name=orig_name,
     )
+
+
+def _one_by_one(task: Callable[[int], None], items: range) -> None:
+    for j in items:
+        task(j)
 
 
 def _warn_exact_numbers(

@@ -342,8 +342,11 @@ class Prepared:
         found = self._modes.get(exact)
         if found is None:
             self._checked.type_checks(exact)
+            workers = _n_workers(None, self.m, self.n)  # (the float columns' copies on threads)
+            share = None if workers <= 1 else lambda task, items: _share(task, items, workers,
+                                                                           _NO_BAR)  # fmt: skip
             found = self._modes[exact] = _Mode(
-                encode_inputs(self._checked, exact), keep=self._reusable
+                encode_inputs(self._checked, exact, share), keep=self._reusable
             )
         return found
 

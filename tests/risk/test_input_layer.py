@@ -4,6 +4,7 @@ rule, the one option object, and the warnings a new user's data needs."""
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from pathlib import Path
 
@@ -258,3 +259,34 @@ def test_euclidean_widths_are_r_pow_in_r_order():
         d_s = math.pow(d_k + 1.5 * 1.5, 0.5)
         assert d[i, 0] == d[i, 1] == d_k != math.sqrt(a * a + b * b)
         assert d[i, 2] == d_s
+
+
+def test_stacking_on_threads_raises_the_first_datasets_error(monkeypatch):
+    """The synthetic float columns are stacked by ``share`` (threads in a Prepared): whatever
+    order the datasets finish in, the error raised is the first failing dataset's, as one
+    after the other; and the stacks are the same."""
+    from idrisk.risk import _prepare
+
+    orig = pd.DataFrame({"A": pd.Categorical(list("xyxy")), "B": [1.0, 2.0, 3.0, 4.0]})
+    syns = [orig.assign(B=orig["B"] + j) for j in range(6)]
+    checked = _prepare.check_inputs(orig, syns, RiskOptions(known=["A"], syn=["B"], r=0.1))
+
+    def backwards(task, items):  # the datasets finishing last first
+        for j in reversed(items):
+            task(j)
+
+    one = _prepare.encode_inputs(checked, False)
+    shared = _prepare.encode_inputs(checked, False, backwards)
+    for a, b in zip(one.cont_syn, shared.cont_syn):
+        np.testing.assert_array_equal(a, b)
+    real = _prepare.as_float
+
+    def failing(series, column, where, parse=False):
+        if where in (checked.names[2], checked.names[4]):
+            raise TypeError(f"bad {where}")
+        return real(series, column, where, parse)
+
+    monkeypatch.setattr(_prepare, "as_float", failing)
+    for share in (None, backwards):
+        with pytest.raises(TypeError, match=re.escape(f"bad {checked.names[2]}") + "$"):
+            _prepare.encode_inputs(checked, False, share)
