@@ -52,8 +52,7 @@ def target_order(tkey: np.ndarray, bound: np.ndarray) -> np.ndarray:
     """Order of the targets by (key, bound), keys < 0 first and NaN bounds last within a key:
     the needles of every search become sorted."""
     slot = np.maximum(np.asarray(tkey, dtype=np.int64) + 1, 0)  # keys < 0 share slot 0
-    rows, _ = _kernels.sort_by_key(value_order(bound), slot, int(slot.max(initial=0)) + 1)
-    return rows
+    return value_order(bound, slot)
 
 
 def kept_orders(last: tuple | None, tkey: np.ndarray, lo_u: np.ndarray,

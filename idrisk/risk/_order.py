@@ -12,7 +12,8 @@ in their high bits keep the values' order. Rows whose high bits agree form a run
 (ties, kept in row order, as a stable sort keeps them), or values that differ only in the
 dropped bits, relatively closer than ``2 ** -(63 - b - 11)``. Each run is checked on its values
 and sorted by them (stably) where they are out of order, so the result is exact whatever the
-values; a run costs at most a sort of its own length.
+values; a run costs at most a sort of its own length. With groups, the group takes the key's
+top bits and the value the bits below it: the rows come out by (group, value, row).
 """
 
 from __future__ import annotations
@@ -26,12 +27,20 @@ __all__ = ["value_order"]
 #: below this many values numpy's stable argsort is taken (it costs less than two kernel calls)
 ORDER_MIN_VALUES = 256
 
+#: the fewest bits of a value's key kept beside a group's and a row's: more than the sign and
+#: exponent (13), so that NaN's runs hold NaN only, and few runs to sort again
+VALUE_MIN_BITS = 24
+
+_NO_GROUP = np.zeros(0, dtype=np.int64)
+
 
 @_jit
-def _keys(v, bits, shift, out):
-    """Each value's order-preserving key, its low ``shift`` bits replaced by its row."""
+def _keys(v, bits, group, group_bits, shift, out):
+    """Each value's order-preserving key, below its group's ``group_bits`` (none when 0) and
+    its low ``shift`` bits replaced by its row."""
     sign = np.uint64(1) << np.uint64(63)
     high = ~((np.uint64(1) << np.uint64(shift)) - np.uint64(1))
+    gb = np.uint64(group_bits)
     for i in range(v.shape[0]):
         x = v[i]
         if np.isnan(x):
@@ -41,6 +50,8 @@ def _keys(v, bits, shift, out):
         else:
             b = bits[i]
             k = ~b if b & sign else b | sign
+        if group_bits > 0:
+            k = (np.uint64(group[i]) << (np.uint64(64) - gb)) | (k >> gb)
         out[i] = (k & high) | np.uint64(i)
 
 
@@ -73,9 +84,14 @@ def _rows(keys, shift, v):
     return rows
 
 
-def value_order(v: np.ndarray) -> np.ndarray:
+def value_order(v: np.ndarray, group: np.ndarray | None = None) -> np.ndarray:
     """``np.argsort(v, kind="stable")`` of a 1-D float64 array (int64), by numpy's integer sort
-    (see the module's notes).
+    (see the module's notes); with ``group`` (integers >= 0, one per value),
+    ``np.lexsort((v, group))``: by group, then value.
+
+    The group takes the key's top bits (as many as the largest group needs); when the group's
+    and the row's bits leave fewer than :data:`VALUE_MIN_BITS` of the value, the rows are
+    sorted by value, then stably by group.
 
     Examples
     --------
@@ -84,13 +100,23 @@ def value_order(v: np.ndarray) -> np.ndarray:
     >>> v = np.array([2.5, -1.0, np.nan, 0.0, -0.0, 2.5])
     >>> value_order(v).tolist()
     [1, 3, 4, 0, 5, 2]
+    >>> value_order(v, group=np.array([1, 1, 0, 0, 1, 0])).tolist()
+    [3, 5, 2, 1, 4, 0]
     """
     v = np.ascontiguousarray(v, dtype=np.float64)
     n = len(v)
-    if n < ORDER_MIN_VALUES:
-        return np.argsort(v, kind="stable")
     shift = max(1, (n - 1).bit_length())
+    group_bits = 0
+    if group is not None:
+        group = np.ascontiguousarray(group, dtype=np.int64)
+        group_bits = int(group.max(initial=0)).bit_length()
+        if n < ORDER_MIN_VALUES or 64 - group_bits - shift < VALUE_MIN_BITS:
+            rows = value_order(v)
+            return rows[np.argsort(group[rows], kind="stable")]
+    elif n < ORDER_MIN_VALUES:
+        return np.argsort(v, kind="stable")
     keys = np.empty(n, dtype=np.uint64)
-    _keys(v, v.view(np.uint64), shift, keys)
+    _keys(v, v.view(np.uint64), group if group is not None else _NO_GROUP, group_bits, shift,
+          keys)  # fmt: skip
     keys.sort()
     return _rows(keys, shift, v)

@@ -47,6 +47,18 @@ def test_value_order_is_numpys_stable_argsort(picks, noise):
         mask = rng.random(len(v)) < 0.5
         v[mask] = rng.normal(0, 10, int(mask.sum()))
     np.testing.assert_array_equal(_order.value_order(v), np.argsort(v, kind="stable"))
+    n_groups = int(rng.choice([1, 2, 5, 3000]))
+    group = rng.integers(0, n_groups, len(v))
+    np.testing.assert_array_equal(_order.value_order(v, group), np.lexsort((v, group)))
+
+
+@pytest.mark.parametrize("n_groups", [2**20, 2**40])  # the value's bits too few: by group after
+def test_groups_too_many_for_the_key_sort_by_value_then_group(n_groups):
+    rng = np.random.default_rng(5)
+    v = np.array(_POOL)[rng.integers(0, len(_POOL), 5000)]
+    group = rng.integers(0, n_groups, len(v))
+    group[:2500] = rng.integers(0, 3, 2500)  # ties of groups too
+    np.testing.assert_array_equal(_order.value_order(v, group), np.lexsort((v, group)))
 
 
 def test_values_that_differ_only_in_the_row_bits_come_out_sorted():
@@ -55,6 +67,8 @@ def test_values_that_differ_only_in_the_row_bits_come_out_sorted():
     rng = np.random.default_rng(3)
     v = 1e9 + rng.integers(0, 5000, 2**17) * 1e-6
     np.testing.assert_array_equal(_order.value_order(v), np.argsort(v, kind="stable"))
+    group = rng.integers(0, 7, len(v))
+    np.testing.assert_array_equal(_order.value_order(v, group), np.lexsort((v, group)))
 
 
 def test_the_counts_equal_the_brute_force_with_value_order_everywhere():
