@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _fewkernels, _kernels
+from . import _fewbykey, _fewkernels, _kernels
 from ._order import value_order
 
 __all__ = [
@@ -382,16 +382,57 @@ class FewSweep:
         _fewkernels.few_stack(
             stack.starts, stack.sorted_u, stack.slot, stack.width, t.keys_first, t.lo_first,
             t.hi_second, self._c, self._d, t.first, self._closed, i0,
-            len(t.first) if i1 is None else i1, c_out,
+            len(t.first) if i1 is None else i1, -1, c_out,
         )  # fmt: skip
 
     def stack_own_rows(self, stack: FewStack, own_out: np.ndarray, j0: int = 0,
                        j1: int | None = None) -> None:  # fmt: skip
         """The own rows of datasets ``j0``..``j1 - 1`` (default all) into ``own_out``."""
-        tkey, lo, hi, x, d = self._arrays
         for j in range(j0, own_out.shape[1] if j1 is None else j1):
-            _kernels.own_rows(tkey, stack.skeys[j], lo, hi, x, d, stack.ys[j], self._closed,
-                              self._na_matches, False, own_out[:, j])  # fmt: skip
+            self.own_rows(stack.skeys[j], stack.ys[j], own_out[:, j])
+
+    @property
+    def first_keys(self) -> np.ndarray:
+        """The first dataset's synthetic keys (int64)."""
+        return self._last[0]
+
+    @property
+    def n_keys(self) -> int:
+        """The number of keys (every live key of a dataset that fits is below it)."""
+        return self._n_keys
+
+    def own_rows(self, skey: np.ndarray, y: np.ndarray, own_out: np.ndarray) -> None:
+        """A dataset's own rows (keys ``skey``, float64 values ``y``) into ``own_out``."""
+        tkey, lo, hi, x, d = self._arrays
+        _kernels.own_rows(tkey, skey, lo, hi, x, d, y, self._closed, self._na_matches, False,
+                          own_out)  # fmt: skip
+
+    def key_side(self, skey: np.ndarray, y: np.ndarray, row_starts: np.ndarray) -> tuple | None:
+        """A later dataset's live rows grouped by key (:func:`idrisk.risk._fewbykey.key_side`,
+        its keys ``skey`` those of ``row_starts``: the first dataset's) when it fits the sweep
+        (:func:`idrisk.risk._fewkernels.few_fit`), else None (it is then counted the general
+        way)."""
+        skey = np.asarray(skey, dtype=np.int64)
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        ok, cells, _ = _fewkernels.few_fit(skey, y, self._u, self._values, self._n_keys,
+                                           self._last)  # fmt: skip
+        if not ok:
+            return None
+        n_values = len(self._values)
+        values = np.empty(row_starts[-1], dtype=np.float64)
+        ranks = np.empty(row_starts[-1], dtype=np.int16 if n_values < 2**15 else np.int32)
+        _fewbykey.key_side(skey, y, self._u, cells, n_values, row_starts, values, ranks)
+        return values, ranks
+
+    def count_by_key(self, row_starts: np.ndarray, sides: dict[int, tuple], c_out: np.ndarray,
+                     run: Any, done: Any) -> None:  # fmt: skip
+        """The counts of the datasets ``sides`` (j -> its :meth:`key_side`; the first
+        dataset's keys at ``row_starts``) into ``c_out[:, j]``, by ranges of keys
+        (:func:`idrisk.risk._fewbykey.count_by_key`: ``run``, ``done``)."""
+        _fewbykey.count_by_key(
+            self._targets, len(self._values), self._n_keys, (self._c, self._d), self._closed,
+            row_starts, sides, c_out, run, done,
+        )  # fmt: skip
 
 
 class FewStack:

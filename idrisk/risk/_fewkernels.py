@@ -452,28 +452,39 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
 
 
 @_jit
-def few_layout(order, skey, y, u, values, n_keys, last):
-    """A later synthetic dataset's side for the few-values grid's table-free sweep:
-    :func:`few_cells` (or the cells of ``last``), then :func:`few_side`.
+def few_fit(skey, y, u, values, n_keys, last):
+    """Does a later synthetic dataset fit the few-values grid's table-free sweep, and its cells:
+    ``(True, cells, counts)`` of :func:`few_cells` (those of ``last`` when this dataset's keys
+    and w are its: known variables), or ``(False, ...)`` for a live row with a NaN, a key >=
+    ``n_keys`` or a w outside ``values`` (the caller then counts it the general way).
 
-    ``order``: the rows sorted by ``y[:, u]``; ``last``: the keys, w, cells and rows per key of
-    an earlier dataset (reused when this one's keys and w are the same: known variables).
-    Returns ``(True, side)``, the dataset's side (``starts``, ``sorted_u``, ``rank`` of
-    :func:`few_side`), or ``(False, empty)`` when the dataset does not fit: a live row with a
-    NaN, a key >= ``n_keys`` or a w outside ``values`` (the caller then counts it the general
-    way)."""
-    nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64),
-               np.zeros(0, dtype=np.int32))  # fmt: skip
+    ``last``: the keys, w, cells and rows per key of an earlier dataset."""
+    last_skey, last_w, cells, counts = last
     for r in range(skey.shape[0]):
         k = skey[r]
         if k >= n_keys or (k >= 0 and (np.isnan(y[r, 0]) or np.isnan(y[r, 1]))):
-            return False, nothing
-    last_skey, last_w, cells, counts = last
+            return False, cells, counts
     if not same_rows(last_skey, skey, last_w, y[:, 1 - u]):
         cells = np.empty_like(cells)  # (int32 when the cells fit: half the random reads)
         counts, ok = few_cells(skey, y[:, 1 - u], values, n_keys, cells)
         if not ok:
-            return False, nothing
+            return False, cells, counts
+    return True, cells, counts
+
+
+@_jit
+def few_layout(order, skey, y, u, values, n_keys, last):
+    """A later synthetic dataset's side for the few-values grid's table-free sweep:
+    :func:`few_fit`, then :func:`few_side`.
+
+    ``order``: the rows sorted by ``y[:, u]``. Returns ``(True, side)``, the dataset's side
+    (``starts``, ``sorted_u``, ``rank`` of :func:`few_side`), or ``(False, empty)`` when the
+    dataset does not fit (see :func:`few_fit`)."""
+    nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64),
+               np.zeros(0, dtype=np.int32))  # fmt: skip
+    ok, cells, counts = few_fit(skey, y, u, values, n_keys, last)
+    if not ok:
+        return False, nothing
     return True, few_side(order, y[:, u], cells, counts, values.shape[0])
 
 
@@ -505,7 +516,7 @@ def few_kept(starts, sorted_u, rank, n_values, skey, y, tkey, lo, hi, x, d, keys
 
 @_jit
 def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_rank, d_rank,
-              first, closed, i0, i1, c_out):  # fmt: skip
+              first, closed, i0, i1, row0, c_out):  # fmt: skip
     """:func:`count_few_sweep` of every dataset at once, for targets ``i0``..``i1 - 1`` (in
     their (key, lower bound) order).
 
@@ -515,9 +526,10 @@ def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_r
     datasets' rows at once and keep ``diff`` per slot, so that a target's pass is paid once for
     all datasets (the windows' ends mispredict once, not once per dataset); its counts are
     then each dataset's ``diff[j * width + c_rank:j * width + d_rank]`` summed, into
-    ``c_out[first[i], j]``. The same counts as :func:`count_few_sweep` of each dataset: the
-    rows between the ends are the same whatever the order of equal values. A range of targets
-    may start inside a key (the ends start at its first row). A key < 0 matches nothing."""
+    ``c_out[first[i], j]`` (``row0`` >= 0: into ``c_out[i - row0, j]``, the targets' order).
+    The same counts as :func:`count_few_sweep` of each dataset: the rows between the ends are
+    the same whatever the order of equal values. A range of targets may start inside a key (the
+    ends start at its first row). A key < 0 matches nothing."""
     m = c_out.shape[1]
     n_keys = starts.shape[0] - 1
     is_open = not closed
@@ -532,7 +544,7 @@ def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_r
     stop = 0
     for i in range(i0, i1):
         k = keys_first[i]
-        row = first[i]
+        row = first[i] if row0 < 0 else i - row0
         if k < 0 or k >= n_keys:
             for j in range(m):
                 c_out[row, j] = 0

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._numba import jit as _jit
 
-__all__ = ["value_order"]
+__all__ = ["key", "rows_of", "value_order"]
 
 #: below this many values numpy's stable argsort is taken (it costs less than two kernel calls)
 ORDER_MIN_VALUES = 256
@@ -35,28 +35,31 @@ _NO_GROUP = np.zeros(0, dtype=np.int64)
 
 
 @_jit
-def _keys(v, bits, group, group_bits, shift, out):
-    """Each value's order-preserving key, below its group's ``group_bits`` (none when 0) and
-    its low ``shift`` bits replaced by its row."""
+def key(x, bits, group, group_bits, shift, row):
+    """The order-preserving key of value ``x`` (``bits``: its bits as uint64), below its
+    group's ``group_bits`` (none when 0), its low ``shift`` bits replaced by its ``row``."""
     sign = np.uint64(1) << np.uint64(63)
-    high = ~((np.uint64(1) << np.uint64(shift)) - np.uint64(1))
-    gb = np.uint64(group_bits)
-    for i in range(v.shape[0]):
-        x = v[i]
-        if np.isnan(x):
-            k = ~np.uint64(0)
-        elif x == 0.0:  # -0.0 == 0.0: one key (a stable sort keeps them in row order)
-            k = sign
-        else:
-            b = bits[i]
-            k = ~b if b & sign else b | sign
-        if group_bits > 0:
-            k = (np.uint64(group[i]) << (np.uint64(64) - gb)) | (k >> gb)
-        out[i] = (k & high) | np.uint64(i)
+    if np.isnan(x):
+        k = ~np.uint64(0)
+    elif x == 0.0:  # -0.0 == 0.0: one key (a stable sort keeps them in row order)
+        k = sign
+    else:
+        k = ~bits if bits & sign else bits | sign
+    if group_bits > 0:
+        gb = np.uint64(group_bits)
+        k = (np.uint64(group) << (np.uint64(64) - gb)) | (k >> gb)
+    return (k & ~((np.uint64(1) << np.uint64(shift)) - np.uint64(1))) | np.uint64(row)
 
 
 @_jit
-def _rows(keys, shift, v):
+def _keys(v, bits, group, group_bits, shift, out):
+    """Each value's :func:`key` (its row: its index)."""
+    for i in range(v.shape[0]):
+        out[i] = key(v[i], bits[i], group[i] if group_bits > 0 else 0, group_bits, shift, i)
+
+
+@_jit
+def rows_of(keys, shift, v):
     """The sorted keys' rows, in place (as int64), each run of equal high bits sorted stably
     by value where it is out of order."""
     low = (np.uint64(1) << np.uint64(shift)) - np.uint64(1)
@@ -119,4 +122,4 @@ def value_order(v: np.ndarray, group: np.ndarray | None = None) -> np.ndarray:
     _keys(v, v.view(np.uint64), group if group is not None else _NO_GROUP, group_bits, shift,
           keys)  # fmt: skip
     keys.sort()
-    return _rows(keys, shift, v)
+    return rows_of(keys, shift, v)

@@ -92,6 +92,11 @@ STORE_MAX_RECORDS = 100_000
 #: dataset after the other takes 2.7 ms)
 STACK_MAX_CELLS = 1_000_000
 
+#: from this many records in the datasets after the first (n x (m - 1)), the datasets of a
+#: count by the few-values sweep that share the first one's keys are counted together, by
+#: ranges of keys (:mod:`idrisk.risk._fewbykey`), not one by one
+BY_KEY_MIN_CELLS = 4_000_000
+
 _SAME: Any = object()  # "the prepared options' value"
 
 #: the cores, read once (``os.cpu_count`` costs ~10 us a call; a sweep's radius asks twice)
@@ -467,9 +472,46 @@ class Prepared:
                     bar.update(m)
             elif laid_out:
                 _share(count, laid_out, workers, _NO_BAR)  # (each from its side)
+            elif fused is not None and start and n * (m - start) >= BY_KEY_MIN_CELLS:
+                self._count_by_key(mode, prep, fused, count, c, own, workers, bar)
             else:
                 _share(count, range(start, m), workers, bar)
         return c, own, checks, prep
+
+    def _count_by_key(self, mode: _Mode, prep: PreparedInputs, fused: Any, count: Any,
+                      c: np.ndarray, own: np.ndarray, workers: int, bar: Any) -> None:  # fmt: skip
+        """The datasets after the first of a large count by the few-values sweep: those that
+        share the first dataset's keys and fit the sweep counted together by ranges of keys
+        (:meth:`~idrisk.risk._fewgrid.FewSweep.count_by_key`), each laid out by key first (its
+        own arrays then released, unless reusable), the others by ``count``."""
+        first_keys = fused.first_keys  # (the first dataset's arrays may be released)
+        live = first_keys[(first_keys >= 0) & (first_keys < fused.n_keys)]
+        row_starts = np.zeros(fused.n_keys + 1, dtype=np.int64)
+        np.cumsum(np.bincount(live, minlength=fused.n_keys), out=row_starts[1:])
+        sides: dict[int, tuple] = {}
+
+        def lay_out(j: int) -> None:  # a dataset's own rows and side by key, or its whole count
+            skey, y = mode.skey(j), np.ascontiguousarray(prep.cont_syn[j], dtype=np.float64)
+            side = fused.key_side(skey, y, row_starts) if np.array_equal(skey, first_keys) else None
+            if side is None:
+                count(j)
+                bar.update()
+                return
+            fused.own_rows(skey, y, own[:, j])
+            sides[j] = side
+            release(j)
+
+        def release(j: int) -> None:
+            if not self._reusable:
+                mode.prep.release(j)  # the consumed arrays themselves
+                prep.release(j)
+
+        _share(lay_out, range(1, self.m), workers, _NO_BAR)
+        fused.count_by_key(
+            row_starts, sides, c,
+            lambda tasks: _share(lambda t: tasks[t](), range(len(tasks)), workers, _NO_BAR),
+            lambda j: bar.update(),
+        )  # fmt: skip
 
     def count(
         self,

@@ -1,0 +1,132 @@
+"""The few-values sweep's datasets counted together by ranges of keys
+(:mod:`idrisk.risk._fewbykey`, large inputs), forced on small random problems: the counts,
+own rows and risks equal the vectorised brute force of ``reference`` and the datasets counted
+one by one, with tasks cut small (many groups of datasets, many ranges of keys), datasets that
+do not fit (a missing income, an age the first dataset lacks) or have other keys (a
+synthesized category) counted the general way, dead keys (a missing category) and keys
+without targets or without synthetic rows; on one and two threads."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import brute_force_numpy
+
+from idrisk import identification_risk
+from idrisk.risk import _fewbykey, _fewgrid
+from idrisk.risk import prepared as prepared_module
+from idrisk.risk._order import VALUE_MIN_BITS
+
+
+def _problem(rng, n: int, m: int):
+    ages = rng.choice(np.arange(18, 91), int(rng.integers(3, 20)), replace=False)
+    marital = list("pqrst")[: int(rng.integers(1, 6))]
+    orig = pd.DataFrame({
+        "Age": rng.choice(ages, n).astype(float),
+        "Urban": rng.choice(["a", "b", "c"], n, p=[0.7, 0.25, 0.05]),
+        "Marital": rng.choice(marital + [None], n),
+        "Income": np.round(rng.lognormal(8, 1, n), int(rng.choice([-2, 0, 2]))),
+    })  # fmt: skip
+    syns = []
+    for _ in range(m):
+        income = orig["Income"].to_numpy()[rng.permutation(n)]
+        syns.append(orig.assign(Income=income * rng.choice([1.0, 1.01, 0.99], n)))
+    return orig, syns
+
+
+def _spy(monkeypatch) -> list:
+    laid: list = []
+    real = _fewgrid.FewSweep.count_by_key
+    monkeypatch.setattr(_fewgrid.FewSweep, "count_by_key",
+                        lambda self, rows, sides, *a: laid.append(sorted(sides))
+                        or real(self, rows, sides, *a))  # fmt: skip
+    return laid
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_by_key_counts_equal_the_brute_force_and_one_by_one(monkeypatch, cores):
+    monkeypatch.setattr(prepared_module, "_CORES", cores)
+    monkeypatch.setattr(prepared_module, "THREAD_MIN_CELLS", 0)
+    monkeypatch.setattr(prepared_module, "FUSED_THREAD_MIN_CELLS", 0)
+    laid = _spy(monkeypatch)
+    rng = np.random.default_rng(17 + cores)
+    taken = fallen = 0
+    for case in range(40):
+        n, m = int(rng.integers(20, 250)), int(rng.integers(2, 7))
+        orig, syns = _problem(rng, n, m)
+        odd = int(rng.integers(1, m))  # a later dataset that does not fit, or has other keys
+        kind = case % 4
+        if kind == 1:
+            syns[odd].loc[int(rng.integers(n)), "Income"] = np.nan
+        elif kind == 2:
+            syns[odd].loc[int(rng.integers(n)), "Age"] = 17.0  # (not among the first's ages)
+        elif kind == 3:
+            syns[odd]["Urban"] = rng.permutation(syns[odd]["Urban"].to_numpy())
+        known = ["Age", "Urban", "Marital"] if kind != 3 else ["Age", "Marital"]
+        syn = ["Income"] if kind != 3 else ["Urban", "Income"]
+        call = dict(known=known, syn=syn, r=float(rng.choice([0.05, 0.1, 0.3])))
+        monkeypatch.setattr(_fewbykey, "TASK_ROWS", int(rng.integers(1, 400)))
+        monkeypatch.setattr(_fewbykey, "TASK_KEYS", int(rng.integers(1, 4)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            monkeypatch.setattr(prepared_module, "BY_KEY_MIN_CELLS", 10**12)
+            laid.clear()
+            alone = identification_risk(orig, syns, **call)
+            assert not laid
+            monkeypatch.setattr(prepared_module, "BY_KEY_MIN_CELLS", 0)
+            together = identification_risk(orig, syns, **call)
+            want = brute_force_numpy(orig, syns, **call)
+        for name in ("c", "T", "risk"):
+            got = getattr(together, name).to_numpy()
+            np.testing.assert_array_equal(got, getattr(alone, name).to_numpy(), err_msg=name)
+            np.testing.assert_array_equal(got, getattr(want, name).to_numpy(), err_msg=name)
+        if laid:
+            taken += 1
+            fallen += kind in (1, 2, 3) and odd not in laid[-1]
+    assert taken >= 30 and fallen >= 15  # (most cases took the path; the odd dataset left it)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    sizes=st.lists(st.integers(0, 2**34), min_size=1, max_size=40),
+    targets=st.lists(st.integers(0, 3), min_size=40, max_size=40),
+    m=st.integers(1, 30),
+    task_rows=st.integers(1, 2**22),
+    task_keys=st.integers(1, 2**16),
+)
+def test_tasks_cover_every_key_and_dataset_once_within_their_bounds(
+    sizes, targets, m, task_rows, task_keys
+):
+    """Every (key with targets, dataset) pair is in exactly one task; a task of several keys
+    holds at most TASK_ROWS rows and TASK_KEYS keys, and its sort keys keep at least
+    VALUE_MIN_BITS of the value (the kernel's guard never fires)."""
+    row_starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    counts = np.asarray(targets[: len(sizes)], dtype=np.int64)
+    target_starts = np.concatenate([[0], np.cumsum(counts)])
+    datasets = list(range(3, 3 + m))
+    original = _fewbykey.TASK_ROWS, _fewbykey.TASK_KEYS
+    _fewbykey.TASK_ROWS, _fewbykey.TASK_KEYS = task_rows, task_keys
+    try:
+        tasks = _fewbykey._tasks(row_starts, target_starts, datasets)
+    finally:
+        _fewbykey.TASK_ROWS, _fewbykey.TASK_KEYS = original
+    seen: dict = {}
+    for k0, k1, group in tasks:
+        assert k0 < k1 and counts[k0] > 0 and counts[k1 - 1] > 0
+        rows = int(row_starts[k1] - row_starts[k0]) * len(group)
+        shift = max(1, (max(rows, 1) - 1).bit_length())
+        if k1 - k0 > 1:
+            assert rows <= task_rows and k1 - k0 <= task_keys
+            assert 64 - (k1 - 1 - k0).bit_length() - shift >= VALUE_MIN_BITS
+        else:
+            assert 64 - shift >= VALUE_MIN_BITS
+        for k in range(k0, k1):
+            for j in group:
+                seen[k, j] = seen.get((k, j), 0) + 1
+    assert set(seen.values()) <= {1}
+    assert {(k, j) for k in range(len(sizes)) if counts[k] > 0 for j in datasets} <= set(seen)
