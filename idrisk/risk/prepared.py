@@ -61,7 +61,14 @@ from ._checks import input_checks, result_about, synthetic_counts, warn_about_ch
 from ._kernels import risk_summaries
 from ._keys import KeyEncoder
 from ._prepare import CheckedInputs, PreparedInputs, check_inputs, encode_inputs
-from .matching import CountCache, MatchRule, count_matches, few_sweep, half_widths
+from .matching import (
+    CountCache,
+    MatchRule,
+    count_matches,
+    few_sweep,
+    half_widths,
+    own_rows_match,
+)
 from .options import Radius, RiskOptions
 from .result import IdentificationRiskResult, dataset_measures
 
@@ -204,6 +211,36 @@ def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:
             future.result()
     if errors:
         raise errors[0]
+
+
+class _EarlyOwnRows:
+    """The own rows of the later datasets, found by a helper thread while this one counts the
+    first dataset (a large count, whose later datasets may then be counted by key: their
+    passes do not find own rows). :meth:`stop` ends it after the dataset at hand."""
+
+    def __init__(self, mode: _Mode, prep: PreparedInputs, x: np.ndarray, d: np.ndarray,
+                 rule: MatchRule, cache: CountCache, own: np.ndarray) -> None:  # fmt: skip
+        lo, hi = cache.bounds(x, d)  # (kept in the cache: the first count reuses them)
+        self._done: list[int] = []
+        self._stopped = False
+
+        def work() -> None:
+            for j in range(1, prep.m):
+                if self._stopped:
+                    return
+                own[:, j] = own_rows_match(
+                    mode.encoder.keys, mode.skey(j), lo, hi, x, d, prep.cont_syn[j], rule
+                )
+                self._done.append(j)
+
+        self._future = _start_helpers(work, 1)[0]
+
+    def stop(self) -> set[int]:
+        """The datasets done (the helper stopped, or never started)."""
+        self._stopped = True
+        if not self._future.cancel():
+            self._future.result()
+        return set(self._done)
 
 
 class _Mode:
@@ -441,10 +478,18 @@ class Prepared:
             # another radius after a count that took the few-values sweep: every dataset by it
             fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache, before_first=True)
             start = 0
+            own_done: set[int] = set()  # later datasets whose own rows are already found
             if fused is None:
+                early = None
+                if (prep.radii is not None and not rule.ellipsoid and _CORES > 1
+                        and n * (m - 1) >= BY_KEY_MIN_CELLS
+                        and _n_workers(n_jobs, m, n, FUSED_THREAD_MIN_CELLS) > 1):  # fmt: skip
+                    early = _EarlyOwnRows(mode, prep, x, d, rule, cache, own)
                 count(0)  # the first dataset fills the shared cache (plan, target orders)
                 bar.update()
                 start = 1
+                if early is not None:
+                    own_done = early.stop()
                 fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache)
             minimum = THREAD_MIN_CELLS if fused is None else FUSED_THREAD_MIN_CELLS
             # (n x (m - start) records in the datasets left, as _n_workers counts them)
@@ -473,17 +518,19 @@ class Prepared:
             elif laid_out:
                 _share(count, laid_out, workers, _NO_BAR)  # (each from its side)
             elif fused is not None and start and n * (m - start) >= BY_KEY_MIN_CELLS:
-                self._count_by_key(mode, prep, fused, count, c, own, workers, bar)
+                self._count_by_key(mode, prep, fused, count, c, own, own_done, workers, bar)
             else:
                 _share(count, range(start, m), workers, bar)
         return c, own, checks, prep
 
     def _count_by_key(self, mode: _Mode, prep: PreparedInputs, fused: Any, count: Any,
-                      c: np.ndarray, own: np.ndarray, workers: int, bar: Any) -> None:  # fmt: skip
+                      c: np.ndarray, own: np.ndarray, own_done: set[int], workers: int,
+                      bar: Any) -> None:  # fmt: skip
         """The datasets after the first of a large count by the few-values sweep: those that
         share the first dataset's keys and fit the sweep counted together by ranges of keys
         (:meth:`~idrisk.risk._fewgrid.FewSweep.count_by_key`), each laid out by key first (its
-        own arrays then released, unless reusable), the others by ``count``."""
+        own arrays then released, unless reusable), the others by ``count``. ``own_done``:
+        the datasets whose own rows are already in ``own`` (:class:`_EarlyOwnRows`)."""
         first_keys = fused.first_keys  # (the first dataset's arrays may be released)
         live = first_keys[(first_keys >= 0) & (first_keys < fused.n_keys)]
         row_starts = np.zeros(fused.n_keys + 1, dtype=np.int64)
@@ -497,7 +544,8 @@ class Prepared:
                 count(j)
                 bar.update()
                 return
-            fused.own_rows(skey, y, own[:, j])
+            if j not in own_done:
+                fused.own_rows(skey, y, own[:, j])
             sides[j] = side
             release(j)
 

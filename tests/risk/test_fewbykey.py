@@ -48,13 +48,20 @@ def _spy(monkeypatch) -> list:
     return laid
 
 
-@pytest.mark.parametrize("cores", [1, 2])
-def test_by_key_counts_equal_the_brute_force_and_one_by_one(monkeypatch, cores):
+@pytest.mark.parametrize("cores,helpers", [(1, "real"), (2, "real"), (2, "idle")])
+def test_by_key_counts_equal_the_brute_force_and_one_by_one(monkeypatch, cores, helpers):
+    """(Two cores: the own rows of the later datasets are found by a helper while the first
+    is counted; ``idle``: helpers that never start, so this thread does all of it.)"""
+    from concurrent.futures import Future
+
+    if helpers == "idle":
+        monkeypatch.setattr(prepared_module, "_start_helpers",
+                            lambda work, count: [Future() for _ in range(count)])  # fmt: skip
     monkeypatch.setattr(prepared_module, "_CORES", cores)
     monkeypatch.setattr(prepared_module, "THREAD_MIN_CELLS", 0)
     monkeypatch.setattr(prepared_module, "FUSED_THREAD_MIN_CELLS", 0)
     laid = _spy(monkeypatch)
-    rng = np.random.default_rng(17 + cores)
+    rng = np.random.default_rng(17 + cores + len(helpers))
     taken = fallen = 0
     for case in range(40):
         n, m = int(rng.integers(20, 250)), int(rng.integers(2, 7))

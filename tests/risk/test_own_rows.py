@@ -7,8 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from idrisk.risk.matching import MatchRule, interval_bounds
-from idrisk.risk.matching import _own_rows_match as own_rows_match
+from idrisk.risk.matching import MatchRule, interval_bounds, own_rows_match
 
 from .test_fewgrid import brute
 
