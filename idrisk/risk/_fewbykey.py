@@ -36,19 +36,32 @@ TASK_KEYS = 1 << 16
 
 
 @_jit
-def key_side(skey, y, u, cells, n_values, row_starts, values, ranks):
-    """A dataset's live rows grouped by key, in one sequential pass: key k's u values at
-    ``row_starts[k]:row_starts[k + 1]`` of ``values`` and their w ranks in ``ranks`` (row
-    order within a key; ``cells``: of :func:`idrisk.risk._fewkernels.few_fit`)."""
+def key_side(skey, y, u, values, n_keys, last, row_starts, out_values, out_ranks):
+    """A later dataset's live rows grouped by key: key k's u values at ``row_starts[k]:
+    row_starts[k + 1]`` of ``out_values`` and the ranks of their w among ``values`` in
+    ``out_ranks`` (row order within a key), in one sequential pass after the cells of
+    :func:`idrisk.risk._fewkernels.few_fit` (``last``'s when w is the first dataset's). False
+    (the outputs then invalid) when the dataset does not fit the sweep (as ``few_fit``).
+    ``skey`` must be the first dataset's keys (those of ``last`` and ``row_starts``)."""
+    last_skey, last_w, cells, _ = last
+    if not _fewkernels.same_rows(last_skey, skey, last_w, y[:, 1 - u]):
+        cells = np.empty_like(cells)
+        _, ok = _fewkernels.few_cells(skey, y[:, 1 - u], values, n_keys, cells)
+        if not ok:
+            return False
+    n_values = values.shape[0]
     fill = row_starts[:-1].copy()
     for r in range(skey.shape[0]):
         k = skey[r]
         if k < 0:
             continue
+        if k >= n_keys or np.isnan(y[r, u]):
+            return False
         p = fill[k]
         fill[k] = p + 1
-        values[p] = y[r, u]
-        ranks[p] = cells[r] - k * n_values
+        out_values[p] = y[r, u]
+        out_ranks[p] = cells[r] - k * n_values
+    return True
 
 
 @_jit

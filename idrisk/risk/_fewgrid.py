@@ -408,21 +408,17 @@ class FewSweep:
                           own_out)  # fmt: skip
 
     def key_side(self, skey: np.ndarray, y: np.ndarray, row_starts: np.ndarray) -> tuple | None:
-        """A later dataset's live rows grouped by key (:func:`idrisk.risk._fewbykey.key_side`,
-        its keys ``skey`` those of ``row_starts``: the first dataset's) when it fits the sweep
-        (:func:`idrisk.risk._fewkernels.few_fit`), else None (it is then counted the general
-        way)."""
-        skey = np.asarray(skey, dtype=np.int64)
-        y = np.ascontiguousarray(y, dtype=np.float64)
-        ok, cells, _ = _fewkernels.few_fit(skey, y, self._u, self._values, self._n_keys,
-                                           self._last)  # fmt: skip
-        if not ok:
-            return None
+        """A later dataset's live rows grouped by key (:func:`idrisk.risk._fewbykey.key_side`:
+        u values, w ranks; its keys ``skey`` those of ``row_starts``: the first dataset's) when
+        it fits the sweep, else None (it is then counted the general way)."""
         n_values = len(self._values)
         values = np.empty(row_starts[-1], dtype=np.float64)
         ranks = np.empty(row_starts[-1], dtype=np.int16 if n_values < 2**15 else np.int32)
-        _fewbykey.key_side(skey, y, self._u, cells, n_values, row_starts, values, ranks)
-        return values, ranks
+        ok = _fewbykey.key_side(
+            np.asarray(skey, dtype=np.int64), np.ascontiguousarray(y, dtype=np.float64),
+            self._u, self._values, self._n_keys, self._last, row_starts, values, ranks,
+        )  # fmt: skip
+        return (values, ranks) if ok else None
 
     def count_by_key(self, row_starts: np.ndarray, sides: dict[int, tuple], c_out: np.ndarray,
                      run: Any, done: Any) -> None:  # fmt: skip

@@ -25,9 +25,9 @@ from .._numba import jit as _jit
 from ._kernels import merge_positions, own_rows
 
 __all__ = [
-    "count_few", "count_few_sweep", "distinct_values", "few_cells", "few_dataset", "few_kept",
-    "few_layout", "few_side", "few_stack", "merge_runs", "place_side", "rank_windows",
-    "same_rows",
+    "count_few", "count_few_sweep", "distinct_values", "few_cells", "few_dataset", "few_fit",
+    "few_kept", "few_layout", "few_side", "few_stack", "merge_runs", "place_side",
+    "rank_windows", "same_rows",
 ]
 
 

@@ -3,8 +3,9 @@
 own rows and risks equal the vectorised brute force of ``reference`` and the datasets counted
 one by one, with tasks cut small (many groups of datasets, many ranges of keys), datasets that
 do not fit (a missing income, an age the first dataset lacks) or have other keys (a
-synthesized category) counted the general way, dead keys (a missing category) and keys
-without targets or without synthetic rows; on one and two threads."""
+synthesized category) counted the general way, Age synthesized (each dataset's own ranks),
+dead keys (a missing category) and keys without targets or without synthetic rows; on one
+and two threads, the later datasets' own rows found while the first is counted or after."""
 
 from __future__ import annotations
 
@@ -63,19 +64,24 @@ def test_by_key_counts_equal_the_brute_force_and_one_by_one(monkeypatch, cores, 
     laid = _spy(monkeypatch)
     rng = np.random.default_rng(17 + cores + len(helpers))
     taken = fallen = 0
-    for case in range(40):
+    for case in range(50):
         n, m = int(rng.integers(20, 250)), int(rng.integers(2, 7))
         orig, syns = _problem(rng, n, m)
         odd = int(rng.integers(1, m))  # a later dataset that does not fit, or has other keys
-        kind = case % 4
+        kind = case % 5
         if kind == 1:
             syns[odd].loc[int(rng.integers(n)), "Income"] = np.nan
         elif kind == 2:
             syns[odd].loc[int(rng.integers(n)), "Age"] = 17.0  # (not among the first's ages)
         elif kind == 3:
             syns[odd]["Urban"] = rng.permutation(syns[odd]["Urban"].to_numpy())
-        known = ["Age", "Urban", "Marital"] if kind != 3 else ["Age", "Marital"]
-        syn = ["Income"] if kind != 3 else ["Urban", "Income"]
+        elif kind == 4:  # Age synthesized too: each dataset's own ranks of w
+            for frame in syns:
+                frame["Age"] = rng.permutation(frame["Age"].to_numpy())
+        known = {3: ["Age", "Marital"], 4: ["Urban", "Marital"]}.get(
+            kind, ["Age", "Urban", "Marital"]
+        )
+        syn = {3: ["Urban", "Income"], 4: ["Age", "Income"]}.get(kind, ["Income"])
         call = dict(known=known, syn=syn, r=float(rng.choice([0.05, 0.1, 0.3])))
         monkeypatch.setattr(_fewbykey, "TASK_ROWS", int(rng.integers(1, 400)))
         monkeypatch.setattr(_fewbykey, "TASK_KEYS", int(rng.integers(1, 4)))
@@ -95,7 +101,7 @@ def test_by_key_counts_equal_the_brute_force_and_one_by_one(monkeypatch, cores, 
         if laid:
             taken += 1
             fallen += kind in (1, 2, 3) and odd not in laid[-1]
-    assert taken >= 30 and fallen >= 15  # (most cases took the path; the odd dataset left it)
+    assert taken >= 30 and fallen >= 12  # (most cases took the path; the odd dataset left it)
 
 
 @settings(max_examples=200, deadline=None)
