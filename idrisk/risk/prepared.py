@@ -250,6 +250,7 @@ class _Mode:
         self.prep = prep
         self.encoder = KeyEncoder(prep.cat_orig)
         self._skeys: list[np.ndarray | None] = [None] * prep.m
+        self._known: list[bool | None] = [None] * prep.m  # (see known_keys)
         self._keep = keep
         self._syn_checks: list[dict[str, Any]] | None = None
         # the last count's cache: its radius-independent part is renewed for the next count
@@ -295,16 +296,25 @@ class _Mode:
         return self._syn_checks
 
     def skey(self, j: int) -> np.ndarray:
+        """Dataset j's group keys (int64; the targets' own array, not a copy, when
+        :meth:`known_keys`: the kernels only read keys)."""
         key = self._skeys[j]
         if key is None:
-            codes = self.prep.cat_syn[j]
-            if np.array_equal(codes, self.prep.cat_orig):  # known categorical variables only
-                key = self.encoder.keys.copy()  # (= transform of the codes it was fitted on)
+            if self.known_keys(j):  # (= transform of the codes the encoder was fitted on)
+                key = self.encoder.keys
             else:
-                key = self.encoder.transform(codes)
+                key = self.encoder.transform(self.prep.cat_syn[j])
             if self._keep:  # (left writeable: a read-only array is another numba signature)
                 self._skeys[j] = key
         return key
+
+    def known_keys(self, j: int) -> bool:
+        """Are dataset j's categorical codes the confidential ones (known categorical variables
+        only), so that its keys are the targets'? Found with its first keys."""
+        known = self._known[j]
+        if known is None:
+            known = self._known[j] = bool(np.array_equal(self.prep.cat_syn[j], self.prep.cat_orig))
+        return known
 
 
 class Prepared:
@@ -539,7 +549,8 @@ class Prepared:
 
         def lay_out(j: int) -> None:  # a dataset's own rows and side by key, or its whole count
             skey, y = mode.skey(j), np.ascontiguousarray(prep.cont_syn[j], dtype=np.float64)
-            side = fused.key_side(skey, y, row_starts) if np.array_equal(skey, first_keys) else None
+            same = (mode.known_keys(j) and mode.known_keys(0)) or np.array_equal(skey, first_keys)
+            side = fused.key_side(skey, y, row_starts) if same else None
             if side is None:
                 count(j)
                 bar.update()
