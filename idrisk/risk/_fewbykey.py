@@ -7,10 +7,11 @@ scattered into the dataset's column. Here the work is cut into tasks of a range 
 group of datasets (about :data:`TASK_ROWS` rows each): the task's rows of every dataset of its
 group are stacked in one array, sorted once by (key, u) with numpy's integer sort
 (:func:`idrisk.risk._order.key`), and one pass over the range's targets counts every dataset
-of the group (:func:`idrisk.risk._fewkernels.few_stack`, as a small sweep's stack) into a
-buffer in the targets' order, scattered into the datasets' columns afterwards. The counts are
-those of the per-dataset sweep: the same rows lie between a window's ends whatever the order
-of equal values.
+of the group (:func:`idrisk.risk._fewkernels.few_stack`, as a small sweep's stack) into the
+group's buffer in the targets' order; once every range of a group is counted, its columns are
+gathered into the records' order (random reads cost about half of random writes). The counts
+are those of the per-dataset sweep: the same rows lie between a window's ends whatever the
+order of equal values.
 """
 
 from __future__ import annotations
@@ -81,21 +82,24 @@ def _stack_rows(values, ranks, row_starts, k0, k1, q, width, group_bits, shift, 
 
 
 @_jit
-def _scatter(buf, first, i0, columns, c_out):
-    """``c_out[first[i0 + i], columns[q]] = buf[i, q]``: a task's counts, in the targets'
-    order, into the datasets' columns (one column after the other)."""
+def _gather(buf, at, columns, c_out):
+    """``c_out[r, columns[q]] = buf[at[r], q]``: a group's counts, in the targets' order, into
+    its datasets' columns in the records' order (``at[r]``: record r's place among the
+    targets), one column after the other (random reads, sequential writes)."""
     for q in range(columns.shape[0]):
         j = columns[q]
-        for i in range(buf.shape[0]):
-            c_out[first[i0 + i], j] = buf[i, q]
+        for r in range(at.shape[0]):
+            c_out[r, j] = buf[at[r], q]
 
 
-def _tasks(row_starts: np.ndarray, target_starts: np.ndarray, datasets: list[int]) -> list:
-    """(k0, k1, group) of every task: groups of datasets small enough that the largest key's
-    rows of a group fit :data:`TASK_ROWS`, and ranges of at most :data:`TASK_KEYS` keys holding
-    at most as many rows (a key with more alone), each from a key with targets to one."""
+def _tasks(row_starts: np.ndarray, target_starts: np.ndarray,
+           datasets: list[int]) -> tuple[list[list[int]], list[tuple[int, int]]]:  # fmt: skip
+    """The groups and the key ranges (k0, k1) of the tasks (one per group and range): groups
+    of datasets small enough that the largest key's rows of a group fit :data:`TASK_ROWS`,
+    and ranges of at most :data:`TASK_KEYS` keys holding at most as many rows (a key with more
+    alone), each from a key with targets to one."""
     if not datasets:
-        return []
+        return [], []
     sizes = np.diff(row_starts)
     with_targets = np.diff(target_starts) > 0
     largest = int(sizes[with_targets].max(initial=0))
@@ -120,7 +124,7 @@ def _tasks(row_starts: np.ndarray, target_starts: np.ndarray, datasets: list[int
             last = k
     if k0 >= 0:
         ranges.append((k0, last + 1))
-    return [(k0, k1, group) for group in groups for k0, k1 in ranges]
+    return groups, ranges
 
 
 def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, closed: bool,
@@ -136,16 +140,23 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
     t = targets
     c_rank, d_rank = windows
     width = n_values + 16
+    n = len(t.first)
     target_starts = np.searchsorted(t.keys_first, np.arange(n_keys + 1))
     dead = int(target_starts[0])  # targets with a key < 0 (first in the sweep's order)
-    datasets = sorted(sides)
-    for j in datasets:
-        c_out[t.first[:dead], j] = 0
-    tasks = _tasks(row_starts, target_starts, datasets)
-    left = {j: sum(j in group for _, _, group in tasks) for j in datasets}
+    groups, ranges = _tasks(row_starts, target_starts, sorted(sides))
+    at = np.empty(n, dtype=np.int64)  # each record's place among the targets
+    at[t.first] = np.arange(n)
+    bufs: dict[int, np.ndarray] = {}  # a group's counts in the targets' order (while counted)
+    left = [len(ranges)] * len(groups)
     lock = threading.Lock()
 
-    def task(k0: int, k1: int, group: list[int]) -> None:
+    def task(g: int, k0: int, k1: int) -> None:
+        group = groups[g]
+        with lock:
+            if g not in bufs:
+                bufs[g] = np.empty((n, len(group)), dtype=np.int32, order="F")
+                bufs[g][:dead] = 0
+            buf = bufs[g]
         i0, i1 = int(target_starts[k0]), int(target_starts[k1])
         total = int(row_starts[k1] - row_starts[k0]) * len(group)
         shift = max(1, (total - 1).bit_length())
@@ -166,26 +177,29 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
         del order, stacked, slots
         starts = np.zeros(n_keys + 1, dtype=np.int64)
         starts[k0 + 1:k1 + 1] = (row_starts[k0 + 1:k1 + 1] - row_starts[k0]) * len(group)
-        buf = np.empty((i1 - i0, len(group)), dtype=np.int32)
         _fewkernels.few_stack(starts, sorted_u, slot, width, t.keys_first, t.lo_first,
-                              t.hi_second, c_rank, d_rank, t.first, closed, i0, i1, i0,
+                              t.hi_second, c_rank, d_rank, t.first, closed, i0, i1, 0,
                               buf)  # fmt: skip
-        _scatter(buf, t.first, i0, np.asarray(group, dtype=np.int64), c_out)
 
-    def finish(k0: int, k1: int, group: list[int]) -> None:
-        task(k0, k1, group)
-        for j in group:
-            with lock:
-                left[j] -= 1
-                last = not left[j]
-            if last:
-                drop(j)
+    def finish(g: int, k0: int, k1: int) -> None:
+        task(g, k0, k1)
+        with lock:
+            left[g] -= 1
+            last = not left[g]
+        if last:
+            close(g)
 
-    def drop(j: int) -> None:
-        sides.pop(j, None)
-        done(j)
+    def close(g: int) -> None:  # a group's counts into c_out, its datasets dropped
+        buf = bufs.pop(g, None)
+        if buf is None:  # (no range: every target's key is < 0)
+            buf = np.zeros((n, len(groups[g])), dtype=np.int32, order="F")
+        _gather(buf, at, np.asarray(groups[g], dtype=np.int64), c_out)
+        for j in groups[g]:
+            sides.pop(j, None)
+            done(j)
 
-    for j in datasets:
-        if not left[j]:  # in no task: every target's key is < 0
-            drop(j)
-    run([lambda z=z: finish(*z) for z in tasks])
+    if not ranges:
+        for g in range(len(groups)):
+            close(g)
+    run([lambda g=g, k0=k0, k1=k1: finish(g, k0, k1) for g in range(len(groups))
+         for k0, k1 in ranges])  # fmt: skip

@@ -125,7 +125,8 @@ def test_tasks_cover_every_key_and_dataset_once_within_their_bounds(
     original = _fewbykey.TASK_ROWS, _fewbykey.TASK_KEYS
     _fewbykey.TASK_ROWS, _fewbykey.TASK_KEYS = task_rows, task_keys
     try:
-        tasks = _fewbykey._tasks(row_starts, target_starts, datasets)
+        groups, ranges = _fewbykey._tasks(row_starts, target_starts, datasets)
+        tasks = [(k0, k1, group) for group in groups for k0, k1 in ranges]
     finally:
         _fewbykey.TASK_ROWS, _fewbykey.TASK_KEYS = original
     seen: dict = {}
