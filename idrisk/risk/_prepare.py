@@ -471,15 +471,28 @@ def encode_inputs(
     )
 
     levels: dict[str, list[str]] = {}
-    # one (n, p_cat) array per dataset, filled column by column (no list-then-stack copy)
+    # one (n, p_cat) array per dataset, filled column by column (no list-then-stack copy); a
+    # dataset whose codes are the confidential ones (known variables only) shares cat_orig:
+    # None while every column so far is the confidential one, its own copy from the first
+    # column that differs (no memory written per dataset for known variables)
     cat_orig = np.empty((n, len(categorical_l)), dtype=CODE_DTYPE)
-    cat_syn = [np.empty((n, len(categorical_l)), dtype=CODE_DTYPE) for _ in syn_cols]
+    cat_syn: list[np.ndarray | None] = [None] * len(syn_cols)
+
+    def put(j: int, v: int, codes: np.ndarray) -> None:
+        a = cat_syn[j]
+        if a is None:
+            if np.array_equal(codes, cat_orig[:, v]):
+                return
+            a = cat_syn[j] = cat_orig.copy()  # (columns v + 1.. are written later)
+        a[:, v] = codes
+
     done: dict[str, int] = {}
     for v, c in enumerate(categorical_l):
         if c in done:  # a column listed twice (R's rules): the same codes
             cat_orig[:, v] = cat_orig[:, done[c]]
             for a in cat_syn:
-                a[:, v] = a[:, done[c]]
+                if a is not None:
+                    a[:, v] = a[:, done[c]]
             continue
         done[c] = v
         column = conf_cols[c]
@@ -491,18 +504,18 @@ def encode_inputs(
             memo: dict = {}
             cat_orig[:, v] = level_codes(column, lv, memo, rules)
             for j, cols in enumerate(syn_cols):
-                cat_syn[j][:, v] = level_codes(cols[c], lv, memo, rules)
+                put(j, v, level_codes(cols[c], lv, memo, rules))
         else:  # numeric column matched exactly (r is None)
             values = [as_float(column, c, orig_name)] + [
                 as_float(f[c], c, where) for f, where in zip(syn_cols, names)
             ]
             codes = exact_codes(values)
-            if codes[0].dtype != CODE_DTYPE:  # more distinct values than int32 holds
+            if codes[0].dtype != cat_orig.dtype:  # more distinct values than int32 holds
                 cat_orig = cat_orig.astype(codes[0].dtype)
-                cat_syn = [a.astype(codes[0].dtype) for a in cat_syn]
+                cat_syn = [None if a is None else a.astype(codes[0].dtype) for a in cat_syn]
             cat_orig[:, v] = codes[0]
             for j in range(len(syn_cols)):
-                cat_syn[j][:, v] = codes[j + 1]
+                put(j, v, codes[j + 1])
             del codes, values
 
     parse = set(checked.declared_cont)
@@ -540,7 +553,7 @@ def encode_inputs(
         categorical=categorical_l,
         continuous=continuous_l,
         cat_orig=cat_orig,
-        cat_syn=cat_syn,
+        cat_syn=[cat_orig if a is None else a for a in cat_syn],
         cont_orig=cont_orig,
         cont_syn=cont_syn,
         cont_known=cont_known,

@@ -313,7 +313,8 @@ class _Mode:
         only), so that its keys are the targets'? Found with its first keys."""
         known = self._known[j]
         if known is None:
-            known = self._known[j] = bool(np.array_equal(self.prep.cat_syn[j], self.prep.cat_orig))
+            codes, mine = self.prep.cat_syn[j], self.prep.cat_orig
+            known = self._known[j] = codes is mine or bool(np.array_equal(codes, mine))
         return known
 
 

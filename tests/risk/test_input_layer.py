@@ -290,3 +290,21 @@ def test_stacking_on_threads_raises_the_first_datasets_error(monkeypatch):
     for share in (None, backwards):
         with pytest.raises(TypeError, match=re.escape(f"bad {checked.names[2]}") + "$"):
             _prepare.encode_inputs(checked, False, share)
+
+
+def test_known_codes_share_the_confidential_array_until_a_column_differs():
+    """A synthetic dataset whose categorical codes are the confidential ones (known variables)
+    shares ``cat_orig``; one that differs in a later column gets its own array, equal to the
+    codes of its frame column by column."""
+    from idrisk.risk import _prepare
+
+    orig = pd.DataFrame({"A": pd.Categorical(list("xyxyz")), "B": pd.Categorical(list("ppqqp")),
+                         "I": [1.0, 2.0, 3.0, 4.0, 5.0]})  # fmt: skip
+    other = orig.assign(B=pd.Categorical(list("qpqqp")))
+    options = RiskOptions(known=["A", "B"], syn=["I"], r=0.1)
+    checked = _prepare.check_inputs(orig, [orig, other, orig.copy()], options)
+    prep = _prepare.encode_inputs(checked, False)
+    assert prep.cat_syn[0] is prep.cat_orig and prep.cat_syn[2] is prep.cat_orig
+    assert prep.cat_syn[1] is not prep.cat_orig
+    alone = _prepare.encode_inputs(_prepare.check_inputs(other, [other], options), False)
+    np.testing.assert_array_equal(prep.cat_syn[1], alone.cat_orig)
