@@ -155,12 +155,23 @@ def input_checks(
     return checks_from_counts(check_counts(prep.cont_orig, cols, d, closed, memo), synthetic)
 
 
-def synthetic_counts(prep: Any) -> list[dict[str, Any]]:
-    """:func:`check_counts` of each synthetic dataset (NA in a continuous column)."""
+def synthetic_counts(prep: Any, share: Any = None) -> list[dict[str, Any]]:
+    """:func:`check_counts` of each synthetic dataset (NA in a continuous column);
+    ``share(task, items)`` runs ``task(j)`` for each dataset, perhaps on threads."""
     cols = prep.continuous if prep.radii is not None else []
     if not cols:
         return [check_counts(np.empty((prep.n, 0)), [])] * prep.m
-    return [check_counts(y, cols) for y in prep.cont_syn]
+    out: list[dict[str, Any]] = [{}] * prep.m
+
+    def one(j: int) -> None:
+        out[j] = check_counts(prep.cont_syn[j], cols)
+
+    if share is None:
+        for j in range(prep.m):
+            one(j)
+    else:
+        share(one, range(prep.m))
+    return out
 
 
 def result_about(prep: Any) -> dict[str, Any]:

@@ -110,6 +110,15 @@ _SAME: Any = object()  # "the prepared options' value"
 _CORES = os.cpu_count() or 1
 
 
+def _sharing(m: int, n: int) -> Any:
+    """``share(task, items)``: :func:`_share` on the threads that m datasets of n records are
+    worth (None: one thread), for the steps of a count's inputs."""
+    workers = _n_workers(None, m, n)
+    if workers <= 1:
+        return None
+    return lambda task, items: _share(task, items, workers, _NO_BAR)
+
+
 class _NoBar:
     """A progress bar that shows nothing (the steps after a bar's datasets are done)."""
 
@@ -292,7 +301,7 @@ class _Mode:
     def syn_checks(self, prep: PreparedInputs) -> list[dict[str, Any]]:
         """The synthetic datasets' input checks (NA counts: the same for every radius)."""
         if self._syn_checks is None:
-            self._syn_checks = synthetic_counts(prep)
+            self._syn_checks = synthetic_counts(prep, _sharing(prep.m, prep.n))
         return self._syn_checks
 
     def skey(self, j: int) -> np.ndarray:
@@ -395,11 +404,9 @@ class Prepared:
         found = self._modes.get(exact)
         if found is None:
             self._checked.type_checks(exact)
-            workers = _n_workers(None, self.m, self.n)  # (the float columns' copies on threads)
-            share = None if workers <= 1 else lambda task, items: _share(task, items, workers,
-                                                                           _NO_BAR)  # fmt: skip
-            found = self._modes[exact] = _Mode(
-                encode_inputs(self._checked, exact, share), keep=self._reusable
+            found = self._modes[exact] = _Mode(  # (the float columns' copies on threads)
+                encode_inputs(self._checked, exact, _sharing(self.m, self.n)),
+                keep=self._reusable,
             )
         return found
 
