@@ -22,9 +22,12 @@ the input checks, the counting and the result. From the second count on (or the 
 :meth:`Prepared.dataset_measures`, a sweep's), small inputs whose datasets all took the
 few-values sweep are counted in one pass over the targets for every dataset
 (:data:`STACK_MAX_CELLS`); :meth:`Prepared.sweep_measures` (a radius sweep) hands that pass to
-a helper thread while it lays out the next radius. The warnings about column types
-(``ContinuousCodesWarning``, ``ExactMatchWarning``, numbers stored as text) come with the first
-count of a mode only. A different ``known``/``syn``/``categorical``/
+a helper thread while it lays out the next radius. Large counts (from :data:`BY_KEY_MIN_CELLS`
+records in the datasets after the first) on the few-values sweep count the later datasets that
+share the first one's keys together, by ranges of keys (:mod:`idrisk.risk._fewbykey`), and a
+helper thread finds their own rows while the first dataset is counted. The warnings about
+column types (``ContinuousCodesWarning``, ``ExactMatchWarning``, numbers stored as text) come
+with the first count of a mode only. A different ``known``/``syn``/``categorical``/
 ``continuous``/``align`` needs a new :func:`prepare` (``count`` refuses such options).
 
 The inputs must not be changed in place while a :class:`Prepared` is in use: it reads them
@@ -503,11 +506,12 @@ class Prepared:
                         and n * (m - 1) >= BY_KEY_MIN_CELLS
                         and _n_workers(n_jobs, m, n, FUSED_THREAD_MIN_CELLS) > 1):  # fmt: skip
                     early = _EarlyOwnRows(mode, prep, x, d, rule, cache, own)
-                count(0)  # the first dataset fills the shared cache (plan, target orders)
+                try:
+                    count(0)  # the first dataset fills the shared cache (plan, target orders)
+                finally:
+                    own_done = early.stop() if early is not None else own_done
                 bar.update()
                 start = 1
-                if early is not None:
-                    own_done = early.stop()
                 fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache)
             minimum = THREAD_MIN_CELLS if fused is None else FUSED_THREAD_MIN_CELLS
             # (n x (m - start) records in the datasets left, as _n_workers counts them)
@@ -547,8 +551,9 @@ class Prepared:
         """The datasets after the first of a large count by the few-values sweep: those that
         share the first dataset's keys and fit the sweep counted together by ranges of keys
         (:meth:`~idrisk.risk._fewgrid.FewSweep.count_by_key`), each laid out by key first (its
-        own arrays then released, unless reusable), the others by ``count``. ``own_done``:
-        the datasets whose own rows are already in ``own`` (:class:`_EarlyOwnRows`)."""
+        own arrays then released, unless reusable: a reusable Prepared holds 10 bytes a record
+        and dataset more while it counts), the others by ``count``. ``own_done``: the
+        datasets whose own rows are already in ``own`` (:class:`_EarlyOwnRows`)."""
         first_keys = fused.first_keys  # (the first dataset's arrays may be released)
         live = first_keys[(first_keys >= 0) & (first_keys < fused.n_keys)]
         row_starts = np.zeros(fused.n_keys + 1, dtype=np.int64)
