@@ -228,7 +228,10 @@ def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:
 class _EarlyOwnRows:
     """The own rows of the later datasets, found by a helper thread while this one counts the
     first dataset (a large count, whose later datasets may then be counted by key: their
-    passes do not find own rows). :meth:`stop` ends it after the dataset at hand."""
+    passes do not find own rows). Only datasets whose keys are the targets' (known
+    categorical variables): another dataset is mostly counted the general way, which finds
+    its own rows itself, and its keys would be encoded once more here. :meth:`stop` ends it
+    after the dataset at hand."""
 
     def __init__(self, mode: _Mode, prep: PreparedInputs, x: np.ndarray, d: np.ndarray,
                  rule: MatchRule, cache: CountCache, own: np.ndarray) -> None:  # fmt: skip
@@ -240,6 +243,8 @@ class _EarlyOwnRows:
             for j in range(1, prep.m):
                 if self._stopped:
                     return
+                if not mode.known_keys(j):
+                    continue
                 own[:, j] = own_rows_match(
                     mode.encoder.keys, mode.skey(j), lo, hi, x, d, prep.cont_syn[j], rule
                 )
