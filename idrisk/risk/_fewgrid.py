@@ -37,7 +37,7 @@ from . import _fewbykey, _fewkernels, _kernels
 from ._order import value_order
 
 __all__ = [
-    "FewSide", "FewStack", "FewSweep", "GridTargets", "buckets", "count", "grid_axis",
+    "FewSide", "FewStack", "FewSweep", "GridTargets", "buckets", "count", "fit", "grid_axis",
     "kept_orders", "side", "target_order",
 ]
 
@@ -169,7 +169,19 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
     dataset found: ``few``, its values (None: unknown, False: too many), and ``cells``, its
     keys, w and cells (reused when this dataset's keys and w are the same: known variables)."""
     yu, yw = np.ascontiguousarray(y[:, u]), np.ascontiguousarray(y[:, 1 - u])
-    found = None
+    found = fit(skey, yw, n_keys, hint, limit)
+    if found is None:
+        return None
+    values, cells, counts = found
+    starts, sorted_u, rank = _fewkernels.few_side(value_order(yu), yu, cells, counts, len(values))
+    return FewSide(values, starts, sorted_u, rank)
+
+
+def fit(skey: np.ndarray, yw: np.ndarray, n_keys: int, hint: Any,
+        limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:  # fmt: skip
+    """The values, cells and rows per cell of a dataset's w (``yw``, contiguous) for
+    :func:`side` (``hint``: see there; the last dataset's values tried first), or None when
+    w has more than ``limit`` distinct values."""
     for _ in range(2):
         values = hint.few
         if values is None:
@@ -181,13 +193,9 @@ def side(skey: np.ndarray, y: np.ndarray, u: int, n_keys: int, hint: Any, limit:
             return None
         found = _cells(skey, yw, values, n_keys, hint)
         if found is not None:
-            break
+            return values, *found
         hint.few = None  # a w value outside the last dataset's: this dataset's own values
-    if found is None:
-        return None
-    cells, counts = found
-    starts, sorted_u, rank = _fewkernels.few_side(value_order(yu), yu, cells, counts, len(values))
-    return FewSide(values, starts, sorted_u, rank)
+    return None
 
 
 def _cells(skey, yw, values, n_keys, hint):

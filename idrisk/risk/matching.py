@@ -39,6 +39,7 @@ __all__ = [
     "half_widths",
     "interval_bounds",
     "count_matches",
+    "few_plan",
     "few_sweep",
     "own_rows_match",
 ]
@@ -700,6 +701,30 @@ def few_sweep(tkey, x, d, rule: MatchRule, n_keys: int, cache: CountCache, *,
         cache.grid_targets[u], cache.ranks.get(1 - u), u, n_keys, tkey,
         (lo, hi, x, d), (rule.closed, rule.na_matches),
     )  # fmt: skip
+
+
+def few_plan(tkey, skey, x, d, y, rule: MatchRule, n_keys: int, cache: CountCache):
+    """The few-values sweep of every dataset, the first included (as :func:`few_sweep`), laid
+    out from the first dataset (keys ``skey``, values ``y``) without counting it: its grid
+    axis, values and cells of w, and the targets; None when its count would take another way
+    (it is then counted by :func:`count_matches`, which reuses what ``cache`` holds)."""
+    if rule.ellipsoid or x.shape[1] != 2:
+        return None
+    tkey, skey = np.asarray(tkey, dtype=np.int64), np.asarray(skey, dtype=np.int64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if _nan_in_live_rows(skey, y):
+        return None
+    if cache.grid_axis is None:
+        cache.grid_axis = _grid_axis(skey, y, cache.ranks)
+    u = cache.grid_axis
+    ranks = cache.ranks.setdefault(1 - u, _RankCache())
+    n_cells = int(max(n_keys, skey.max(initial=-1) + 1, tkey.max(initial=-1) + 1))
+    yw = np.ascontiguousarray(y[:, 1 - u])
+    if ranks.few is False or _fewgrid.fit(skey, yw, n_cells, ranks, _GRID_BUCKETS) is None:
+        return None
+    lo, hi = cache.bounds(x, d)
+    cache.targets(u, tkey, lo, hi)
+    return few_sweep(tkey, x, d, rule, n_keys, cache)
 
 
 def count_matches(

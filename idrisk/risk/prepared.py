@@ -68,6 +68,7 @@ from .matching import (
     CountCache,
     MatchRule,
     count_matches,
+    few_plan,
     few_sweep,
     half_widths,
     own_rows_match,
@@ -481,7 +482,7 @@ class Prepared:
         empty = np.empty((n, 0))
         release = not self._reusable
 
-        fused = None  # the datasets in one compiled call each, if they can
+        fused: Any = None  # the datasets in one compiled call each, if they can
 
         def count(j: int) -> None:
             y = prep.cont_syn[j] if prep.radii is not None else empty
@@ -505,6 +506,7 @@ class Prepared:
             fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache, before_first=True)
             start = 0
             own_done: set[int] = set()  # later datasets whose own rows are already found
+            by_key = False  # every dataset counted together by key, the first included
             if fused is None:
                 early = None
                 if (prep.radii is not None and not rule.ellipsoid and _CORES > 1
@@ -512,19 +514,25 @@ class Prepared:
                         and _n_workers(n_jobs, m, n, FUSED_THREAD_MIN_CELLS) > 1):  # fmt: skip
                     early = _EarlyOwnRows(mode, prep, x, d, rule, cache, own)
                 try:
-                    count(0)  # the first dataset fills the shared cache (plan, target orders)
+                    if early is not None:  # the sweep laid out from the first dataset
+                        fused = few_plan(encoder.keys, mode.skey(0), x, d, prep.cont_syn[0],
+                                         rule, encoder.n_keys, cache)  # fmt: skip
+                        by_key = fused is not None
+                    if not by_key:
+                        count(0)  # the first dataset fills the shared cache (plan, orders)
                 finally:
                     own_done = early.stop() if early is not None else own_done
-                bar.update()
-                start = 1
-                fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache)
+                if not by_key:
+                    bar.update()
+                    start = 1
+                    fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache)
             minimum = THREAD_MIN_CELLS if fused is None else FUSED_THREAD_MIN_CELLS
             # (n x (m - start) records in the datasets left, as _n_workers counts them)
             workers = _n_workers(n_jobs, m + 1 - start, n, minimum)
             # every side kept from the last radius (small inputs): one pass counts them all
             stack = None
             laid_out: list[int] = []  # sides laid out at this count, not counted yet
-            if fused is not None and (start == 0 or more) and mode.stackable():
+            if fused is not None and (start == 0 or more) and mode.stackable() and not by_key:
                 if start:  # the first count of a sweep: the later sides laid out first
                     fits = [False] * m
 
@@ -544,17 +552,20 @@ class Prepared:
                     bar.update(m)
             elif laid_out:
                 _share(count, laid_out, workers, _NO_BAR)  # (each from its side)
-            elif fused is not None and start and n * (m - start) >= BY_KEY_MIN_CELLS:
-                self._count_by_key(mode, prep, fused, count, c, own, own_done, workers, bar)
+            elif by_key or (fused is not None and start and n * (m - 1) >= BY_KEY_MIN_CELLS):
+                self._count_by_key(mode, prep, fused, count, c, own, own_done, start, workers,
+                                   bar)  # fmt: skip
             else:
                 _share(count, range(start, m), workers, bar)
         return c, own, checks, prep
 
     def _count_by_key(self, mode: _Mode, prep: PreparedInputs, fused: Any, count: Any,
-                      c: np.ndarray, own: np.ndarray, own_done: set[int], workers: int,
-                      bar: Any) -> None:  # fmt: skip
-        """The datasets after the first of a large count by the few-values sweep: those that
-        share the first dataset's keys and fit the sweep counted together by ranges of keys
+                      c: np.ndarray, own: np.ndarray, own_done: set[int], start: int,
+                      workers: int, bar: Any) -> None:  # fmt: skip
+        """The datasets from ``start`` (0: the sweep was laid out from the first dataset
+        without counting it, :func:`~idrisk.risk.matching.few_plan`; 1: the first is counted)
+        of a large count by the few-values sweep: those that share the first dataset's keys
+        and fit the sweep counted together by ranges of keys
         (:meth:`~idrisk.risk._fewgrid.FewSweep.count_by_key`), each laid out by key first (its
         own arrays then released, unless reusable: a reusable Prepared holds 10 bytes a record
         and dataset more while it counts), the others by ``count``. ``own_done``: the
@@ -583,7 +594,7 @@ class Prepared:
                 mode.prep.release(j)  # the consumed arrays themselves
                 prep.release(j)
 
-        _share(lay_out, range(1, self.m), workers, _NO_BAR)
+        _share(lay_out, range(start, self.m), workers, _NO_BAR)
         fused.count_by_key(
             row_starts, sides, c,
             lambda tasks: _share(lambda t: tasks[t](), range(len(tasks)), workers, _NO_BAR),
