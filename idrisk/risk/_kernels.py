@@ -373,6 +373,24 @@ def encode_keys(codes, sizes, lut, offsets, out):
 
 
 @_jit
+def first_codes(raw, lut, codes, uniques):
+    """``pd.factorize(raw)`` for small integers (``0 <= raw < len(lut)``): each row's code,
+    numbered in order of first appearance, into ``codes``; the values in that order into
+    ``uniques`` and their codes into ``lut`` (filled with -1 by the caller). Returns the
+    number of distinct values."""
+    found = 0
+    for i in range(raw.shape[0]):
+        r = raw[i]
+        k = lut[r]
+        if k < 0:
+            k = lut[r] = found
+            uniques[found] = r
+            found += 1
+        codes[i] = k
+    return found
+
+
+@_jit
 def nan_in_live_rows(skey, y):
     """Is any value of a row with a key >= 0 NaN (one pass, no temporaries)?"""
     for i in range(y.shape[0]):

@@ -33,12 +33,14 @@ class KeyEncoder:
             na |= col < 0
             size = int(col.max()) + 2 if col.size else 1
             raw = key * size + (col + 1)
-            uniques, key = self._compress(raw)
-            self._stages.append((size, uniques))
             lut = None
-            if n_prev * size <= self._DENSE:
+            if n_prev * size <= self._DENSE:  # (pd.factorize in one compiled pass)
                 lut = np.full(n_prev * size, -1, dtype=np.int64)
-                lut[uniques.to_numpy(dtype=np.int64)] = np.arange(len(uniques))
+                key, found = np.empty(n, dtype=np.int64), np.empty(n_prev * size, dtype=np.int64)
+                uniques = pd.Index(found[: _kernels.first_codes(raw, lut, key, found)])
+            else:
+                uniques, key = self._compress(raw)
+            self._stages.append((size, uniques))
             self._luts.append(lut)
             n_prev = max(len(uniques), 1)
         self.keys = np.where(na, -1, key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -253,3 +254,40 @@ def test_key_encoder_gives_the_confidential_rows_their_own_keys():
         encoder = KeyEncoder(codes)
         np.testing.assert_array_equal(encoder.transform(codes), encoder.keys)
         assert encoder.keys.max(initial=-1) < encoder.n_keys
+
+
+@settings(max_examples=200, deadline=None)
+@given(raw=st.lists(st.integers(0, 40), max_size=300))
+def test_first_codes_is_pandas_factorize(raw):
+    """The key encoder's compiled factorisation numbers values in order of first appearance,
+    as ``pd.factorize``, and fills the lookup table with each value's code."""
+    from idrisk.risk._kernels import first_codes
+
+    values = np.asarray(raw, dtype=np.int64)
+    lut = np.full(41, -1, dtype=np.int64)
+    codes, found = np.empty(len(values), dtype=np.int64), np.empty(41, dtype=np.int64)
+    k = first_codes(values, lut, codes, found)
+    want_codes, want_uniques = pd.factorize(values)
+    np.testing.assert_array_equal(codes, want_codes)
+    np.testing.assert_array_equal(found[:k], want_uniques)
+    assert lut[want_uniques].tolist() == list(range(k))
+    assert (np.delete(lut, want_uniques) == -1).all()
+
+
+def test_key_encoder_keys_are_the_same_with_and_without_lookup_tables(monkeypatch):
+    """Stages small enough for a lookup table are factorised in compiled code; the keys (and
+    the transform of other codes) are those of ``pd.factorize`` stage by stage."""
+    from idrisk.risk._keys import KeyEncoder
+
+    rng = np.random.default_rng(37)
+    for _ in range(60):
+        n, p = int(rng.integers(1, 80)), int(rng.integers(1, 4))
+        codes = rng.integers(-1, int(rng.choice([3, 9, 50])), (n, p)).astype(np.int32)
+        other = rng.integers(-1, 60, (n, p)).astype(np.int32)
+        dense = KeyEncoder(codes)
+        monkeypatch.setattr(KeyEncoder, "_DENSE", 0)
+        sparse = KeyEncoder(codes)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(dense.keys, sparse.keys)
+        assert dense.n_keys == sparse.n_keys
+        np.testing.assert_array_equal(dense.transform(other), sparse.transform(other))
