@@ -354,6 +354,10 @@ def _codes_like(series: pd.Series) -> int | None:
     if pd.api.types.is_bool_dtype(series.dtype):
         return int(series.nunique(dropna=True)) or None
     x = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    head = x[:4096]  # (its verdict, when it has one, is the whole column's: no sort of it)
+    head = head[~np.isnan(head)]
+    if np.unique(head).size > CODES_MAX_DISTINCT or not np.all(head == np.round(head)):
+        return None
     x = x[~np.isnan(x)]
     if x.size == 0 or not np.all(np.isfinite(x)) or not np.all(x == np.round(x)):
         return None

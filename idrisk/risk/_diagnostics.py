@@ -103,10 +103,10 @@ def check_partial_synthesis(
     n = len(confidential[known[0]])
     shares = []
     for frame in frames:
-        same = np.ones(n, dtype=bool)
-        for c in known:
+        same = _equal_rows(confidential[known[0]], frame[known[0]])
+        for c in known[1:]:
             same &= _equal_rows(confidential[c], frame[c])
-        shares.append(float(same.mean()))
+        shares.append(np.count_nonzero(same) / n)
     low = [(w, s) for w, s in zip(names, shares) if s < PARTIAL_MIN_SHARE]
     if low:
         where = (
@@ -206,14 +206,14 @@ def check_label_overlap(
         inside_memo: dict = {}
         for frame, where in zip(frames, names):
             labels, codes = _label_codes(frame[c], memo)
-            total = len(codes) - int(np.count_nonzero(codes < 0))
-            if total == 0:
-                continue
             found = inside_memo.get(id(labels))
             if found is None or found[0] is not labels:  # is each label a confidential one?
                 inside = np.fromiter((v in conf_labels for v in labels), bool, len(labels))
                 found = inside_memo[id(labels)] = (labels, np.append(inside, False))
             if found[1][:-1].all():  # the usual case
+                continue
+            total = len(codes) - int(np.count_nonzero(codes < 0))
+            if total == 0:
                 continue
             inside_total = int(np.count_nonzero(found[1][codes]))  # code -1 -> the last: False
             if inside_total >= LABEL_MIN_SHARE * total:
