@@ -101,6 +101,7 @@ def level_codes(
 
 
 _IDENTITY = np.empty(0, dtype=CODE_DTYPE)  # level_codes' lookup when codes are levels already
+_RELEASED = np.empty(0, dtype=CODE_DTYPE)  # a dataset's exact codes once it is encoded
 
 
 def exact_codes(values: list[np.ndarray]) -> list[np.ndarray]:
@@ -453,8 +454,9 @@ def encode_inputs(
 ) -> PreparedInputs:
     """The arrays of the counting engine for a call with ``r`` None (``exact``) or a radius
     (``radii`` left None: the caller sets them). ``share(task, items)`` runs ``task(j)`` for
-    each item, perhaps on threads: the synthetic datasets' float columns are stacked by it
-    (numpy's copies release the GIL); an error is that of the first dataset in order."""
+    each item, perhaps on threads: the synthetic datasets' codes and float columns are found
+    by it (numpy's copies release the GIL); an error is that of the first dataset in order
+    (the codes' errors before the float columns', as the columns are read)."""
     options, names = checked.options, checked.names
     conf_cols, syn_cols = checked.columns[0], checked.columns[1:]
     orig_name, rules = checked.orig_name, options.rules
@@ -473,8 +475,9 @@ def encode_inputs(
     levels: dict[str, list[str]] = {}
     # one (n, p_cat) array per dataset, filled column by column (no list-then-stack copy); a
     # dataset whose codes are the confidential ones (known variables only) shares cat_orig:
-    # None while every column so far is the confidential one, its own copy from the first
-    # column that differs (no memory written per dataset for known variables)
+    # None while every column so far is the confidential one, its own copy (of every column
+    # of cat_orig, filled first) from the first column that differs (no memory written per
+    # dataset for known variables)
     cat_orig = np.empty((n, len(categorical_l)), dtype=CODE_DTYPE)
     cat_syn: list[np.ndarray | None] = [None] * len(syn_cols)
 
@@ -483,40 +486,43 @@ def encode_inputs(
         if a is None:
             if np.array_equal(codes, cat_orig[:, v]):
                 return
-            a = cat_syn[j] = cat_orig.copy()  # (columns v + 1.. are written later)
+            a = cat_syn[j] = cat_orig.copy()
         a[:, v] = codes
 
-    done: dict[str, int] = {}
+    first: dict[str, int] = {}  # each column's first place (R's rules may list one twice)
+    exact_syn: dict[str, list[np.ndarray]] = {}  # numeric columns matched exactly: codes
+    memo: dict = {}
     for v, c in enumerate(categorical_l):
-        if c in done:  # a column listed twice (R's rules): the same codes
-            cat_orig[:, v] = cat_orig[:, done[c]]
-            for a in cat_syn:
-                if a is not None:
-                    a[:, v] = a[:, done[c]]
+        if c in first:
+            cat_orig[:, v] = cat_orig[:, first[c]]
             continue
-        done[c] = v
+        first[c] = v
         column = conf_cols[c]
         if is_factor(column, rules) or c in declared_cat:
             lv = column_levels(column, rules)
             seen = set(lv)
             lv = lv + [x for x in column_levels(syn_cols[0][c], rules) if x not in seen]
             levels[c] = lv
-            memo: dict = {}
             cat_orig[:, v] = level_codes(column, lv, memo, rules)
-            for j, cols in enumerate(syn_cols):
-                put(j, v, level_codes(cols[c], lv, memo, rules))
-        else:  # numeric column matched exactly (r is None)
+        else:  # numeric column matched exactly (r is None): codes common to every dataset
             values = [as_float(column, c, orig_name)] + [
                 as_float(f[c], c, where) for f, where in zip(syn_cols, names)
             ]
             codes = exact_codes(values)
             if codes[0].dtype != cat_orig.dtype:  # more distinct values than int32 holds
                 cat_orig = cat_orig.astype(codes[0].dtype)
-                cat_syn = [None if a is None else a.astype(codes[0].dtype) for a in cat_syn]
             cat_orig[:, v] = codes[0]
-            for j in range(len(syn_cols)):
-                put(j, v, codes[j + 1])
+            exact_syn[c] = codes[1:]
             del codes, values
+
+    def encode_dataset(j: int) -> None:  # a synthetic dataset's codes, by column
+        for v, c in enumerate(categorical_l):
+            if c in exact_syn:
+                put(j, v, exact_syn[c][j])
+            else:
+                put(j, v, level_codes(syn_cols[j][c], levels[c], memo, rules))
+        for codes in exact_syn.values():
+            codes[j] = _RELEASED  # (each dataset's exact codes held until it is encoded)
 
     parse = set(checked.declared_cont)
     value_checks = checked.value_checks
@@ -535,15 +541,21 @@ def encode_inputs(
     cont_orig = stack_float(conf_cols, orig_name)
     sources = list(zip(syn_cols, names))
     cont_syn: list[np.ndarray] = [np.empty((0, 0))] * len(sources)
-    errors: list[Exception | None] = [None] * len(sources)
+    # an error is raised below: the first dataset's codes', else its float columns'
+    errors: list[Exception | None] = [None] * (2 * len(sources))
 
     def stack_dataset(j: int) -> None:
-        try:
-            cont_syn[j] = stack_float(*sources[j])
-        except Exception as error:  # noqa: BLE001 -- raised below, the first dataset's first
-            errors[j] = error
+        cont_syn[j] = stack_float(*sources[j])
 
-    (share or _one_by_one)(stack_dataset, range(len(sources)))
+    def dataset(j: int) -> None:
+        for step, at in ((encode_dataset, j), (stack_dataset, len(sources) + j)):
+            try:
+                step(j)
+            except Exception as error:  # noqa: BLE001 -- raised below
+                errors[at] = error
+                return
+
+    (share or _one_by_one)(dataset, range(len(sources)))
     for error in errors:
         if error is not None:
             raise error
