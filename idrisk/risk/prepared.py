@@ -617,8 +617,9 @@ class Prepared:
         options = self.resolve(r, options)
         c, own, checks, prep = self.counts(options, progress=progress, n_jobs=n_jobs)
         result = IdentificationRiskResult.from_counts(
-            c, own, index=prep.index, checks=checks, **result_about(prep)
-        )
+            c, own, index=prep.index, checks=checks, share=_sharing(prep.m, prep.n),
+            **result_about(prep),
+        )  # fmt: skip
         if warn:
             warn_about_checks(
                 result, checks, prep.names, orig_name=prep.orig_name

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,9 +71,10 @@ class IdentificationRiskResult(Result):
     Matrices are DataFrames with one row per confidential record (the index of ``origdata``) and
     one column per synthetic dataset (1..m); vectors are Series indexed by dataset.
 
-    The record-level matrices are stored compactly (``c`` as int32, ``T``, ``K``, ``F`` as
-    bool, read-only; ``risk`` = T / c derived when asked) and the R-shaped DataFrames below
-    are built on first access (:meth:`array` gives the compact arrays without a frame).
+    The record-level matrices are stored compactly (``c`` as int32 and the own-row flags,
+    read-only; ``T``, ``K``, ``F`` (bool) and ``risk`` = T / c derived when first asked) and
+    the R-shaped DataFrames below are built on first access (:meth:`array` gives the compact
+    arrays without a frame).
 
     Attributes
     ----------
@@ -124,9 +125,11 @@ class IdentificationRiskResult(Result):
     checks: pd.DataFrame | None = None
     # the compact record-level arrays (n x m, column-major, read-only)
     _c: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int32), repr=False)
-    _T: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), bool), repr=False)
-    _K: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), bool), repr=False)
-    _F: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), bool), repr=False)
+    # T, K and F: None while derived from c and the own rows (_own) when first asked
+    _T: np.ndarray | None = field(default=None, repr=False)
+    _K: np.ndarray | None = field(default=None, repr=False)
+    _F: np.ndarray | None = field(default=None, repr=False)
+    _own: np.ndarray | None = field(default=None, repr=False)
     _risk: np.ndarray | None = field(default=None, repr=False)  # None: T / c
     _index: pd.Index | None = field(default=None, repr=False)
 
@@ -143,6 +146,7 @@ class IdentificationRiskResult(Result):
         r: dict[str, float] | None = None,
         categorical: tuple[str, ...] = (),
         continuous: tuple[str, ...] = (),
+        share: Callable[[Callable[[int], None], range], None] | None = None,
     ) -> IdentificationRiskResult:
         """Build every component from the match counts c (``counts``) and own-row indicators
         (n x m).
@@ -150,6 +154,8 @@ class IdentificationRiskResult(Result):
         ``checks``: ``na_confidential``, ``na_synthetic`` (length m) and ``never_match`` counts
         (:func:`idrisk.risk._checks.input_checks`); ``c_zero`` is counted here. ``options``,
         ``r``, ``categorical``, ``continuous``: what the result records about its call.
+        ``share(task, items)``: runs ``task(j)`` for each dataset j, perhaps on threads (the
+        default: one after the other); each dataset's summaries are the same either way.
         """
         from ._kernels import risk_summaries
 
@@ -158,21 +164,29 @@ class IdentificationRiskResult(Result):
         dtype = np.int32 if n < np.iinfo(np.int32).max else np.int64
         c = np.asfortranarray(c, dtype=dtype)
         own = np.asfortranarray(own, dtype=bool)
-        t = np.empty((n, m), dtype=bool, order="F")
-        k = np.empty((n, m), dtype=bool, order="F")
-        f = np.empty((n, m), dtype=bool, order="F")
         sums = np.zeros((m, 4), dtype=np.int64)
         exp_risk = np.zeros(m, dtype=np.float64)
-        risk_summaries(c, own, t, k, f, sums, exp_risk)
+        flags = np.empty((0, m), dtype=bool, order="F")  # (none written: the sums only)
+        if share is None:
+            risk_summaries(c, own, flags, flags, flags, sums, exp_risk)
+        else:  # (a column's sums are computed alone: the same operations in the same order)
+
+            def summarise(j: int) -> None:
+                cut = slice(j, j + 1)
+                risk_summaries(c[:, cut], own[:, cut], flags[:, cut], flags[:, cut],
+                               flags[:, cut], sums[cut], exp_risk[cut])  # fmt: skip
+
+            share(summarise, range(m))
         s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
         return cls._wrap(
-            c, t, k, f, None, s, exp_risk, true_rate, false_rate, index,
+            c, None, None, None, None, s, exp_risk, true_rate, false_rate, index, own=own,
             checks=checks_table(checks, c_zero),
             options=options, r=r, categorical=categorical, continuous=continuous,
         )
 
     @classmethod
-    def _wrap(cls, c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, **about):
+    def _wrap(cls, c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, own=None,
+              **about):  # fmt: skip
         m = np.shape(c)[1]
         columns = pd.RangeIndex(1, m + 1, name="dataset")
 
@@ -185,9 +199,10 @@ class IdentificationRiskResult(Result):
             true_rate=series(true_rate, "true_rate"),
             false_rate=series(false_rate, "false_rate"),
             _c=_read_only(c),
-            _T=_read_only(t),
-            _K=_read_only(k),
-            _F=_read_only(f),
+            _T=None if t is None else _read_only(t),
+            _K=None if k is None else _read_only(k),
+            _F=None if f is None else _read_only(f),
+            _own=None if own is None else _read_only(own),
             _risk=None if risk is None else _read_only(risk),
             _index=index,
             **about,
@@ -212,14 +227,33 @@ class IdentificationRiskResult(Result):
             if self._risk is not None:
                 return self._risk
             c = self._c
-            hit = np.asarray(self._T) & (c > 0)
+            hit = np.asarray(self.array("T")) & (c > 0)
             out = np.empty(c.shape, dtype=np.float64, order="F")
             np.divide(hit, np.maximum(c, 1), out=out)  # T / c, and 0 when c = 0
             return _read_only(out)
-        arrays = {"c": self._c, "T": self._T, "K": self._K, "F": self._F}
-        if name not in arrays:
-            raise ValueError(f"name must be one of {[*arrays, 'risk']}, got {name!r}")
-        return arrays[name]
+        if name not in ("c", "T", "K", "F"):
+            raise ValueError(f"name must be one of ['c', 'T', 'K', 'F', 'risk'], got {name!r}")
+        if name == "c":
+            return self._c
+        if self._T is not None and self._K is not None and self._F is not None:
+            return {"T": self._T, "K": self._K, "F": self._F}[name]
+        return self._flags()[name]
+
+    def _flags(self) -> dict[str, np.ndarray]:
+        """T, K and F from c and the own rows, computed once (R's rules: see
+        :func:`idrisk.risk._kernels.risk_summaries`, which writes them)."""
+        found = self.__dict__.get("_flag_arrays")
+        if found is None:
+            from ._kernels import risk_summaries
+
+            c = self._c
+            own = self._own if self._own is not None else np.zeros(c.shape, bool, order="F")
+            t, k, f = (np.empty(c.shape, dtype=bool, order="F") for _ in range(3))
+            m = c.shape[1]
+            risk_summaries(c, own, t, k, f, np.zeros((m, 4), dtype=np.int64), np.zeros(m))
+            found = {"T": _read_only(t), "K": _read_only(k), "F": _read_only(f)}
+            self.__dict__["_flag_arrays"] = found
+        return found
 
     def _frame(self, name: str) -> pd.DataFrame:
         cached = self.__dict__.get("_frames", {}).get(name)

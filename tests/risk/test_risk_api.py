@@ -230,3 +230,32 @@ def test_fused_later_datasets_and_their_fallbacks_equal_each_dataset_alone(monke
         monkeypatch.setattr(_fewgrid.FewSweep, "__call__", fail)
         with pytest.raises(RuntimeError, match="dataset failed"):
             identification_risk(orig, syns, n_jobs=2, **call)
+
+
+def test_from_counts_is_r_rules_whatever_the_order_of_the_datasets():
+    """The result's summaries and its T, K, F and risk (derived from c and the own rows when
+    first asked) follow R's rules, written here directly; summarised one dataset at a time in
+    any order (``share``: on threads), every digit is the same."""
+    from idrisk.risk.result import IdentificationRiskResult
+
+    rng = np.random.default_rng(41)
+    n, m = 400, 7
+    c = np.asfortranarray(rng.integers(0, 5, (n, m)), dtype=np.int32)
+    own = np.asfortranarray(rng.random((n, m)) < 0.6)
+    hit = own & (c > 0)
+    want = {"T": hit | (c == 0), "K": (c == 1) & hit, "F": (c == 1) & ~hit}
+    exp_risk = [0.0] * m
+    for j in range(m):
+        for i in range(n):  # R's sum: record order, a double accumulator
+            exp_risk[j] += 1.0 / c[i, j] if hit[i, j] else 0.0
+    serial = IdentificationRiskResult.from_counts(c, own)
+    shared = IdentificationRiskResult.from_counts(
+        c, own, share=lambda task, items: [task(j) for j in reversed(items)]
+    )
+    for res in (serial, shared):
+        assert res.exp_risk.tolist() == exp_risk
+        assert res.s.tolist() == (c == 1).sum(axis=0).tolist()
+        for name, flags in want.items():
+            np.testing.assert_array_equal(res.array(name), flags, err_msg=name)
+        np.testing.assert_array_equal(res.array("risk"), np.where(hit, 1 / np.maximum(c, 1), 0))
+        np.testing.assert_array_equal(res.true_rate, want["K"].sum(axis=0) / n)
