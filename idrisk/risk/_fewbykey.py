@@ -66,19 +66,29 @@ def key_side(skey, y, u, values, n_keys, last, row_starts, out_values, out_ranks
 
 
 @_jit
-def _stack_rows(values, ranks, row_starts, k0, k1, q, width, group_bits, shift, keys, stacked,
-                slots):  # fmt: skip
+def _stack_rows(values, ranks, row_starts, k0, k1, q, width, group_bits, shift, keys, pair):
     """Dataset q (of a task's group) of keys ``k0``..``k1 - 1`` (its :func:`key_side`) into
-    ``stacked`` and ``slots`` at ``q * rows``, with their sort :func:`key` by (key - k0, u)."""
+    ``pair`` at ``q * rows`` (u, then the slot as a float: one cache line holds both for
+    :func:`_take_pairs`), with their sort :func:`key` by (key - k0, u)."""
     a = row_starts[k0]
     base = q * (row_starts[k1] - a) - a
     bits = values.view(np.uint64)
     for k in range(k0, k1):
         for p in range(row_starts[k], row_starts[k + 1]):
             pos = base + p
-            stacked[pos] = values[p]
-            slots[pos] = q * width + ranks[p]
+            pair[pos, 0] = values[p]
+            pair[pos, 1] = q * width + ranks[p]
             keys[pos] = key(values[p], bits[p], k - k0, group_bits, shift, pos)
+
+
+@_jit
+def _take_pairs(order, pair, out_u, out_slot):
+    """``out_u, out_slot = pair[order, 0], pair[order, 1]`` (as int32) in one pass: one
+    random read a row where two arrays take two."""
+    for i in range(order.shape[0]):
+        r = order[i]
+        out_u[i] = pair[r, 0]
+        out_slot[i] = np.int32(pair[r, 1])
 
 
 @_jit
@@ -149,32 +159,42 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
     bufs: dict[int, np.ndarray] = {}  # a group's counts in the targets' order (while counted)
     left = [len(ranges)] * len(groups)
     lock = threading.Lock()
+    # memory reused from task to task (new memory costs its first touch): each thread's
+    # work arrays, sized for the largest task, and the buffers of the groups already gathered
+    rows = max((int(row_starts[k1] - row_starts[k0]) for k0, k1 in ranges), default=0)
+    most = rows * max((len(group) for group in groups), default=0)
+    scratch = threading.local()
+    spare: list[np.ndarray] = []
 
     def task(g: int, k0: int, k1: int) -> None:
         group = groups[g]
         with lock:
             if g not in bufs:
-                bufs[g] = np.empty((n, len(group)), dtype=np.int32, order="F")
+                found = spare.pop() if spare else np.empty((n, max(map(len, groups))),
+                                                           dtype=np.int32, order="F")
+                bufs[g] = found[:, :len(group)]
                 bufs[g][:dead] = 0
             buf = bufs[g]
+        if not hasattr(scratch, "keys"):
+            scratch.keys = np.empty(most, dtype=np.uint64)
+            scratch.pair = np.empty((most, 2), dtype=np.float64)
+            scratch.sorted_u = np.empty(most, dtype=np.float64)
+            scratch.slot = np.empty(most, dtype=np.int32)
         i0, i1 = int(target_starts[k0]), int(target_starts[k1])
         total = int(row_starts[k1] - row_starts[k0]) * len(group)
         shift = max(1, (total - 1).bit_length())
         group_bits = (k1 - 1 - k0).bit_length()
         if 64 - group_bits - shift < VALUE_MIN_BITS:  # (never: see TASK_KEYS)
             raise AssertionError("a task's keys and rows leave too few bits of the value")
-        stacked = np.empty(total, dtype=np.float64)
-        slots = np.empty(total, dtype=np.int32)
-        keys = np.empty(total, dtype=np.uint64)
+        pair, keys = scratch.pair[:total], scratch.keys[:total]
         for q, j in enumerate(group):
             values, ranks = sides[j]
             _stack_rows(values, ranks, row_starts, k0, k1, q, width, group_bits, shift, keys,
-                        stacked, slots)  # fmt: skip
+                        pair)  # fmt: skip
         keys.sort()
-        order = rows_of(keys, shift, stacked)
-        del keys
-        sorted_u, slot = stacked[order], slots[order]
-        del order, stacked, slots
+        order = rows_of(keys, shift, pair[:, 0])
+        sorted_u, slot = scratch.sorted_u[:total], scratch.slot[:total]
+        _take_pairs(order, pair, sorted_u, slot)
         starts = np.zeros(n_keys + 1, dtype=np.int64)
         starts[k0 + 1:k1 + 1] = (row_starts[k0 + 1:k1 + 1] - row_starts[k0]) * len(group)
         _fewkernels.few_stack(starts, sorted_u, slot, width, t.keys_first, t.lo_first,
@@ -194,6 +214,8 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
         if buf is None:  # (no range: every target's key is < 0)
             buf = np.zeros((n, len(groups[g])), dtype=np.int32, order="F")
         _gather(buf, at, np.asarray(groups[g], dtype=np.int64), c_out)
+        with lock:
+            spare.append(buf.base if buf.base is not None else buf)
         for j in groups[g]:
             sides.pop(j, None)
             done(j)
