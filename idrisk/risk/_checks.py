@@ -18,8 +18,11 @@ from .._schema import label
 from .._stack import user_stacklevel
 from ..exceptions import RiskInputWarning
 from ._diagnostics import shared_values
+from ._kernels import nan_or_empty
 from .options import RiskOptions
 from .result import IdentificationRiskResult, span_text
+
+_NO_D = np.empty((0, 0), dtype=np.float64)  # (check_counts without half-widths)
 
 __all__ = [
     "check_counts",
@@ -49,9 +52,15 @@ def check_counts(
     for the same ``x`` and ``cols`` (other radii), where the counts of each set of empty
     intervals are kept (the same records at every percentage radius).
     """
-    na = np.isnan(x)
     out: dict[str, Any] = {"na": 0, "na_by": {}, "never": 0, "never_by": {}, "never_values": {}}
-    if na.any():  # the usual case has no NA: nothing more to count
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    dx = _NO_D
+    if d is not None and d.size:
+        dx = np.ascontiguousarray(np.broadcast_to(d, x.shape), dtype=np.float64)
+    if not nan_or_empty(x, dx, closed):
+        return out  # the usual case: nothing to count
+    na = np.isnan(x)
+    if na.any():
         out["na"] = int(na.any(axis=1).sum())
         for c, k in zip(cols, na.sum(axis=0)):
             if k:

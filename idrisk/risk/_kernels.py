@@ -391,6 +391,27 @@ def first_codes(raw, lut, codes, uniques):
 
 
 @_jit
+def nan_or_empty(x, d, closed):
+    """Is any value of ``x`` NaN, or any interval empty (x not NaN and d < 0, or d == 0 with
+    open intervals; ``d``, C-contiguous as ``x``, with no rows: no intervals)? One pass
+    without temporaries, stopped at the first: the usual answer of
+    :func:`idrisk.risk._checks.check_counts` is no."""
+    is_open = not closed
+    xs, ds = x.ravel(), d.ravel()  # (C-contiguous: views)
+    for start in range(0, xs.shape[0], 8192):  # (branch-free blocks: vectorised)
+        stop = min(start + 8192, xs.shape[0])
+        found = 0
+        for i in range(start, stop):
+            found += xs[i] != xs[i]
+        if ds.shape[0] > 0:
+            for i in range(start, stop):
+                found += (ds[i] < 0) + ((ds[i] == 0) & is_open)
+        if found:
+            return True
+    return False
+
+
+@_jit
 def nan_in_live_rows(skey, y):
     """Is any value of a row with a key >= 0 NaN (one pass, no temporaries)?"""
     for i in range(y.shape[0]):

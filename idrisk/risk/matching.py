@@ -104,7 +104,7 @@ def half_widths(
     # the one description of a radius (idrisk._radius), shared with the risk weights
     d = half_width(x, radii[None, :], percentage=percentage, abs_radius=abs_radius)
     if not euclidean_dist or p == 0:
-        return np.array(d, dtype=np.float64)
+        return np.asarray(d, dtype=np.float64)  # (a new array already)
     known = np.zeros(p, dtype=bool) if known is None else np.asarray(known, dtype=bool)
     d_known = np.zeros(n)
     for v in np.flatnonzero(known):

@@ -12,6 +12,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from idrisk import RiskOptions, identification_risk
 from idrisk.risk.prepared import prepare
@@ -358,6 +360,39 @@ def test_check_counts_kept_per_set_of_empty_intervals():
         got["never_by"].clear()
         got["never_values"].clear()
     assert 0 < len(memo) <= 3
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    n=st.integers(0, 40),
+    nan=st.sampled_from([0.0, 0.1]),
+    bad=st.sampled_from([0.0, 0.1]),
+    closed=st.booleans(),
+    with_d=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_check_counts_is_a_count_of_each_record(n, nan, bad, closed, with_d, seed):
+    """The input checks (a compiled pass finds the usual case, no NA and no empty interval,
+    without temporaries) equal a count written record by record: NA in a column, and an empty
+    interval (d < 0, or d = 0 when open) on a value that is not NA."""
+    from idrisk.risk._checks import check_counts
+
+    rng = np.random.default_rng(seed)
+    x = rng.choice([1.0, 2.0, 7.5], (n, 2))
+    x[rng.random((n, 2)) < nan] = np.nan
+    d = 0.1 * x if with_d else None
+    if d is not None:
+        d[rng.random((n, 2)) < bad] = rng.choice([-1.0, 0.0], 1)[0]
+    got = check_counts(x, ["a", "b"], d, closed)
+    na = [[bool(np.isnan(x[i, v])) for v in range(2)] for i in range(n)]
+    empty = [[d is not None and not na[i][v] and (d[i, v] < 0 or (d[i, v] == 0 and not closed))
+              for v in range(2)] for i in range(n)]  # fmt: skip
+    assert got["na"] == sum(any(row) for row in na)
+    per_column = np.asarray(na, dtype=bool).reshape(n, 2).sum(axis=0).tolist()
+    assert got["na_by"] == {c: k for c, k in zip("ab", per_column) if k}
+    assert got["never"] == sum(any(row) for row in empty)
+    per_column = np.asarray(empty, dtype=bool).reshape(n, 2).sum(axis=0).tolist()
+    assert got["never_by"] == {c: k for c, k in zip("ab", per_column) if k}
 
 
 def test_share_on_kept_helper_threads():
