@@ -172,8 +172,10 @@ def synthetic_counts(prep: Any, share: Any = None) -> list[dict[str, Any]]:
         return [check_counts(np.empty((prep.n, 0)), [])] * prep.m
     out: list[dict[str, Any]] = [{}] * prep.m
 
-    def one(j: int) -> None:
-        out[j] = check_counts(prep.cont_syn[j], cols)
+    def one(j: int) -> None:  # (the columns themselves when none has NA: nothing stacked)
+        found = any(nan_or_empty(c.reshape(-1, 1), _NO_D, False)
+                    for c in prep.cont_syn.columns(j))  # fmt: skip
+        out[j] = check_counts(prep.cont_syn[j] if found else np.empty((0, len(cols))), cols)
 
     if share is None:
         for j in range(prep.m):

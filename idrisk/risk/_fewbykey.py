@@ -37,17 +37,17 @@ TASK_KEYS = 1 << 16
 
 
 @_jit
-def key_side(skey, y, u, values, n_keys, last, row_starts, out_values, out_ranks):
-    """A later dataset's live rows grouped by key: key k's u values at ``row_starts[k]:
-    row_starts[k + 1]`` of ``out_values`` and the ranks of their w among ``values`` in
+def key_side(skey, yu, yw, values, n_keys, last, row_starts, out_values, out_ranks):
+    """A dataset's live rows grouped by key: key k's u values (``yu``) at ``row_starts[k]:
+    row_starts[k + 1]`` of ``out_values`` and the ranks of their w (``yw``) among ``values`` in
     ``out_ranks`` (row order within a key), in one sequential pass after the cells of
     :func:`idrisk.risk._fewkernels.few_fit` (``last``'s when w is the first dataset's). False
     (the outputs then invalid) when the dataset does not fit the sweep (as ``few_fit``).
     ``skey`` must be the first dataset's keys (those of ``last`` and ``row_starts``)."""
     last_skey, last_w, cells, _ = last
-    if not _fewkernels.same_rows(last_skey, skey, last_w, y[:, 1 - u]):
+    if not _fewkernels.same_rows(last_skey, skey, last_w, yw):
         cells = np.empty_like(cells)
-        _, ok = _fewkernels.few_cells(skey, y[:, 1 - u], values, n_keys, cells)
+        _, ok = _fewkernels.few_cells(skey, yw, values, n_keys, cells)
         if not ok:
             return False
     n_values = values.shape[0]
@@ -56,11 +56,11 @@ def key_side(skey, y, u, values, n_keys, last, row_starts, out_values, out_ranks
         k = skey[r]
         if k < 0:
             continue
-        if k >= n_keys or np.isnan(y[r, u]):
+        if k >= n_keys or np.isnan(yu[r]):
             return False
         p = fill[k]
         fill[k] = p + 1
-        out_values[p] = y[r, u]
+        out_values[p] = yu[r]
         out_ranks[p] = cells[r] - k * n_values
     return True
 

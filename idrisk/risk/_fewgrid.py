@@ -397,7 +397,8 @@ class FewSweep:
                        j1: int | None = None) -> None:  # fmt: skip
         """The own rows of datasets ``j0``..``j1 - 1`` (default all) into ``own_out``."""
         for j in range(j0, own_out.shape[1] if j1 is None else j1):
-            self.own_rows(stack.skeys[j], stack.ys[j], own_out[:, j])
+            y = stack.ys[j]
+            self.own_rows(stack.skeys[j], (y[:, 0], y[:, 1]), own_out[:, j])
 
     @property
     def first_keys(self) -> np.ndarray:
@@ -409,22 +410,25 @@ class FewSweep:
         """The number of keys (every live key of a dataset that fits is below it)."""
         return self._n_keys
 
-    def own_rows(self, skey: np.ndarray, y: np.ndarray, own_out: np.ndarray) -> None:
-        """A dataset's own rows (keys ``skey``, float64 values ``y``) into ``own_out``."""
-        tkey, lo, hi, x, d = self._arrays
-        _kernels.own_rows(tkey, skey, lo, hi, x, d, y, self._closed, self._na_matches, False,
-                          own_out)  # fmt: skip
+    def own_rows(self, skey: np.ndarray, columns: Any, own_out: np.ndarray) -> None:
+        """A dataset's own rows (keys ``skey``, its two float64 columns) into ``own_out``."""
+        tkey, lo, hi, _, _ = self._arrays
+        _kernels.own_rows_pair(tkey, skey, lo, hi, columns[0], columns[1], self._closed,
+                               self._na_matches, own_out)  # fmt: skip
 
-    def key_side(self, skey: np.ndarray, y: np.ndarray, row_starts: np.ndarray) -> tuple | None:
-        """A later dataset's live rows grouped by key (:func:`idrisk.risk._fewbykey.key_side`:
-        u values, w ranks; its keys ``skey`` those of ``row_starts``: the first dataset's) when
-        it fits the sweep, else None (it is then counted the general way)."""
+    def key_side(self, skey: np.ndarray, columns: Any, row_starts: np.ndarray) -> tuple | None:
+        """A dataset's live rows grouped by key (:func:`idrisk.risk._fewbykey.key_side`: u
+        values, w ranks; ``columns``: its two float64 columns; its keys ``skey`` those of
+        ``row_starts``: the first dataset's) when it fits the sweep, else None (it is then
+        counted the general way)."""
         n_values = len(self._values)
         values = np.empty(row_starts[-1], dtype=np.float64)
         ranks = np.empty(row_starts[-1], dtype=np.int16 if n_values < 2**15 else np.int32)
+        u = self._u
+        yu, yw = (np.ascontiguousarray(columns[v], dtype=np.float64) for v in (u, 1 - u))
         ok = _fewbykey.key_side(
-            np.asarray(skey, dtype=np.int64), np.ascontiguousarray(y, dtype=np.float64),
-            self._u, self._values, self._n_keys, self._last, row_starts, values, ranks,
+            np.asarray(skey, dtype=np.int64), yu, yw, self._values, self._n_keys, self._last,
+            row_starts, values, ranks,
         )  # fmt: skip
         return (values, ranks) if ok else None
 

@@ -325,6 +325,19 @@ def risk_summaries(c, own, t, k, f, out_int, exp_risk):
 
 
 @_jit
+def _in_interval(yv, lv, hv, closed, na_matches):
+    """The interval test of :func:`_row_matches` for one variable, without branches on the
+    data (its outcome is random: a branch per comparison costs a misprediction per record)."""
+    if closed:
+        ok = not ((yv < lv) | (yv > hv))
+    else:
+        ok = not ((yv <= lv) | (yv >= hv))
+    if not na_matches:
+        ok &= not (np.isnan(yv) | np.isnan(lv) | np.isnan(hv))
+    return ok
+
+
+@_jit
 def own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
     """``out[i]``: does target i match its own synthetic row i (a key >= 0, the same key, and
     on every continuous variable the check of :func:`count_candidates` for the pair (i, i))?"""
@@ -335,20 +348,24 @@ def own_rows(tkey, skey, lo, hi, x, d, y, closed, na_matches, ellipsoid, out):
                 i, i, lo, hi, x, d, y, closed, na_matches, ellipsoid
             )
         return
-    # the interval test of _row_matches without branches on the data (its outcome is random:
-    # a branch per comparison costs a misprediction per record)
     p = lo.shape[1]
     for i in range(lo.shape[0]):
         k = tkey[i]
         ok = (k >= 0) & (skey[i] == k)
         for v in range(p):
-            yv, lv, hv = y[i, v], lo[i, v], hi[i, v]
-            if closed:
-                ok &= not ((yv < lv) | (yv > hv))
-            else:
-                ok &= not ((yv <= lv) | (yv >= hv))
-            if not na_matches:
-                ok &= not (np.isnan(yv) | np.isnan(lv) | np.isnan(hv))
+            ok &= _in_interval(y[i, v], lo[i, v], hi[i, v], closed, na_matches)
+        out[i] = ok
+
+
+@_jit
+def own_rows_pair(tkey, skey, lo, hi, y0, y1, closed, na_matches, out):
+    """:func:`own_rows` (the intervals) of two variables given as columns ``y0``, ``y1`` (the
+    synthetic frame's own arrays: no stacked copy)."""
+    for i in range(lo.shape[0]):
+        k = tkey[i]
+        ok = (k >= 0) & (skey[i] == k)
+        ok &= _in_interval(y0[i], lo[i, 0], hi[i, 0], closed, na_matches)
+        ok &= _in_interval(y1[i], lo[i, 1], hi[i, 1], closed, na_matches)
         out[i] = ok
 
 

@@ -61,7 +61,7 @@ import pandas as pd
 from .._progress import progress_bar
 from .._synthetic import synthetic_frames
 from ._checks import input_checks, result_about, synthetic_counts, warn_about_checks
-from ._kernels import risk_summaries
+from ._kernels import own_rows_pair, risk_summaries
 from ._keys import KeyEncoder
 from ._prepare import CheckedInputs, PreparedInputs, check_inputs, encode_inputs
 from .matching import (
@@ -71,7 +71,6 @@ from .matching import (
     few_plan,
     few_sweep,
     half_widths,
-    own_rows_match,
 )
 from .options import Radius, RiskOptions
 from .result import IdentificationRiskResult, dataset_measures
@@ -231,8 +230,9 @@ class _EarlyOwnRows:
     first dataset (a large count, whose later datasets may then be counted by key: their
     passes do not find own rows). Only datasets whose keys are the targets' (known
     categorical variables): another dataset is mostly counted the general way, which finds
-    its own rows itself, and its keys would be encoded once more here. :meth:`stop` ends it
-    after the dataset at hand."""
+    its own rows itself, and its keys would be encoded once more here. Two continuous
+    variables (the sweep's), read from the frames' own columns. :meth:`stop` ends it after
+    the dataset at hand."""
 
     def __init__(self, mode: _Mode, prep: PreparedInputs, x: np.ndarray, d: np.ndarray,
                  rule: MatchRule, cache: CountCache, own: np.ndarray) -> None:  # fmt: skip
@@ -246,9 +246,9 @@ class _EarlyOwnRows:
                     return
                 if not mode.known_keys(j):
                     continue
-                own[:, j] = own_rows_match(
-                    mode.encoder.keys, mode.skey(j), lo, hi, x, d, prep.cont_syn[j], rule
-                )
+                y0, y1 = prep.cont_syn.columns(j)  # (the frame's arrays: nothing stacked)
+                own_rows_pair(mode.encoder.keys, mode.skey(j), lo, hi, y0, y1, rule.closed,
+                              rule.na_matches, own[:, j])  # fmt: skip
                 self._done.append(j)
 
         self._future = _start_helpers(work, 1)[0]
@@ -510,7 +510,7 @@ class Prepared:
             if fused is None:
                 early = None
                 if (prep.radii is not None and not rule.ellipsoid and _CORES > 1
-                        and n * (m - 1) >= BY_KEY_MIN_CELLS
+                        and x.shape[1] == 2 and n * (m - 1) >= BY_KEY_MIN_CELLS
                         and _n_workers(n_jobs, m, n, FUSED_THREAD_MIN_CELLS) > 1):  # fmt: skip
                     early = _EarlyOwnRows(mode, prep, x, d, rule, cache, own)
                 try:
@@ -577,15 +577,15 @@ class Prepared:
         sides: dict[int, tuple] = {}
 
         def lay_out(j: int) -> None:  # a dataset's own rows and side by key, or its whole count
-            skey, y = mode.skey(j), np.ascontiguousarray(prep.cont_syn[j], dtype=np.float64)
+            skey, columns = mode.skey(j), prep.cont_syn.columns(j)  # (nothing stacked)
             same = (mode.known_keys(j) and mode.known_keys(0)) or np.array_equal(skey, first_keys)
-            side = fused.key_side(skey, y, row_starts) if same else None
+            side = fused.key_side(skey, columns, row_starts) if same else None
             if side is None:
                 count(j)
                 bar.update()
                 return
             if j not in own_done:
-                fused.own_rows(skey, y, own[:, j])
+                fused.own_rows(skey, columns, own[:, j])
             sides[j] = side
             release(j)
 
