@@ -135,11 +135,13 @@ class FewSide:
         return found
 
 
-def grid_axis(skey: np.ndarray, y: np.ndarray, limit: int) -> tuple[int, np.ndarray | None]:
+def grid_axis(skey: np.ndarray, columns: Any, limit: int) -> tuple[int, np.ndarray | None]:
     """The variable u to merge on (the one with more distinct values among the live rows) and
-    the distinct values of the other one, w, when there are at most ``limit`` (else None)."""
+    the distinct values of the other one, w, when there are at most ``limit`` (else None).
+    ``columns``: the dataset's two variables (1-D arrays)."""
     found = [
-        _fewkernels.distinct_values(np.ascontiguousarray(y[:, v]), skey, limit) for v in (0, 1)
+        _fewkernels.distinct_values(np.ascontiguousarray(columns[v]), skey, limit)
+        for v in (0, 1)
     ]
     if found[0][1] and found[1][1]:
         u = 0 if len(found[0][0]) >= len(found[1][0]) else 1
@@ -148,7 +150,7 @@ def grid_axis(skey: np.ndarray, y: np.ndarray, limit: int) -> tuple[int, np.ndar
         w = 0 if found[0][1] else 1
         return 1 - w, found[w][0]
     live = skey >= 0
-    n_distinct = [len(np.unique(y[live, v])) for v in (0, 1)]
+    n_distinct = [len(np.unique(columns[v][live])) for v in (0, 1)]
     return (0 if n_distinct[0] >= n_distinct[1] else 1), None
 
 
@@ -221,10 +223,8 @@ def _rank_windows(targets: Any, values: np.ndarray, lo_w, hi_w, closed: bool, na
         return found
     n = len(targets.first)
     c, d = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-    _fewkernels.rank_windows(
-        values, np.ascontiguousarray(lo_w), np.ascontiguousarray(hi_w), targets.first, closed,
-        na_matches, c, d,
-    )  # fmt: skip
+    # (lo_w, hi_w: columns of the bounds, read where the targets' order points: no copies)
+    _fewkernels.rank_windows(values, lo_w, hi_w, targets.first, closed, na_matches, c, d)
     # the sweep's cost per target is its window's width (the table's is fixed)
     sweep = targets.same_order and targets.lo_nan is None and (
         int(np.maximum(d - c, 0).sum()) <= SWEEP_WIDTH * len(c)

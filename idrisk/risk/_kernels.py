@@ -430,10 +430,20 @@ def nan_or_empty(x, d, closed):
 
 @_jit
 def nan_in_live_rows(skey, y):
-    """Is any value of a row with a key >= 0 NaN (one pass, no temporaries)?"""
-    for i in range(y.shape[0]):
-        if skey[i] >= 0:
-            for v in range(y.shape[1]):
-                if np.isnan(y[i, v]):
-                    return True
+    """Is any value of a row with a key >= 0 NaN (one pass, no temporaries)? Blocks of rows
+    are first counted without branches (vectorised: NaN is rare); a block with a NaN is
+    checked row by row."""
+    n, p = y.shape
+    for start in range(0, n, 4096):
+        stop = min(start + 4096, n)
+        found = 0
+        for i in range(start, stop):
+            for v in range(p):
+                found += y[i, v] != y[i, v]
+        if found:
+            for i in range(start, stop):
+                if skey[i] >= 0:
+                    for v in range(p):
+                        if np.isnan(y[i, v]):
+                            return True
     return False

@@ -439,11 +439,12 @@ def _count_grid(
     return out
 
 
-def _grid_axis(skey, y, ranks: dict) -> int:
+def _grid_axis(skey, columns, ranks: dict) -> int:
     """The variable to binary-search in the compiled grid: the one with more distinct values
     (the other one, bucketed, then often needs no edge checks at all). Its few distinct
-    values, if so, go to the other variable's :class:`_RankCache` (``ranks``)."""
-    u, values = _fewgrid.grid_axis(skey, y, _GRID_BUCKETS)
+    values, if so, go to the other variable's :class:`_RankCache` (``ranks``). ``columns``:
+    the dataset's two variables."""
+    u, values = _fewgrid.grid_axis(skey, columns, _GRID_BUCKETS)
     ranks.setdefault(1 - u, _RankCache()).few = values if values is not None else False
     return u
 
@@ -641,7 +642,7 @@ def _count_box(
     cache = cache or CountCache()
     if p == 2 and not _nan_in_live_rows(skey, y, store):
         if cache.grid_axis is None:
-            cache.grid_axis = _grid_axis(skey, y, cache.ranks)
+            cache.grid_axis = _grid_axis(skey, (y[:, 0], y[:, 1]), cache.ranks)
         u = cache.grid_axis
         if not top:
             return _count_grid(tkey, skey, lo, hi, y, rule, u, n_keys)
@@ -703,23 +704,24 @@ def few_sweep(tkey, x, d, rule: MatchRule, n_keys: int, cache: CountCache, *,
     )  # fmt: skip
 
 
-def few_plan(tkey, skey, x, d, y, rule: MatchRule, n_keys: int, cache: CountCache):
+def few_plan(tkey, skey, x, d, columns, rule: MatchRule, n_keys: int, cache: CountCache):
     """The few-values sweep of every dataset, the first included (as :func:`few_sweep`), laid
-    out from the first dataset (keys ``skey``, values ``y``) without counting it: its grid
-    axis, values and cells of w, and the targets; None when its count would take another way
-    (it is then counted by :func:`count_matches`, which reuses what ``cache`` holds)."""
-    if rule.ellipsoid or x.shape[1] != 2:
+    out from the first dataset (keys ``skey``, its two variables' ``columns``: 1-D float64
+    arrays) without counting it: its grid axis, values and cells of w, and the targets; None
+    when its count would take another way (it is then counted by :func:`count_matches`, which
+    reuses what ``cache`` holds)."""
+    if rule.ellipsoid or x.shape[1] != 2 or len(columns) != 2:
         return None
     tkey, skey = np.asarray(tkey, dtype=np.int64), np.asarray(skey, dtype=np.int64)
-    y = np.ascontiguousarray(y, dtype=np.float64)
-    if _nan_in_live_rows(skey, y):
+    columns = [np.ascontiguousarray(column, dtype=np.float64) for column in columns]
+    if any(_kernels.nan_in_live_rows(skey, column.reshape(-1, 1)) for column in columns):
         return None
     if cache.grid_axis is None:
-        cache.grid_axis = _grid_axis(skey, y, cache.ranks)
+        cache.grid_axis = _grid_axis(skey, columns, cache.ranks)
     u = cache.grid_axis
     ranks = cache.ranks.setdefault(1 - u, _RankCache())
     n_cells = int(max(n_keys, skey.max(initial=-1) + 1, tkey.max(initial=-1) + 1))
-    yw = np.ascontiguousarray(y[:, 1 - u])
+    yw = columns[1 - u]
     if ranks.few is False or _fewgrid.fit(skey, yw, n_cells, ranks, _GRID_BUCKETS) is None:
         return None
     lo, hi = cache.bounds(x, d)

@@ -515,8 +515,9 @@ class Prepared:
                     early = _EarlyOwnRows(mode, prep, x, d, rule, cache, own)
                 try:
                     if early is not None:  # the sweep laid out from the first dataset
-                        fused = few_plan(encoder.keys, mode.skey(0), x, d, prep.cont_syn[0],
-                                         rule, encoder.n_keys, cache)  # fmt: skip
+                        fused = few_plan(encoder.keys, mode.skey(0), x, d,
+                                         prep.cont_syn.columns(0), rule, encoder.n_keys,
+                                         cache)  # fmt: skip
                         by_key = fused is not None
                     if not by_key:
                         count(0)  # the first dataset fills the shared cache (plan, orders)

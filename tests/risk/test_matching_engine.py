@@ -291,3 +291,28 @@ def test_key_encoder_keys_are_the_same_with_and_without_lookup_tables(monkeypatc
         np.testing.assert_array_equal(dense.keys, sparse.keys)
         assert dense.n_keys == sparse.n_keys
         np.testing.assert_array_equal(dense.transform(other), sparse.transform(other))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    n=st.integers(0, 9000),
+    p=st.integers(1, 3),
+    nans=st.lists(
+        st.tuples(st.one_of(st.sampled_from([0, 4095, 4096, 8191, 8192]), st.integers(0, 9000)),
+                  st.integers(0, 2), st.booleans()),
+        max_size=4,
+    ),
+)
+def test_nan_in_live_rows_is_numpys_answer(n, p, nans):
+    """A NaN counts in a row with a key >= 0 only, wherever it is (blocks of rows are
+    counted first, then the rows of a block with a NaN)."""
+    from idrisk.risk._kernels import nan_in_live_rows
+
+    y = np.ones((n, p))
+    skey = np.zeros(n, dtype=np.int64)
+    for where, v, dead in nans:
+        if n:
+            i = min(where, n - 1)
+            y[i, min(v, p - 1)] = np.nan
+            skey[i] = -1 if dead else 0
+    assert nan_in_live_rows(skey, y) == bool(np.isnan(y[skey >= 0]).any())
