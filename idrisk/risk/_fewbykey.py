@@ -1,12 +1,15 @@
-"""The few-values grid's datasets after the first, counted together by ranges of keys (large
-inputs whose synthetic datasets share the first one's keys: known categorical variables).
+"""The few-values grid's datasets counted together by ranges of keys (large inputs whose
+synthetic datasets share the first one's keys: known categorical variables; the first one
+too when the sweep was laid out from it without counting it,
+:func:`idrisk.risk.matching.few_plan`).
 
 Per dataset, :class:`idrisk.risk._fewgrid.FewSweep` sorts the rows, lays them out and passes
 over every target: a target's window ends mispredict once per dataset, and the counts are
 scattered into the dataset's column. Here the work is cut into tasks of a range of keys and a
 group of datasets (about :data:`TASK_ROWS` rows each): the task's rows of every dataset of its
-group are stacked in one array, sorted once by (key, u) with numpy's integer sort
-(:func:`idrisk.risk._order.key`), and one pass over the range's targets counts every dataset
+group are stacked in one array (each thread's arrays reused from task to task), sorted once
+by (key, u) with numpy's integer sort (:func:`idrisk.risk._order.key`), and one pass over the
+range's targets counts every dataset
 of the group (:func:`idrisk.risk._fewkernels.few_stack`, as a small sweep's stack) into the
 group's buffer in the targets' order; once every range of a group is counted, its columns are
 gathered into the records' order (random reads cost about half of random writes). The counts
@@ -165,6 +168,7 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
     most = rows * max((len(group) for group in groups), default=0)
     scratch = threading.local()
     spare: list[np.ndarray] = []
+    whole: dict[int, np.ndarray] = {}  # a group's buffer as allocated (the widest group's)
 
     def task(g: int, k0: int, k1: int) -> None:
         group = groups[g]
@@ -172,6 +176,7 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
             if g not in bufs:
                 found = spare.pop() if spare else np.empty((n, max(map(len, groups))),
                                                            dtype=np.int32, order="F")
+                whole[g] = found
                 bufs[g] = found[:, :len(group)]
                 bufs[g][:dead] = 0
             buf = bufs[g]
@@ -210,12 +215,13 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
             close(g)
 
     def close(g: int) -> None:  # a group's counts into c_out, its datasets dropped
-        buf = bufs.pop(g, None)
-        if buf is None:  # (no range: every target's key is < 0)
-            buf = np.zeros((n, len(groups[g])), dtype=np.int32, order="F")
+        kept = bufs.pop(g, None)
+        buf = kept if kept is not None else np.zeros((n, len(groups[g])), dtype=np.int32,
+                                                     order="F")  # (no range: no target's key)
         _gather(buf, at, np.asarray(groups[g], dtype=np.int64), c_out)
-        with lock:
-            spare.append(buf.base if buf.base is not None else buf)
+        if kept is not None:
+            with lock:  # (for the next group)
+                spare.append(whole.pop(g))
         for j in groups[g]:
             sides.pop(j, None)
             done(j)

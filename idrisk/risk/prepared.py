@@ -226,9 +226,10 @@ def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:
 
 
 class _EarlyOwnRows:
-    """The own rows of the later datasets, found by a helper thread while this one counts the
-    first dataset (a large count, whose later datasets may then be counted by key: their
-    passes do not find own rows). Only datasets whose keys are the targets' (known
+    """The own rows of the later datasets, found by a helper thread while this one lays the
+    sweep out from the first dataset (:func:`~idrisk.risk.matching.few_plan`) or counts it (a
+    large count, whose datasets may then be counted by key: their passes do not find own
+    rows). Only datasets whose keys are the targets' (known
     categorical variables): another dataset is mostly counted the general way, which finds
     its own rows itself, and its keys would be encoded once more here. Two continuous
     variables (the sweep's), read from the frames' own columns. :meth:`stop` ends it after
