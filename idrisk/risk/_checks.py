@@ -19,6 +19,7 @@ from .._stack import user_stacklevel
 from ..exceptions import RiskInputWarning
 from ._diagnostics import shared_values
 from ._kernels import nan_or_empty
+from ._prepare import _one_by_one
 from .options import RiskOptions
 from .result import IdentificationRiskResult, span_text
 
@@ -177,11 +178,7 @@ def synthetic_counts(prep: Any, share: Any = None) -> list[dict[str, Any]]:
                     for c in prep.cont_syn.columns(j))  # fmt: skip
         out[j] = check_counts(prep.cont_syn[j] if found else np.empty((0, len(cols))), cols)
 
-    if share is None:
-        for j in range(prep.m):
-            one(j)
-    else:
-        share(one, range(prep.m))
+    (share or _one_by_one)(one, range(prep.m))
     return out
 
 

@@ -44,15 +44,13 @@ def key_side(skey, yu, yw, values, n_keys, last, row_starts, out_values, out_ran
     """A dataset's live rows grouped by key: key k's u values (``yu``) at ``row_starts[k]:
     row_starts[k + 1]`` of ``out_values`` and the ranks of their w (``yw``) among ``values`` in
     ``out_ranks`` (row order within a key), in one sequential pass after the cells of
-    :func:`idrisk.risk._fewkernels.few_fit` (``last``'s when w is the first dataset's). False
-    (the outputs then invalid) when the dataset does not fit the sweep (as ``few_fit``).
-    ``skey`` must be the first dataset's keys (those of ``last`` and ``row_starts``)."""
-    last_skey, last_w, cells, _ = last
-    if not _fewkernels.same_rows(last_skey, skey, last_w, yw):
-        cells = np.empty_like(cells)
-        _, ok = _fewkernels.few_cells(skey, yw, values, n_keys, cells)
-        if not ok:
-            return False
+    :func:`idrisk.risk._fewkernels.cells_of` (``last``'s when w is the first dataset's). False
+    (the outputs then invalid) when the dataset does not fit the sweep (as
+    :func:`idrisk.risk._fewkernels.few_fit`). ``skey`` must be the first dataset's keys (those
+    of ``last`` and ``row_starts``)."""
+    ok, cells, _ = _fewkernels.cells_of(skey, yw, values, n_keys, last)
+    if not ok:
+        return False
     n_values = values.shape[0]
     fill = row_starts[:-1].copy()
     for r in range(skey.shape[0]):

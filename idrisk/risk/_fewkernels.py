@@ -25,8 +25,8 @@ from .._numba import jit as _jit
 from ._kernels import merge_positions, own_rows
 
 __all__ = [
-    "count_few", "count_few_sweep", "distinct_values", "few_cells", "few_dataset", "few_fit",
-    "few_kept", "few_layout", "few_side", "few_stack", "merge_runs", "place_side",
+    "cells_of", "count_few", "count_few_sweep", "distinct_values", "few_cells", "few_dataset",
+    "few_fit", "few_kept", "few_layout", "few_side", "few_stack", "merge_runs", "place_side",
     "rank_windows", "same_rows",
 ]
 
@@ -454,22 +454,29 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
 @_jit
 def few_fit(skey, y, u, values, n_keys, last):
     """Does a later synthetic dataset fit the few-values grid's table-free sweep, and its cells:
-    ``(True, cells, counts)`` of :func:`few_cells` (those of ``last`` when this dataset's keys
-    and w are its: known variables), or ``(False, ...)`` for a live row with a NaN, a key >=
-    ``n_keys`` or a w outside ``values`` (the caller then counts it the general way).
+    ``(True, cells, counts)`` of :func:`cells_of`, or ``(False, ...)`` for a live row with a
+    NaN, a key >= ``n_keys`` or a w outside ``values`` (the caller then counts it the general
+    way).
 
     ``last``: the keys, w, cells and rows per key of an earlier dataset."""
-    last_skey, last_w, cells, counts = last
     for r in range(skey.shape[0]):
         k = skey[r]
         if k >= n_keys or (k >= 0 and (np.isnan(y[r, 0]) or np.isnan(y[r, 1]))):
-            return False, cells, counts
-    if not same_rows(last_skey, skey, last_w, y[:, 1 - u]):
-        cells = np.empty_like(cells)  # (int32 when the cells fit: half the random reads)
-        counts, ok = few_cells(skey, y[:, 1 - u], values, n_keys, cells)
-        if not ok:
-            return False, cells, counts
-    return True, cells, counts
+            return False, last[2], last[3]
+    return cells_of(skey, y[:, 1 - u], values, n_keys, last)
+
+
+@_jit
+def cells_of(skey, yw, values, n_keys, last):
+    """``(ok, cells, counts)`` of a dataset's w (``yw``): ``last``'s cells and rows per cell
+    when this dataset's keys and w are ``last``'s (known variables), else its own from
+    :func:`few_cells` (``ok`` False: a w outside ``values``)."""
+    last_skey, last_w, cells, counts = last
+    if same_rows(last_skey, skey, last_w, yw):
+        return True, cells, counts
+    cells = np.empty_like(cells)  # (int32 when the cells fit: half the random reads)
+    counts, ok = few_cells(skey, yw, values, n_keys, cells)
+    return ok, cells, counts
 
 
 @_jit

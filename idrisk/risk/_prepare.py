@@ -183,6 +183,14 @@ def _radius_vector(
 # --------------------------------------------------------------------------- container
 
 
+def _stack(columns: list[np.ndarray], n: int) -> np.ndarray:
+    """The ``(n, p)`` float64 array of p columns."""
+    out = np.empty((n, len(columns)), dtype=np.float64)
+    for v, column in enumerate(columns):
+        out[:, v] = column
+    return out
+
+
 class FloatColumns:
     """The synthetic datasets' continuous columns (``PreparedInputs.cont_syn``): each
     dataset's columns as read from its frame (1-D float64, contiguous; the frame's own arrays
@@ -208,10 +216,8 @@ class FloatColumns:
             columns = self._columns[j]
             if columns is None:
                 return None  # type: ignore[return-value]  # (released: see release)
-            found = np.empty((self._n, len(columns)), dtype=np.float64)
-            for v, column in enumerate(columns):
-                found[:, v] = column
-            self._stacked[j] = found  # (threads: at worst stacked twice, the same values)
+            # (threads: at worst stacked twice, the same values)
+            found = self._stacked[j] = _stack(columns, self._n)
         return found
 
     def columns(self, j: int) -> list[np.ndarray]:
@@ -585,7 +591,7 @@ def encode_inputs(
             out.append(np.ascontiguousarray(column, dtype=np.float64))
         return out
 
-    cont_orig = FloatColumns([float_columns(conf_cols, orig_name)], n)[0]
+    cont_orig = _stack(float_columns(conf_cols, orig_name), n)
     sources = list(zip(syn_cols, names))
     columns: list[list[np.ndarray]] = [[] for _ in sources]
     # an error is raised below: the first dataset's codes', else its float columns'

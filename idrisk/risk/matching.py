@@ -41,7 +41,6 @@ __all__ = [
     "count_matches",
     "few_plan",
     "few_sweep",
-    "own_rows_match",
 ]
 
 @dataclass(frozen=True)
@@ -294,7 +293,7 @@ def _float64(*arrays: np.ndarray) -> list[np.ndarray]:
     return [np.ascontiguousarray(z, dtype=np.float64) for z in arrays]
 
 
-def own_rows_match(tkey, skey, lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
+def _own_rows_match(tkey, skey, lo, hi, x, d, y, rule: MatchRule) -> np.ndarray:
     """Does target row i match synthetic row i: same key (>= 0) and on every continuous variable
     (the candidate check of :func:`idrisk.risk._kernels.count_candidates` for the pairs (i, i))?"""
     out = np.empty(len(tkey), dtype=bool)
@@ -764,7 +763,7 @@ def count_matches(
     if n_keys is None:
         n_keys = int(max(tkey.max(initial=-1), skey.max(initial=-1))) + 1
     lo, hi = cache.bounds(x, d) if cache is not None else interval_bounds(x, d)
-    own = own_rows_match(tkey, skey, lo, hi, x, d, y, rule)
+    own = _own_rows_match(tkey, skey, lo, hi, x, d, y, rule)
     if not rule.ellipsoid or p == 0:
         return _count_box(tkey, skey, lo, hi, y, rule, n_keys, cache, store=store), own
     # ellipsoid: box candidates on the most selective variable, then the joint test

@@ -23,9 +23,11 @@ the input checks, the counting and the result. From the second count on (or the 
 few-values sweep are counted in one pass over the targets for every dataset
 (:data:`STACK_MAX_CELLS`); :meth:`Prepared.sweep_measures` (a radius sweep) hands that pass to
 a helper thread while it lays out the next radius. Large counts (from :data:`BY_KEY_MIN_CELLS`
-records in the datasets after the first) on the few-values sweep count the later datasets that
-share the first one's keys together, by ranges of keys (:mod:`idrisk.risk._fewbykey`), and a
-helper thread finds their own rows while the first dataset is counted. The warnings about
+records in the datasets after the first) on the few-values sweep lay the sweep out from the
+first dataset without counting it (:func:`~idrisk.risk.matching.few_plan`), while a helper
+thread finds the later datasets' own rows, then count the datasets that share the first one's
+keys together, by ranges of keys (:mod:`idrisk.risk._fewbykey`), reading the frames' own
+columns. The warnings about
 column types (``ContinuousCodesWarning``, ``ExactMatchWarning``, numbers stored as text) come
 with the first count of a mode only. A different ``known``/``syn``/``categorical``/
 ``continuous``/``align`` needs a new :func:`prepare` (``count`` refuses such options).
@@ -229,11 +231,10 @@ class _EarlyOwnRows:
     """The own rows of the later datasets, found by a helper thread while this one lays the
     sweep out from the first dataset (:func:`~idrisk.risk.matching.few_plan`) or counts it (a
     large count, whose datasets may then be counted by key: their passes do not find own
-    rows). Only datasets whose keys are the targets' (known
-    categorical variables): another dataset is mostly counted the general way, which finds
-    its own rows itself, and its keys would be encoded once more here. Two continuous
-    variables (the sweep's), read from the frames' own columns. :meth:`stop` ends it after
-    the dataset at hand."""
+    rows). Only datasets whose keys are the targets' (known categorical variables): another
+    dataset is mostly counted the general way, which finds its own rows itself, and its keys
+    would be encoded once more here. Two continuous variables (the sweep's), read from the
+    frames' own columns. :meth:`stop` ends it after the dataset at hand."""
 
     def __init__(self, mode: _Mode, prep: PreparedInputs, x: np.ndarray, d: np.ndarray,
                  rule: MatchRule, cache: CountCache, own: np.ndarray) -> None:  # fmt: skip

@@ -1,13 +1,16 @@
 """The own-row test T (does target i match its own synthetic row i?) of the compiled kernel
 without branches, against the pair-by-pair brute force of ``test_fewgrid``: open and closed
-windows, R's NA rule and its opposite, NA values and bounds, keys that differ or are dead."""
+windows, R's NA rule and its opposite, NA values and bounds, keys that differ or are dead;
+with two variables, also the kernel that reads them as two columns."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from idrisk.risk.matching import MatchRule, interval_bounds, own_rows_match
+from idrisk.risk._kernels import own_rows_pair
+from idrisk.risk.matching import MatchRule, interval_bounds
+from idrisk.risk.matching import _own_rows_match as own_rows_match
 
 from .test_fewgrid import brute
 
@@ -35,3 +38,7 @@ def test_own_rows_equal_brute_force(closed, na_matches, p):
     ]
     assert got.tolist() == want
     assert 0 < got.sum() < n  # both outcomes occur
+    if p == 2:  # the two variables as columns (a large count reads the frames' own arrays)
+        pair = np.empty(n, dtype=bool)
+        own_rows_pair(tkey, skey, lo, hi, y[:, 0], y[:, 1], closed, na_matches, pair)
+        assert pair.tolist() == want
