@@ -619,10 +619,9 @@ class Prepared:
         result's checks (a sweep may want them once, not per radius)."""
         options = self.resolve(r, options)
         c, own, checks, prep = self.counts(options, progress=progress, n_jobs=n_jobs)
-        result = IdentificationRiskResult.from_counts(
-            c, own, index=prep.index, checks=checks, share=_sharing(prep.m, prep.n),
-            **result_about(prep),
-        )  # fmt: skip
+        result = IdentificationRiskResult._from_counts(
+            c, own, prep.index, checks, share=_sharing(prep.m, prep.n), **result_about(prep)
+        )
         if warn:
             warn_about_checks(
                 result, checks, prep.names, orig_name=prep.orig_name

@@ -146,7 +146,6 @@ class IdentificationRiskResult(Result):
         r: dict[str, float] | None = None,
         categorical: tuple[str, ...] = (),
         continuous: tuple[str, ...] = (),
-        share: Callable[[Callable[[int], None], range], None] | None = None,
     ) -> IdentificationRiskResult:
         """Build every component from the match counts c (``counts``) and own-row indicators
         (n x m).
@@ -154,9 +153,18 @@ class IdentificationRiskResult(Result):
         ``checks``: ``na_confidential``, ``na_synthetic`` (length m) and ``never_match`` counts
         (:func:`idrisk.risk._checks.input_checks`); ``c_zero`` is counted here. ``options``,
         ``r``, ``categorical``, ``continuous``: what the result records about its call.
-        ``share(task, items)``: runs ``task(j)`` for each dataset j, perhaps on threads (the
-        default: one after the other); each dataset's summaries are the same either way.
         """
+        return cls._from_counts(counts, own, index, checks, options=options, r=r,
+                                categorical=categorical, continuous=continuous)  # fmt: skip
+
+    @classmethod
+    def _from_counts(cls, counts: np.ndarray, own: np.ndarray, index: pd.Index | None,
+                     checks: Mapping[str, Any] | None, *,
+                     share: Callable[[Callable[[int], None], range], None] | None = None,
+                     **about: Any) -> IdentificationRiskResult:  # fmt: skip
+        """:meth:`from_counts`, with ``share(task, items)`` (the engine's: runs ``task(j)`` for
+        each dataset j, perhaps on threads; default one after the other): each dataset's
+        summaries are the same either way."""
         from ._kernels import risk_summaries
 
         c = np.asarray(counts)
@@ -180,9 +188,8 @@ class IdentificationRiskResult(Result):
         s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
         return cls._wrap(
             c, None, None, None, None, s, exp_risk, true_rate, false_rate, index, own=own,
-            checks=checks_table(checks, c_zero),
-            options=options, r=r, categorical=categorical, continuous=continuous,
-        )
+            checks=checks_table(checks, c_zero), **about,
+        )  # fmt: skip
 
     @classmethod
     def _wrap(cls, c, t, k, f, risk, s, exp_risk, true_rate, false_rate, index, own=None,

@@ -249,8 +249,8 @@ def test_from_counts_is_r_rules_whatever_the_order_of_the_datasets():
         for i in range(n):  # R's sum: record order, a double accumulator
             exp_risk[j] += 1.0 / c[i, j] if hit[i, j] else 0.0
     serial = IdentificationRiskResult.from_counts(c, own)
-    shared = IdentificationRiskResult.from_counts(
-        c, own, share=lambda task, items: [task(j) for j in reversed(items)]
+    shared = IdentificationRiskResult._from_counts(  # (the engine's threads)
+        c, own, None, None, share=lambda task, items: [task(j) for j in reversed(items)]
     )
     for res in (serial, shared):
         assert res.exp_risk.tolist() == exp_risk
