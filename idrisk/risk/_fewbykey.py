@@ -8,13 +8,24 @@ over every target: a target's window ends mispredict once per dataset, and the c
 scattered into the dataset's column. Here the work is cut into tasks of a range of keys and a
 group of datasets (about :data:`TASK_ROWS` rows each): the task's rows of every dataset of its
 group are stacked in one array (each thread's arrays reused from task to task), sorted once
-by (key, u) with numpy's integer sort (:func:`idrisk.risk._order.key`), and one pass over the
-range's targets counts every dataset
-of the group (:func:`idrisk.risk._fewkernels.few_stack`, as a small sweep's stack) into the
-group's buffer in the targets' order; once every range of a group is counted, its columns are
-gathered into the records' order (random reads cost about half of random writes). The counts
-are those of the per-dataset sweep: the same rows lie between a window's ends whatever the
-order of equal values.
+by (key, u) with numpy's integer sort, and one pass over the range's targets counts every
+dataset of the group (as :func:`idrisk.risk._fewkernels.few_stack`, a small sweep's stack)
+into the group's buffer in the targets' order; once every range of a group is counted, its
+columns are gathered into the records' order (random reads cost about half of random writes).
+The counts are those of the per-dataset sweep: the same rows lie between a window's ends
+whatever the order of equal values.
+
+Slot keys. A row is stacked as one 64-bit sort key: its key within the range in the top bits
+(none when the range is one key), then the high bits of u's order-preserving key
+(:func:`idrisk.risk._order.key`), then its slot (the dataset's place in the group and the rank
+of its w) in the low bits. The sorted keys are the whole stack: no row is gathered after the
+sort. A window's end moves over the rows whose kept bits are below its bound's; where a row's
+kept bits equal the bound's, the values decide when every value of the task lost only zero
+bits (its kept bits are then the value itself, as whole numbers are), and nothing does
+otherwise (a bound within 2**-39 of a value, relatively, or equal to one). Such a task, and
+every later one, is counted the exact way: the row in the low bits, the rows gathered after
+the sort, runs of equal high bits sorted by value (:func:`idrisk.risk._order.rows_of`) and the
+windows' ends decided on the values (:func:`idrisk.risk._fewkernels.few_stack`).
 """
 
 from __future__ import annotations
@@ -80,6 +91,98 @@ def _stack_rows(values, ranks, row_starts, k0, k1, q, width, group_bits, shift, 
             pair[pos, 0] = values[p]
             pair[pos, 1] = q * width + ranks[p]
             keys[pos] = key(values[p], bits[p], k - k0, group_bits, shift, pos)
+
+
+@_jit
+def _stack_slot_keys(values, ranks, row_starts, k0, k1, q, width, group_bits, slot_bits, keys):
+    """Dataset q (of a task's group) of keys ``k0``..``k1 - 1`` (its :func:`key_side`) into
+    ``keys`` at ``q * rows``: each row's slot key (see the module's notes). True when every
+    value lost only zero bits (its key's value is then the value itself)."""
+    a = row_starts[k0]
+    base = q * (row_starts[k1] - a) - a
+    bits = values.view(np.uint64)
+    sb = np.uint64(slot_bits)
+    drop = np.uint64(slot_bits + group_bits)
+    lost = np.uint64(0)
+    for k in range(k0, k1):
+        prefix = np.uint64(k - k0) << np.uint64(64 - group_bits) if group_bits > 0 else np.uint64(0)
+        for p in range(row_starts[k], row_starts[k + 1]):
+            whole = key(values[p], bits[p], 0, 0, 0, 0)
+            lost |= whole & ((np.uint64(1) << drop) - np.uint64(1))
+            keys[base + p] = prefix | ((whole >> drop) << sb) | np.uint64(q * width + ranks[p])
+    return lost == 0
+
+
+@_jit
+def _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width, keys_first, lo_bits,
+                     hi_bits, c_rank, d_rank, closed, k0, i0, i1, c_out):
+    """:func:`idrisk.risk._fewkernels.few_stack` of a task's sorted slot keys (see the
+    module's notes; ``lo_bits``/``hi_bits``: the targets' bounds on u as uint64, in their
+    order), into ``c_out[i]`` for targets ``i0``..``i1 - 1``. False when a bound's kept bits
+    equal a row's and the values are not ``exact`` (:func:`_stack_slot_keys`): the window's
+    end is then undecided, and the task must be counted the exact way."""
+    n_keys = starts.shape[0] - 1
+    is_open = not closed
+    sb = np.uint64(slot_bits)
+    slots = (np.uint64(1) << sb) - np.uint64(1)
+    drop = np.uint64(slot_bits + group_bits)
+    kept = np.uint64(64 - slot_bits - group_bits)
+    value_bits = (np.uint64(1) << kept) - np.uint64(1)
+    lo_first, hi_first = lo_bits.view(np.float64), hi_bits.view(np.float64)
+    fixed = _fewkernels.masked_width(c_rank, d_rank, i0, i1)
+    diff = np.zeros(c_out.shape[1] * width, dtype=np.int32)
+    current = -1
+    prefix = np.uint64(0)
+    p = 0
+    q = 0
+    stop = 0
+    for i in range(i0, i1):
+        k = keys_first[i]
+        if k < 0 or k >= n_keys:
+            _fewkernels.window_counts(diff, width, fixed, 0, 0, False, i, c_out)
+            continue
+        if k != current:  # empty the window (diff back to zeros), then the key's block
+            while p < q:
+                diff[keys[p] & slots] -= 1
+                p += 1
+            while q < p:
+                diff[keys[q] & slots] += 1
+                q += 1
+            current = k
+            p = starts[k]
+            q = p
+            stop = starts[k + 1]
+            prefix = np.uint64(k - k0) << kept if group_bits > 0 else np.uint64(0)
+        # the window's ends move while a row's kept bits are below the bound's; where they
+        # are equal, the values decide (exact) or nothing does
+        whole = key(lo_first[i], lo_bits[i], 0, 0, 0, 0)
+        b = prefix | (whole >> drop)
+        while p < stop and (keys[p] >> sb) < b:
+            diff[keys[p] & slots] -= 1
+            p += 1
+        if p < stop and (keys[p] >> sb) == b:
+            if not exact:
+                return False
+            value = (b & value_bits) << drop
+            if value < whole or (is_open and value == whole):
+                while p < stop and (keys[p] >> sb) == b:
+                    diff[keys[p] & slots] -= 1
+                    p += 1
+        whole = key(hi_first[i], hi_bits[i], 0, 0, 0, 0)
+        b = prefix | (whole >> drop)
+        while q < stop and (keys[q] >> sb) < b:
+            diff[keys[q] & slots] += 1
+            q += 1
+        if q < stop and (keys[q] >> sb) == b:
+            if not exact:
+                return False
+            value = (b & value_bits) << drop
+            if value < whole or (closed and value == whole):
+                while q < stop and (keys[q] >> sb) == b:
+                    diff[keys[q] & slots] += 1
+                    q += 1
+        _fewkernels.window_counts(diff, width, fixed, c_rank[i], d_rank[i], p < q, i, c_out)
+    return True
 
 
 @_jit
@@ -165,6 +268,8 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
     rows = max((int(row_starts[k1] - row_starts[k0]) for k0, k1 in ranges), default=0)
     most = rows * max((len(group) for group in groups), default=0)
     scratch = threading.local()
+    by_slot = [True]  # (sticky: a task left undecided by the slot keys makes the rest exact)
+    lo_bits, hi_bits = t.lo_first.view(np.uint64), t.hi_second.view(np.uint64)
     spare: list[np.ndarray] = []
     whole: dict[int, np.ndarray] = {}  # a group's buffer as allocated (the widest group's)
 
@@ -180,16 +285,33 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
             buf = bufs[g]
         if not hasattr(scratch, "keys"):
             scratch.keys = np.empty(most, dtype=np.uint64)
+        i0, i1 = int(target_starts[k0]), int(target_starts[k1])
+        total = int(row_starts[k1] - row_starts[k0]) * len(group)
+        keys = scratch.keys[:total]
+        group_bits = (k1 - 1 - k0).bit_length()
+        starts = np.zeros(n_keys + 1, dtype=np.int64)  # key k's rows of the group, sorted
+        starts[k0 + 1:k1 + 1] = (row_starts[k0 + 1:k1 + 1] - row_starts[k0]) * len(group)
+        slot_bits = (len(group) * width - 1).bit_length()
+        if by_slot[0] and 64 - group_bits - slot_bits >= VALUE_MIN_BITS:
+            exact = True
+            for q, j in enumerate(group):
+                values, ranks = sides[j]
+                exact &= _stack_slot_keys(values, ranks, row_starts, k0, k1, q, width,
+                                          group_bits, slot_bits, keys)  # fmt: skip
+            keys.sort()
+            if _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width,
+                                t.keys_first, lo_bits, hi_bits, c_rank, d_rank, closed, k0, i0,
+                                i1, buf):  # fmt: skip
+                return
+            by_slot[0] = False  # (undecided: this task and the later ones the exact way)
+        shift = max(1, (total - 1).bit_length())
+        if 64 - group_bits - shift < VALUE_MIN_BITS:  # (never: see TASK_KEYS)
+            raise AssertionError("a task's keys and rows leave too few bits of the value")
+        if not hasattr(scratch, "pair"):
             scratch.pair = np.empty((most, 2), dtype=np.float64)
             scratch.sorted_u = np.empty(most, dtype=np.float64)
             scratch.slot = np.empty(most, dtype=np.int32)
-        i0, i1 = int(target_starts[k0]), int(target_starts[k1])
-        total = int(row_starts[k1] - row_starts[k0]) * len(group)
-        shift = max(1, (total - 1).bit_length())
-        group_bits = (k1 - 1 - k0).bit_length()
-        if 64 - group_bits - shift < VALUE_MIN_BITS:  # (never: see TASK_KEYS)
-            raise AssertionError("a task's keys and rows leave too few bits of the value")
-        pair, keys = scratch.pair[:total], scratch.keys[:total]
+        pair = scratch.pair[:total]
         for q, j in enumerate(group):
             values, ranks = sides[j]
             _stack_rows(values, ranks, row_starts, k0, k1, q, width, group_bits, shift, keys,
@@ -198,8 +320,6 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
         order = rows_of(keys, shift, pair[:, 0])
         sorted_u, slot = scratch.sorted_u[:total], scratch.slot[:total]
         _take_pairs(order, pair, sorted_u, slot)
-        starts = np.zeros(n_keys + 1, dtype=np.int64)
-        starts[k0 + 1:k1 + 1] = (row_starts[k0 + 1:k1 + 1] - row_starts[k0]) * len(group)
         _fewkernels.few_stack(starts, sorted_u, slot, width, t.keys_first, t.lo_first,
                               t.hi_second, c_rank, d_rank, t.first, closed, i0, i1, 0,
                               buf)  # fmt: skip

@@ -388,6 +388,17 @@ def count_few(starts, sorted_u, rank, table, block, keys_first, lo_first, keys_s
 
 
 @_jit
+def masked_width(c_rank, d_rank, i0, i1):
+    """The fixed width (4, 8 or 16 ranks; 0: none) over which the rank windows of targets
+    ``i0``..``i1 - 1`` are summed, masked: a loop whose length changes from target to target
+    costs a mispredicted branch per target."""
+    widest = 0
+    for i in range(i0, i1):
+        widest = max(widest, d_rank[i] - c_rank[i])
+    return 4 if widest <= 4 else (8 if widest <= 8 else (16 if widest <= 16 else 0))
+
+
+@_jit
 def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_first, c_rank,
                     d_rank, first, closed, out):
     """:func:`count_few` without a prefix table, when the targets' upper bounds are sorted in
@@ -399,12 +410,7 @@ def count_few_sweep(starts, sorted_u, rank, n_values, keys_first, lo_first, hi_f
     n = keys_first.shape[0]
     n_keys = starts.shape[0] - 1
     is_open = not closed
-    # narrow windows are summed over a fixed width, masked (4, 8 or 16 ranks: a loop whose
-    # length changes from target to target costs a mispredicted branch per target)
-    widest = 0
-    for i in range(n):
-        widest = max(widest, d_rank[i] - c_rank[i])
-    fixed = 4 if widest <= 4 else (8 if widest <= 8 else (16 if widest <= 16 else 0))
+    fixed = masked_width(c_rank, d_rank, 0, n)  # (narrow windows: summed over a fixed width)
     diff = np.zeros(max(n_values, 1) + fixed, dtype=np.int32)  # (a row count: < 2**31)
     found = np.empty(n, dtype=np.int64)
     current = -1
@@ -522,6 +528,33 @@ def few_kept(starts, sorted_u, rank, n_values, skey, y, tkey, lo, hi, x, d, keys
 
 
 @_jit
+def window_counts(diff, width, fixed, c, d, live, row, c_out):
+    """Each dataset j's count of a target into ``c_out[row, j]``: ``diff[j * width + c:j *
+    width + d]`` summed (the rows of w's ranks ``c``..``d - 1`` between the u-window's ends),
+    over a fixed masked width when ``fixed`` > 0 (see :func:`count_few_sweep`); 0 when not
+    ``live`` (an empty u-window, where diff may hold -1s, or a key that matches nothing)."""
+    m = c_out.shape[1]
+    if not live:
+        for j in range(m):
+            c_out[row, j] = 0
+    elif fixed > 0:
+        span = d - c
+        for j in range(m):
+            base = j * width + c
+            count = 0
+            for t in range(fixed):
+                count += diff[base + t] * (t < span)
+            c_out[row, j] = count
+    else:
+        for j in range(m):
+            base = j * width
+            count = 0
+            for t in range(c, d):
+                count += diff[base + t]
+            c_out[row, j] = count
+
+
+@_jit
 def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_rank, d_rank,
               first, closed, i0, i1, row0, c_out):  # fmt: skip
     """:func:`count_few_sweep` of every dataset at once, for targets ``i0``..``i1 - 1`` (in
@@ -540,10 +573,7 @@ def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_r
     m = c_out.shape[1]
     n_keys = starts.shape[0] - 1
     is_open = not closed
-    widest = 0
-    for i in range(i0, i1):
-        widest = max(widest, d_rank[i] - c_rank[i])
-    fixed = 4 if widest <= 4 else (8 if widest <= 8 else (16 if widest <= 16 else 0))
+    fixed = masked_width(c_rank, d_rank, i0, i1)
     diff = np.zeros(m * width, dtype=np.int32)  # (c + t < width for t < fixed: c <= values)
     current = -1
     p = 0
@@ -553,8 +583,7 @@ def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_r
         k = keys_first[i]
         row = first[i] if row0 < 0 else i - row0
         if k < 0 or k >= n_keys:
-            for j in range(m):
-                c_out[row, j] = 0
+            window_counts(diff, width, fixed, 0, 0, False, row, c_out)
             continue
         if k != current:  # empty the window (diff back to zeros), then the key's block
             while p < q:
@@ -575,25 +604,7 @@ def few_stack(starts, sorted_u, slot, width, keys_first, lo_first, hi_first, c_r
         while q < stop and (sorted_u[q] < v or (closed and sorted_u[q] == v)):
             diff[slot[q]] += 1
             q += 1
-        c = c_rank[i]
-        if p >= q:  # an empty u-window (diff may hold -1s: no row counts)
-            for j in range(m):
-                c_out[row, j] = 0
-        elif fixed > 0:  # a fixed masked width (see count_few_sweep)
-            span = d_rank[i] - c
-            for j in range(m):
-                base = j * width + c
-                count = 0
-                for t in range(fixed):
-                    count += diff[base + t] * (t < span)
-                c_out[row, j] = count
-        else:
-            for j in range(m):
-                base = j * width
-                count = 0
-                for t in range(c, d_rank[i]):
-                    count += diff[base + t]
-                c_out[row, j] = count
+        window_counts(diff, width, fixed, c_rank[i], d_rank[i], p < q, row, c_out)
 
 
 @_jit

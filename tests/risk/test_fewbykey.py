@@ -155,3 +155,65 @@ def test_tasks_cover_every_key_and_dataset_once_within_their_bounds(
                 seen[k, j] = seen.get((k, j), 0) + 1
     assert set(seen.values()) <= {1}
     assert {(k, j) for k in range(len(sizes)) if counts[k] > 0 for j in datasets} <= set(seen)
+
+
+@pytest.mark.parametrize("values", ["inexact", "whole_ties", "inexact_ties"])
+@pytest.mark.parametrize("closed", [False, True])
+def test_slot_keys_decide_each_window_end_or_leave_the_task_to_the_exact_way(
+    monkeypatch, values, closed
+):
+    """A task's sorted slot keys keep only the values' high bits. Where a bound's kept bits
+    equal a row's, whole values (every dropped bit zero) are compared exactly; inexact ones
+    leave the task, and the later ones, to the exact way. Ties are made with a radius of 0.5
+    on Income: the lower bound of x is x / 2 exactly, and synthetic incomes take such halves.
+    The counts equal the brute force (open windows) and the datasets counted one by one."""
+    monkeypatch.setattr(prepared_module, "THREAD_MIN_CELLS", 0)
+    monkeypatch.setattr(prepared_module, "FUSED_THREAD_MIN_CELLS", 0)
+    calls: list = []
+    real = _fewbykey._count_slot_keys
+    monkeypatch.setattr(_fewbykey, "_count_slot_keys",
+                        lambda *a: calls.append((a[4], bool(out := real(*a)))) or out)  # fmt: skip
+    rng = np.random.default_rng(["inexact", "whole_ties", "inexact_ties"].index(values) + 7)
+    for _ in range(12):
+        n, m = int(rng.integers(40, 200)), int(rng.integers(2, 6))
+        orig, syns = _problem(rng, n, m)
+        income = rng.lognormal(8, 1, n)
+        if values == "whole_ties":
+            income = 2 * np.round(income)
+        orig["Income"] = income
+        for frame in syns:
+            drawn = income[rng.permutation(n)] * rng.choice([1.0, 1.01, 0.99], n)
+            if values == "whole_ties":
+                drawn = 2 * np.round(drawn / 2)
+            halves = rng.random(n) < 0.3
+            drawn[halves] = income[rng.integers(0, n, int(halves.sum()))] / 2
+            frame["Income"] = drawn if values != "inexact" else drawn * 1.001
+        call = dict(known=["Age", "Urban", "Marital"], syn=["Income"],
+                    r={"Age": 0.1, "Income": 0.5 if values != "inexact" else 0.1},
+                    closed=closed)  # fmt: skip
+        monkeypatch.setattr(_fewbykey, "TASK_ROWS", int(rng.integers(1, 400)))
+        monkeypatch.setattr(_fewbykey, "TASK_KEYS", int(rng.integers(1, 4)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            monkeypatch.setattr(prepared_module, "BY_KEY_MIN_CELLS", 10**12)
+            alone = identification_risk(orig, syns, **call)
+            monkeypatch.setattr(prepared_module, "BY_KEY_MIN_CELLS", 0)
+            together = identification_risk(orig, syns, **call)
+            if not closed:
+                del call["closed"]
+                want = brute_force_numpy(orig, syns, **call)
+        for name in ("c", "T", "risk"):
+            got = getattr(together, name).to_numpy()
+            np.testing.assert_array_equal(got, getattr(alone, name).to_numpy(), err_msg=name)
+            if not closed:
+                np.testing.assert_array_equal(got, getattr(want, name).to_numpy(),
+                                              err_msg=name)  # fmt: skip
+    exact = {e for e, _ in calls}
+    decided = [ok for _, ok in calls]
+    assert len(calls) >= (30 if values != "inexact_ties" else 12)
+    if values == "whole_ties":
+        assert exact == {True} and all(decided)
+    elif values == "inexact":
+        assert exact == {False} and all(decided)
+    else:  # a task left undecided, then (sticky) the exact way
+        assert exact == {False} and decided.count(False) >= 8
