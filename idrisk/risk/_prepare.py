@@ -571,7 +571,7 @@ def encode_inputs(
         for v, c in enumerate(categorical_l):
             if c in exact_syn:
                 put(j, v, exact_syn[c][j])
-            else:
+            elif not _same_categorical(syn_cols[j][c], conf_cols[c]):
                 put(j, v, level_codes(syn_cols[j][c], levels[c], memo, rules))
         for codes in exact_syn.values():
             codes[j] = _RELEASED  # (each dataset's exact codes held until it is encoded)
@@ -627,6 +627,19 @@ def encode_inputs(
         names=names,
         orig_name=orig_name,
     )
+
+
+def _same_categorical(column: pd.Series, confidential: pd.Series) -> bool:
+    """Are ``column``'s level codes the confidential column's? Two categoricals of the same
+    categories in the same order with the same codes (compared as they are: a byte each for
+    up to 127 categories, where the level codes are four) have the same labels."""
+    a, b = column.dtype, confidential.dtype
+    if not (isinstance(a, pd.CategoricalDtype) and isinstance(b, pd.CategoricalDtype)):
+        return False
+    ca, cb = a.categories, b.categories
+    if not (ca is cb or (ca.dtype == cb.dtype and ca.equals(cb))):
+        return False
+    return bool(np.array_equal(column.array.codes, confidential.array.codes))
 
 
 def _one_by_one(task: Callable[[int], None], items: range) -> None:

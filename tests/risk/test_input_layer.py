@@ -308,3 +308,40 @@ def test_known_codes_share_the_confidential_array_until_a_column_differs():
     assert prep.cat_syn[1] is not prep.cat_orig
     alone = _prepare.encode_inputs(_prepare.check_inputs(other, [other], options), False)
     np.testing.assert_array_equal(prep.cat_syn[1], alone.cat_orig)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_synthetic_codes_are_the_labels_positions_in_the_levels(data):
+    """Each synthetic dataset's level codes are its labels' positions in the column's levels
+    (-1 for NA), whether its categorical shares the confidential one's categories and codes,
+    has equal categories (another object), the same categories in another order (its labels,
+    or its codes: other labels), or other codes: a brute force, label by label."""
+    from idrisk.risk import _prepare
+
+    n = data.draw(st.integers(1, 30), label="n")
+    labels = list("abcd")
+    draw_labels = st.lists(st.sampled_from(labels + [None]), min_size=n, max_size=n)
+    base = pd.Categorical(data.draw(draw_labels, label="A"), categories=labels)
+    orig = pd.DataFrame({"A": base, "I": np.arange(n, dtype=float)})
+    syns = []
+    for j in range(data.draw(st.integers(1, 4), label="m")):
+        kinds = ["shared", "equal", "reordered", "recoded", "other"]
+        kind = data.draw(st.sampled_from(kinds), label="kind")
+        if kind == "shared":
+            column = orig["A"]
+        elif kind == "equal":
+            column = pd.Categorical(list(base), categories=list(labels))
+        elif kind == "reordered":
+            column = pd.Categorical(list(base), categories=labels[::-1])
+        elif kind == "recoded":
+            column = pd.Categorical.from_codes(base.codes, categories=labels[::-1])
+        else:
+            column = pd.Categorical(data.draw(draw_labels, label=f"A{j}"), categories=labels)
+        syns.append(orig.assign(A=column))
+    options = RiskOptions(known=["A"], syn=["I"], r=0.1)
+    prep = _prepare.encode_inputs(_prepare.check_inputs(orig, syns, options), False)
+    levels = prep.levels["A"]
+    for j, frame in enumerate(syns):
+        want = [-1 if pd.isna(x) else levels.index(x) for x in frame["A"]]
+        np.testing.assert_array_equal(prep.cat_syn[j][:, 0], want, err_msg=f"dataset {j}")
