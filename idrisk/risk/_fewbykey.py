@@ -19,13 +19,15 @@ Slot keys. A row is stacked as one 64-bit sort key: its key within the range in 
 (none when the range is one key), then the high bits of u's order-preserving key
 (:func:`idrisk.risk._order.key`), then its slot (the dataset's place in the group and the rank
 of its w) in the low bits. The sorted keys are the whole stack: no row is gathered after the
-sort. A window's end moves over the rows whose kept bits are below its bound's; where a row's
+sort. A window's end moves over the rows whose kept bits are below its bound's. Where a row's
 kept bits equal the bound's, the values decide when every value of the task lost only zero
-bits (its kept bits are then the value itself, as whole numbers are), and nothing does
-otherwise (a bound within 2**-39 of a value, relatively, or equal to one). Such a task, and
-every later one, is counted the exact way: the row in the low bits, the rows gathered after
-the sort, runs of equal high bits sorted by value (:func:`idrisk.risk._order.rows_of`) and the
-windows' ends decided on the values (:func:`idrisk.risk._fewkernels.few_stack`).
+bits (its kept bits are then the value itself, as whole numbers are); otherwise the end is
+undecided (a bound within about 2**-40 of a value, relatively, or equal to one), and the
+target's counts are found again from the values of its key's rows. A task with more than
+:data:`UNDECIDED_MAX` such targets, and every later one, is counted the exact way: the row in
+the low bits, the rows gathered after the sort, runs of equal high bits sorted by value
+(:func:`idrisk.risk._order.rows_of`) and the windows' ends decided on the values
+(:func:`idrisk.risk._fewkernels.few_stack`).
 """
 
 from __future__ import annotations
@@ -42,11 +44,17 @@ from ._order import VALUE_MIN_BITS, key, rows_of
 
 __all__ = ["TASK_KEYS", "TASK_ROWS", "count_by_key", "key_side"]
 
-#: the rows (of every dataset of a group) a task stacks: 32 bytes each while it runs
-TASK_ROWS = 1 << 20
+#: the rows (of every dataset of a group) a task stacks: 8 bytes each while it runs (32 the
+#: exact way)
+TASK_ROWS = 1 << 21
+
+#: the most targets of a task whose window ends its slot keys leave undecided, each counted
+#: again from the values of its key's rows (more: the task, and every later one, are counted
+#: the exact way)
+UNDECIDED_MAX = 8
 
 #: the most keys in a task's range (their number takes the sort keys' top bits: with
-#: TASK_ROWS, 16 and 20 bits leave 28 of the value's; one key alone takes no bit)
+#: TASK_ROWS the exact way, 16 and 21 bits leave 27 of the value's; one key alone takes no bit)
 TASK_KEYS = 1 << 16
 
 
@@ -115,12 +123,17 @@ def _stack_slot_keys(values, ranks, row_starts, k0, k1, q, width, group_bits, sl
 
 @_jit
 def _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width, keys_first, lo_bits,
-                     hi_bits, c_rank, d_rank, closed, k0, i0, i1, c_out):
+                     hi_bits, c_rank, d_rank, closed, k0, i0, i1, undecided, c_out):
     """:func:`idrisk.risk._fewkernels.few_stack` of a task's sorted slot keys (see the
     module's notes; ``lo_bits``/``hi_bits``: the targets' bounds on u as uint64, in their
-    order), into ``c_out[i]`` for targets ``i0``..``i1 - 1``. False when a bound's kept bits
-    equal a row's and the values are not ``exact`` (:func:`_stack_slot_keys`): the window's
-    end is then undecided, and the task must be counted the exact way."""
+    order), into ``c_out[i]`` for targets ``i0``..``i1 - 1``.
+
+    Where a bound's kept bits equal a row's, the values decide when they are ``exact``
+    (:func:`_stack_slot_keys`); otherwise the window's end is undecided: it stays before those
+    rows (a later bound above their kept bits steps over them) and the target is written to
+    ``undecided``, its counts to be found again from the values (:func:`_recount`). Returns
+    the number of undecided targets, or -1 when they do not fit ``undecided`` (the task must
+    then be counted the exact way)."""
     n_keys = starts.shape[0] - 1
     is_open = not closed
     sb = np.uint64(slot_bits)
@@ -131,6 +144,7 @@ def _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width, keys_fir
     lo_first, hi_first = lo_bits.view(np.float64), hi_bits.view(np.float64)
     fixed = _fewkernels.masked_width(c_rank, d_rank, i0, i1)
     diff = np.zeros(c_out.shape[1] * width, dtype=np.int32)
+    n_undecided = 0
     current = -1
     prefix = np.uint64(0)
     p = 0
@@ -153,18 +167,20 @@ def _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width, keys_fir
             q = p
             stop = starts[k + 1]
             prefix = np.uint64(k - k0) << kept if group_bits > 0 else np.uint64(0)
-        # the window's ends move while a row's kept bits are below the bound's; where they
-        # are equal, the values decide (exact) or nothing does
+        # the window's ends move over the rows whose kept bits are below the bound's
         whole = key(lo_first[i], lo_bits[i], 0, 0, 0, 0)
         b = prefix | (whole >> drop)
         while p < stop and (keys[p] >> sb) < b:
             diff[keys[p] & slots] -= 1
             p += 1
-        if p < stop and (keys[p] >> sb) == b:
-            if not exact:
-                return False
+        if p < stop and (keys[p] >> sb) == b:  # (where the values decide, or nothing)
             value = (b & value_bits) << drop
-            if value < whole or (is_open and value == whole):
+            if not exact:  # undecided: the target counted again (a later one steps on)
+                if n_undecided == undecided.shape[0]:
+                    return -1
+                undecided[n_undecided] = i
+                n_undecided += 1
+            elif value < whole or (is_open and value == whole):
                 while p < stop and (keys[p] >> sb) == b:
                     diff[keys[p] & slots] -= 1
                     p += 1
@@ -174,15 +190,49 @@ def _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width, keys_fir
             diff[keys[q] & slots] += 1
             q += 1
         if q < stop and (keys[q] >> sb) == b:
-            if not exact:
-                return False
             value = (b & value_bits) << drop
-            if value < whole or (closed and value == whole):
+            if not exact:
+                if n_undecided == 0 or undecided[n_undecided - 1] != i:
+                    if n_undecided == undecided.shape[0]:
+                        return -1
+                    undecided[n_undecided] = i
+                    n_undecided += 1
+            elif value < whole or (closed and value == whole):
                 while q < stop and (keys[q] >> sb) == b:
                     diff[keys[q] & slots] += 1
                     q += 1
         _fewkernels.window_counts(diff, width, fixed, c_rank[i], d_rank[i], p < q, i, c_out)
-    return True
+    return n_undecided
+
+
+@_jit
+def _window_count(values, ranks, a, b, lo, hi, c, d, closed):
+    """Rows ``a``..``b - 1`` of a dataset's :func:`key_side` whose u lies in ``(lo, hi)``
+    (``[lo, hi]`` when ``closed``) and whose w rank in ``[c, d)``: a target's count, row by
+    row."""
+    count = 0
+    for p in range(a, b):
+        u = values[p]
+        inside = (lo <= u and u <= hi) if closed else (lo < u and u < hi)
+        count += inside and c <= ranks[p] and ranks[p] < d
+    return count
+
+
+def _recount(undecided: np.ndarray, group: list[int], sides: dict[int, tuple],
+             row_starts: np.ndarray, targets: Any, windows: tuple, closed: bool,
+             buf: np.ndarray) -> None:  # fmt: skip
+    """The counts of the ``undecided`` targets (:func:`_count_slot_keys`) of every dataset of
+    ``group`` into ``buf``, from the values (:func:`_window_count`)."""
+    c_rank, d_rank = windows
+    for i in undecided:
+        k = targets.keys_first[i]
+        a, b = row_starts[k], row_starts[k + 1]
+        for q, j in enumerate(group):
+            values, ranks = sides[j]
+            buf[i, q] = _window_count(
+                values, ranks, a, b, targets.lo_first[i], targets.hi_second[i], c_rank[i],
+                d_rank[i], closed,
+            )  # fmt: skip
 
 
 @_jit
@@ -268,7 +318,7 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
     rows = max((int(row_starts[k1] - row_starts[k0]) for k0, k1 in ranges), default=0)
     most = rows * max((len(group) for group in groups), default=0)
     scratch = threading.local()
-    by_slot = [True]  # (sticky: a task left undecided by the slot keys makes the rest exact)
+    by_slot = [True]  # (sticky: see UNDECIDED_MAX)
     lo_bits, hi_bits = t.lo_first.view(np.uint64), t.hi_second.view(np.uint64)
     spare: list[np.ndarray] = []
     whole: dict[int, np.ndarray] = {}  # a group's buffer as allocated (the widest group's)
@@ -299,11 +349,14 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
                 exact &= _stack_slot_keys(values, ranks, row_starts, k0, k1, q, width,
                                           group_bits, slot_bits, keys)  # fmt: skip
             keys.sort()
-            if _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width,
-                                t.keys_first, lo_bits, hi_bits, c_rank, d_rank, closed, k0, i0,
-                                i1, buf):  # fmt: skip
+            undecided = np.empty(UNDECIDED_MAX, dtype=np.int64)
+            found = _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width,
+                                     t.keys_first, lo_bits, hi_bits, c_rank, d_rank, closed,
+                                     k0, i0, i1, undecided, buf)  # fmt: skip
+            if found >= 0:
+                _recount(undecided[:found], group, sides, row_starts, t, windows, closed, buf)
                 return
-            by_slot[0] = False  # (undecided: this task and the later ones the exact way)
+            by_slot[0] = False  # (too many undecided: this task and the later ones exact)
         shift = max(1, (total - 1).bit_length())
         if 64 - group_bits - shift < VALUE_MIN_BITS:  # (never: see TASK_KEYS)
             raise AssertionError("a task's keys and rows leave too few bits of the value")
