@@ -53,6 +53,9 @@ TASK_ROWS = 1 << 21
 #: the exact way)
 UNDECIDED_MAX = 8
 
+#: the parts of the last group's gather (run as tasks: the count's threads are free by then)
+GATHER_PARTS = 4
+
 #: the most keys in a task's range (their number takes the sort keys' top bits: with
 #: TASK_ROWS the exact way, 16 and 21 bits leave 27 of the value's; one key alone takes no bit)
 TASK_KEYS = 1 << 16
@@ -377,19 +380,33 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
                               t.hi_second, c_rank, d_rank, t.first, closed, i0, i1, 0,
                               buf)  # fmt: skip
 
+    unfinished = [len(groups)]
+    last_group: list[int] = []  # the group finished last: gathered after, by every thread
+
     def finish(g: int, k0: int, k1: int) -> None:
         task(g, k0, k1)
         with lock:
             left[g] -= 1
-            last = not left[g]
-        if last:
+            closing = not left[g]
+            if closing:
+                unfinished[0] -= 1
+                if not unfinished[0]:
+                    last_group.append(g)
+                    return
+        if closing:
             close(g)
 
-    def close(g: int) -> None:  # a group's counts into c_out, its datasets dropped
+    def close(g: int, parts: int = 1) -> None:  # a group's counts into c_out, datasets dropped
         kept = bufs.pop(g, None)
         buf = kept if kept is not None else np.zeros((n, len(groups[g])), dtype=np.int32,
                                                      order="F")  # (no range: no target's key)
-        _gather(buf, at, np.asarray(groups[g], dtype=np.int64), c_out)
+        columns = np.asarray(groups[g], dtype=np.int64)
+        if parts == 1:
+            _gather(buf, at, columns, c_out)
+        else:
+            cut = [n * p // parts for p in range(parts + 1)]
+            run([lambda a=a, b=b: _gather(buf, at[a:b], columns, c_out[a:b])
+                 for a, b in zip(cut[:-1], cut[1:])])  # fmt: skip
         if kept is not None:
             with lock:  # (for the next group)
                 spare.append(whole.pop(g))
@@ -402,3 +419,5 @@ def count_by_key(targets: Any, n_values: int, n_keys: int, windows: tuple, close
             close(g)
     run([lambda g=g, k0=k0, k1=k1: finish(g, k0, k1) for g in range(len(groups))
          for k0, k1 in ranges])  # fmt: skip
+    for g in last_group:  # (the other threads have no task left: the gather is split)
+        close(g, GATHER_PARTS)
