@@ -29,6 +29,7 @@ each radius (:func:`idrisk.risk._fewkernels.few_stack`).
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -260,6 +261,54 @@ def count(targets: Any, few: FewSide, lo_w, hi_w, closed: bool, na_matches: bool
     return out
 
 
+class KeySides:
+    """The layout by key of the datasets counted by key (:meth:`FewSweep.count_by_key`),
+    known once the first dataset's w is fitted (:func:`fit`): the grid's axis ``u``, the
+    values of w, the first dataset's keys, w, cells and rows per key (``last``), and the
+    number of keys. Calling it lays one dataset out (:func:`idrisk.risk._fewbykey.key_side`)."""
+
+    def __init__(self, u: int, values: np.ndarray, last: tuple, n_keys: int) -> None:
+        self.u, self.values, self.last, self.n_keys = u, values, last, n_keys
+
+    @classmethod
+    def of(cls, hint: Any, u: int, n_keys: int, tkey: np.ndarray) -> KeySides:
+        """The layout of the values and cells that ``hint`` (the rank cache of w, after
+        :func:`fit`) holds, kept in it: the sweep laid out from it finds the one its helper
+        laid datasets out with (``n_keys``: the targets' keys ``tkey`` counted too)."""
+        values, last = hint.few, hint.cells
+        n_keys = int(max(n_keys, tkey.max(initial=-1) + 1))
+        kept = getattr(hint, "key_sides", None)
+        if (kept is not None and kept.values is values and kept.last[0] is last[0]
+                and kept.u == u and kept.n_keys == n_keys):  # fmt: skip
+            return kept
+        hint.key_sides = cls(u, values, (last[0], last[1], last[3], last[4]), n_keys)
+        return hint.key_sides
+
+    @cached_property
+    def row_starts(self) -> np.ndarray:
+        """Where key k's rows of a dataset laid out by key start (the first dataset's)."""
+        keys = self.last[0]
+        live = keys[(keys >= 0) & (keys < self.n_keys)]
+        starts = np.zeros(self.n_keys + 1, dtype=np.int64)
+        np.cumsum(np.bincount(live, minlength=self.n_keys), out=starts[1:])
+        return starts
+
+    def __call__(self, skey: np.ndarray, columns: Any) -> tuple | None:
+        """A dataset's live rows grouped by key (:func:`idrisk.risk._fewbykey.key_side`: u
+        values, w ranks; ``columns``: its two float64 columns; its keys ``skey`` the first
+        dataset's) when it fits the sweep, else None (it is then counted the general way)."""
+        row_starts = self.row_starts
+        n_values = len(self.values)
+        values = np.empty(row_starts[-1], dtype=np.float64)
+        ranks = np.empty(row_starts[-1], dtype=np.int16 if n_values < 2**15 else np.int32)
+        yu, yw = (np.ascontiguousarray(columns[v], dtype=np.float64) for v in (self.u, 1 - self.u))
+        ok = _fewbykey.key_side(
+            np.asarray(skey, dtype=np.int64), yu, yw, self.values, self.n_keys, self.last,
+            row_starts, values, ranks,
+        )  # fmt: skip
+        return (values, ranks) if ok else None
+
+
 class FewSweep:
     """The table-free sweep of :func:`count` for the datasets after the first, each in one
     compiled call (:func:`idrisk.risk._fewkernels.few_dataset`: cells, side, counts and own rows)
@@ -270,14 +319,15 @@ class FewSweep:
     its cache (the grid's axis ``u``, the values of w, the targets and their rank windows).
     """
 
-    def __init__(self, targets: GridTargets, values: np.ndarray, last: tuple, windows: tuple,
-                 u: int, n_keys: int, arrays: tuple, rule: tuple[bool, bool]) -> None:  # fmt: skip
+    def __init__(self, targets: GridTargets, sides: KeySides, windows: tuple, arrays: tuple,
+                 rule: tuple[bool, bool]) -> None:  # fmt: skip
         self._targets = targets
-        self._values = values
-        self._last = last  # (keys, w, cells, rows per key) of the first dataset
+        self.sides = sides  # the grid's axis, the values of w and the first dataset's cells
+        self._values = sides.values
+        self._last = sides.last  # (keys, w, cells, rows per key) of the first dataset
         self._c, self._d = windows
-        self._u = u
-        self._n_keys = n_keys
+        self._u = sides.u
+        self._n_keys = sides.n_keys
         self._arrays = arrays  # the targets' keys, bounds, values and half-widths (float64)
         self._closed, self._na_matches = rule
 
@@ -296,9 +346,8 @@ class FewSweep:
         if not sweep:
             return None
         tkey = np.asarray(tkey, dtype=np.int64)
-        n_keys = int(max(n_keys, tkey.max(initial=-1) + 1))
-        last = (last[0], last[1], last[3], last[4])
-        return cls(targets, values, last, (c, d_rank), u, n_keys, (tkey, lo, hi, x, d), rule)
+        sides = KeySides.of(hint, u, n_keys, tkey)
+        return cls(targets, sides, (c, d_rank), (tkey, lo, hi, x, d), rule)
 
     def __call__(self, skey: np.ndarray, y: np.ndarray, c_out: np.ndarray,
                  own_out: np.ndarray, store: dict | None = None) -> bool:  # fmt: skip
@@ -400,46 +449,20 @@ class FewSweep:
             y = stack.ys[j]
             self.own_rows(stack.skeys[j], (y[:, 0], y[:, 1]), own_out[:, j])
 
-    @property
-    def first_keys(self) -> np.ndarray:
-        """The first dataset's synthetic keys (int64)."""
-        return self._last[0]
-
-    @property
-    def n_keys(self) -> int:
-        """The number of keys (every live key of a dataset that fits is below it)."""
-        return self._n_keys
-
     def own_rows(self, skey: np.ndarray, columns: Any, own_out: np.ndarray) -> None:
         """A dataset's own rows (keys ``skey``, its two float64 columns) into ``own_out``."""
         tkey, lo, hi, _, _ = self._arrays
         _kernels.own_rows_pair(tkey, skey, lo, hi, columns[0], columns[1], self._closed,
                                self._na_matches, own_out)  # fmt: skip
 
-    def key_side(self, skey: np.ndarray, columns: Any, row_starts: np.ndarray) -> tuple | None:
-        """A dataset's live rows grouped by key (:func:`idrisk.risk._fewbykey.key_side`: u
-        values, w ranks; ``columns``: its two float64 columns; its keys ``skey`` those of
-        ``row_starts``: the first dataset's) when it fits the sweep, else None (it is then
-        counted the general way)."""
-        n_values = len(self._values)
-        values = np.empty(row_starts[-1], dtype=np.float64)
-        ranks = np.empty(row_starts[-1], dtype=np.int16 if n_values < 2**15 else np.int32)
-        u = self._u
-        yu, yw = (np.ascontiguousarray(columns[v], dtype=np.float64) for v in (u, 1 - u))
-        ok = _fewbykey.key_side(
-            np.asarray(skey, dtype=np.int64), yu, yw, self._values, self._n_keys, self._last,
-            row_starts, values, ranks,
-        )  # fmt: skip
-        return (values, ranks) if ok else None
-
-    def count_by_key(self, row_starts: np.ndarray, sides: dict[int, tuple], c_out: np.ndarray,
-                     run: Any, done: Any) -> None:  # fmt: skip
-        """The counts of the datasets ``sides`` (j -> its :meth:`key_side`; the first
-        dataset's keys at ``row_starts``) into ``c_out[:, j]``, by ranges of keys
-        (:func:`idrisk.risk._fewbykey.count_by_key`: ``run``, ``done``)."""
+    def count_by_key(self, sides: dict[int, tuple], c_out: np.ndarray, run: Any,
+                     done: Any) -> None:  # fmt: skip
+        """The counts of the datasets ``sides`` (j -> its side by key, :class:`KeySides`)
+        into ``c_out[:, j]``, by ranges of keys (:func:`idrisk.risk._fewbykey.count_by_key`:
+        ``run``, ``done``)."""
         _fewbykey.count_by_key(
             self._targets, len(self._values), self._n_keys, (self._c, self._d), self._closed,
-            row_starts, sides, c_out, run, done,
+            self.sides.row_starts, sides, c_out, run, done,
         )  # fmt: skip
 
 

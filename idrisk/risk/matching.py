@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -316,6 +316,7 @@ class _RankCache:
         self._entry: tuple | None = None  # (column, value), replaced as a whole (threads)
         self.few: np.ndarray | bool | None = None  # the few-values grid's values (_fewgrid)
         self.cells: tuple | None = None  # and the last dataset's cells (_fewgrid.side)
+        self.key_sides: Any = None  # their layout by key (_fewgrid.KeySides.of)
 
     def get(self, column, lo_w, hi_w, rule: MatchRule, first, w_orders=None):
         entry = self._entry
@@ -703,12 +704,15 @@ def few_sweep(tkey, x, d, rule: MatchRule, n_keys: int, cache: CountCache, *,
     )  # fmt: skip
 
 
-def few_plan(tkey, skey, x, d, columns, rule: MatchRule, n_keys: int, cache: CountCache):
+def few_plan(tkey, skey, x, d, columns, rule: MatchRule, n_keys: int, cache: CountCache,
+             on_sides: Any = None):  # fmt: skip
     """The few-values sweep of every dataset, the first included (as :func:`few_sweep`), laid
     out from the first dataset (keys ``skey``, its two variables' ``columns``: 1-D float64
     arrays) without counting it: its grid axis, values and cells of w, and the targets; None
     when its count would take another way (it is then counted by :func:`count_matches`, which
-    reuses what ``cache`` holds)."""
+    reuses what ``cache`` holds). ``on_sides(sides)`` is called with the datasets' layout by
+    key (:class:`idrisk.risk._fewgrid.KeySides`, the sweep's if there is one) as soon as w
+    is fitted, before the targets are laid out."""
     if rule.ellipsoid or x.shape[1] != 2 or len(columns) != 2:
         return None
     tkey, skey = np.asarray(tkey, dtype=np.int64), np.asarray(skey, dtype=np.int64)
@@ -723,6 +727,8 @@ def few_plan(tkey, skey, x, d, columns, rule: MatchRule, n_keys: int, cache: Cou
     yw = columns[1 - u]
     if ranks.few is False or _fewgrid.fit(skey, yw, n_cells, ranks, _GRID_BUCKETS) is None:
         return None
+    if on_sides is not None:
+        on_sides(_fewgrid.KeySides.of(ranks, u, n_keys, tkey))
     lo, hi = cache.bounds(x, d)
     cache.targets(u, tkey, lo, hi)
     return few_sweep(tkey, x, d, rule, n_keys, cache)

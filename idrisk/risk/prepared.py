@@ -50,8 +50,7 @@ from __future__ import annotations
 import copy
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -62,10 +61,12 @@ import pandas as pd
 
 from .._progress import progress_bar
 from .._synthetic import synthetic_frames
+from . import _threads
 from ._checks import input_checks, result_about, synthetic_counts, warn_about_checks
 from ._kernels import own_rows_pair, risk_summaries
 from ._keys import KeyEncoder
 from ._prepare import CheckedInputs, PreparedInputs, check_inputs, encode_inputs
+from ._threads import NO_BAR, share
 from .matching import (
     CountCache,
     MatchRule,
@@ -116,22 +117,13 @@ _CORES = os.cpu_count() or 1
 
 
 def _sharing(m: int, n: int) -> Any:
-    """``share(task, items)``: :func:`_share` on the threads that m datasets of n records are
-    worth (None: one thread), for the steps of a count's inputs."""
+    """``share(task, items)``: :func:`~idrisk.risk._threads.share` on the threads that m
+    datasets of n records are worth (None: one thread), for the steps of a count's inputs."""
     workers = _n_workers(None, m, n)
     if workers <= 1:
         return None
-    return lambda task, items: _share(task, items, workers, _NO_BAR)
+    return lambda task, items: share(task, items, workers, NO_BAR)
 
-
-class _NoBar:
-    """A progress bar that shows nothing (the steps after a bar's datasets are done)."""
-
-    def update(self, k: int = 1) -> None:
-        pass
-
-
-_NO_BAR = _NoBar()
 
 #: the largest n x m whose Prepared a ``shared_preparation`` block keeps
 SHARE_MAX_CELLS = 2_000_000
@@ -157,107 +149,55 @@ def _n_workers(n_jobs: int | None, m: int, n: int, minimum: int = THREAD_MIN_CEL
     return max(1, min(n_jobs, m - 1))
 
 
-#: the helper threads of :func:`_share` (pool, its size), started once and grown to the most
-#: asked for (a thread's start costs ~0.1 ms: a radius of a small sweep is counted in ~0.5 ms)
-_HELPERS: list[tuple[ThreadPoolExecutor, int]] = []
-_HELPERS_LOCK = threading.Lock()
-
-
-def _start_helpers(work: Any, count: int) -> list:
-    """``count`` helpers running ``work`` (futures), from a pool of at least ``count``
-    threads, or of one fewer than the cores."""
-    size = max(count, _CORES - 1)
-    with _HELPERS_LOCK:  # (a pool is replaced only here: no submit after its shutdown)
-        if not _HELPERS or _HELPERS[0][1] < size:
-            if _HELPERS:
-                _HELPERS[0][0].shutdown(wait=False)  # (its threads finish what they hold)
-                _HELPERS.clear()
-            _HELPERS.append((ThreadPoolExecutor(size, thread_name_prefix="idrisk-count"), size))
-        pool = _HELPERS[0][0]
-        return [pool.submit(work) for _ in range(count)]
-
-
-def _forget_helpers() -> None:
-    """In a forked process: none of the parent's threads exist, and the lock may have been
-    held by one of them at the fork."""
-    global _HELPERS_LOCK
-    _HELPERS_LOCK = threading.Lock()
-    _HELPERS.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_helpers)
-
-
-def _share(task: Any, items: Iterable[int], workers: int, bar: Any) -> None:
-    """``task(j)`` for every item, on ``workers`` threads (this one and helper threads kept
-    for the process) that each take the next item until none is left: one hand-off per
-    thread, where a pool's ``map`` has one per item (numpy's sorts and the kernels release
-    the GIL). The first error stops the others at their next item and is raised here. A
-    helper that has not started when this thread runs out of items is called off (so that a
-    busy pool, or a count inside a helper, never waits for itself)."""
-    if workers <= 1:
-        for j in items:
-            task(j)
-            bar.update()
-        return
-    left = iter(items)
-    lock = threading.Lock()
-    errors: list[BaseException] = []
-
-    def work() -> None:
-        while not errors:
-            with lock:
-                j = next(left, None)
-            if j is None:
-                return
-            try:
-                task(j)
-            except BaseException as error:  # noqa: BLE001 -- raised by the calling thread
-                errors.append(error)
-                return
-            bar.update()
-
-    started = _start_helpers(work, workers - 1)
-    work()
-    for future in started:
-        if not future.cancel():
-            future.result()
-    if errors:
-        raise errors[0]
-
-
 class _EarlyOwnRows:
     """The own rows of the later datasets, found by a helper thread while this one lays the
     sweep out from the first dataset (:func:`~idrisk.risk.matching.few_plan`) or counts it (a
     large count, whose datasets may then be counted by key: their passes do not find own
-    rows). Only datasets whose keys are the targets' (known categorical variables): another
-    dataset is mostly counted the general way, which finds its own rows itself, and its keys
-    would be encoded once more here. Two continuous variables (the sweep's), read from the
-    frames' own columns. :meth:`stop` ends it after the dataset at hand."""
+    rows), then, once the layout by key is known (:meth:`lay_out`), their sides by key
+    (``sides``: j -> side, None when it does not fit). Only datasets whose keys are the
+    targets' (known categorical variables): another dataset is mostly counted the general
+    way, which finds its own rows itself, and its keys would be encoded once more here. Two
+    continuous variables (the sweep's), read from the frames' own columns. :meth:`stop` ends
+    it after the dataset at hand."""
 
     def __init__(self, mode: _Mode, prep: PreparedInputs, x: np.ndarray, d: np.ndarray,
                  rule: MatchRule, cache: CountCache, own: np.ndarray) -> None:  # fmt: skip
         lo, hi = cache.bounds(x, d)  # (kept in the cache: the first count reuses them)
         self._done: list[int] = []
         self._stopped = False
+        self.layout: Any = None  # the layout by key (few_plan's KeySides)
+        self.sides: dict[int, tuple | None] = {}
+        self._ready = threading.Event()
 
         def work() -> None:
+            later = []
             for j in range(1, prep.m):
                 if self._stopped:
                     return
                 if not mode.known_keys(j):
                     continue
+                later.append(j)
                 y0, y1 = prep.cont_syn.columns(j)  # (the frame's arrays: nothing stacked)
                 own_rows_pair(mode.encoder.keys, mode.skey(j), lo, hi, y0, y1, rule.closed,
                               rule.na_matches, own[:, j])  # fmt: skip
                 self._done.append(j)
+            self._ready.wait()
+            for j in later if self.layout is not None and mode.known_keys(0) else []:
+                if self._stopped:
+                    return
+                self.sides[j] = self.layout(mode.skey(j), prep.cont_syn.columns(j))
 
-        self._future = _start_helpers(work, 1)[0]
+        self._future = _threads.start_helpers(work, 1)[0]
+
+    def lay_out(self, layout: Any) -> None:
+        """The later datasets laid out by key by ``layout`` once their own rows are found."""
+        self.layout = layout
+        self._ready.set()
 
     def stop(self) -> set[int]:
         """The datasets done (the helper stopped, or never started)."""
         self._stopped = True
+        self._ready.set()
         if not self._future.cancel():
             self._future.result()
         return set(self._done)
@@ -302,7 +242,7 @@ class _Mode:
             return None
         found = fused.stack(
             self.stores, [self.skey(j) for j in range(prep.m)], prep.cont_syn, self._stack,
-            lambda tasks: _share(lambda t: tasks[t](), range(len(tasks)), workers, _NO_BAR),
+            lambda tasks: share(lambda t: tasks[t](), range(len(tasks)), workers, NO_BAR),
             workers,
         )  # fmt: skip
         if found is not None:
@@ -508,6 +448,7 @@ class Prepared:
             fused = few_sweep(encoder.keys, x, d, rule, encoder.n_keys, cache, before_first=True)
             start = 0
             own_done: set[int] = set()  # later datasets whose own rows are already found
+            laid: dict[int, Any] = {}  # and their sides by key
             by_key = False  # every dataset counted together by key, the first included
             if fused is None:
                 early = None
@@ -519,12 +460,14 @@ class Prepared:
                     if early is not None:  # the sweep laid out from the first dataset
                         fused = few_plan(encoder.keys, mode.skey(0), x, d,
                                          prep.cont_syn.columns(0), rule, encoder.n_keys,
-                                         cache)  # fmt: skip
+                                         cache, early.lay_out)  # fmt: skip
                         by_key = fused is not None
                     if not by_key:
                         count(0)  # the first dataset fills the shared cache (plan, orders)
                 finally:
                     own_done = early.stop() if early is not None else own_done
+                if by_key and early is not None and fused.sides is early.layout:
+                    laid = early.sides  # (later datasets laid out by the helper)
                 if not by_key:
                     bar.update()
                     start = 1
@@ -542,7 +485,7 @@ class Prepared:
                     def lay_out(j: int) -> None:
                         fits[j] = fused.lay_out(mode.skey(j), prep.cont_syn[j], mode.stores[j])
 
-                    _share(lay_out, range(start, m), workers, bar)
+                    share(lay_out, range(start, m), workers, bar)
                     laid_out = [j for j in range(start, m) if fits[j]]
                     for j in range(start, m):
                         if not fits[j]:
@@ -550,39 +493,43 @@ class Prepared:
                 stack = mode.stack(fused, workers)
             if stack is not None:
                 tasks = fused.count_stack(stack, c, own, workers)
-                _share(lambda t: tasks[t](), range(workers), workers, _NO_BAR)
+                share(lambda t: tasks[t](), range(workers), workers, NO_BAR)
                 if not start:
                     bar.update(m)
             elif laid_out:
-                _share(count, laid_out, workers, _NO_BAR)  # (each from its side)
+                share(count, laid_out, workers, NO_BAR)  # (each from its side)
             elif by_key or (fused is not None and start and n * (m - 1) >= BY_KEY_MIN_CELLS):
-                self._count_by_key(mode, prep, fused, count, c, own, own_done, start, workers,
-                                   bar)  # fmt: skip
+                self._count_by_key(mode, prep, fused, count, c, own, (own_done, laid), start,
+                                   workers, bar)  # fmt: skip
             else:
-                _share(count, range(start, m), workers, bar)
+                share(count, range(start, m), workers, bar)
         return c, own, checks, prep
 
     def _count_by_key(self, mode: _Mode, prep: PreparedInputs, fused: Any, count: Any,
-                      c: np.ndarray, own: np.ndarray, own_done: set[int], start: int,
-                      workers: int, bar: Any) -> None:  # fmt: skip
+                      c: np.ndarray, own: np.ndarray, early: tuple, start: int, workers: int,
+                      bar: Any) -> None:  # fmt: skip
         """The datasets from ``start`` (0: the sweep was laid out from the first dataset
         without counting it, :func:`~idrisk.risk.matching.few_plan`; 1: the first is counted)
         of a large count by the few-values sweep: those that share the first dataset's keys
         and fit the sweep counted together by ranges of keys
         (:meth:`~idrisk.risk._fewgrid.FewSweep.count_by_key`), each laid out by key first (its
         own arrays then released, unless reusable: a reusable Prepared holds 10 bytes a record
-        and dataset more while it counts), the others by ``count``. ``own_done``: the
-        datasets whose own rows are already in ``own`` (:class:`_EarlyOwnRows`)."""
-        first_keys = fused.first_keys  # (the first dataset's arrays may be released)
-        live = first_keys[(first_keys >= 0) & (first_keys < fused.n_keys)]
-        row_starts = np.zeros(fused.n_keys + 1, dtype=np.int64)
-        np.cumsum(np.bincount(live, minlength=fused.n_keys), out=row_starts[1:])
+        and dataset more while it counts), the others by ``count``. ``early``: the datasets
+        whose own rows are already in ``own``, and those laid out by key already (j -> side,
+        None when it does not fit), by :class:`_EarlyOwnRows`."""
+        own_done, laid = early
+        first_keys = fused.sides.last[0]  # (the first dataset's arrays may be released)
         sides: dict[int, tuple] = {}
 
         def lay_out(j: int) -> None:  # a dataset's own rows and side by key, or its whole count
             skey, columns = mode.skey(j), prep.cont_syn.columns(j)  # (nothing stacked)
-            same = (mode.known_keys(j) and mode.known_keys(0)) or np.array_equal(skey, first_keys)
-            side = fused.key_side(skey, columns, row_starts) if same else None
+            if j in laid:
+                side = laid[j]
+            else:
+                same = (mode.known_keys(j) and mode.known_keys(0)) or np.array_equal(
+                    skey, first_keys
+                )
+                side = fused.sides(skey, columns) if same else None
             if side is None:
                 count(j)
                 bar.update()
@@ -597,10 +544,12 @@ class Prepared:
                 mode.prep.release(j)  # the consumed arrays themselves
                 prep.release(j)
 
-        _share(lay_out, range(start, self.m), workers, _NO_BAR)
+        # (the datasets laid out already first: the threads then share the rest)
+        order = sorted(range(start, self.m), key=lambda j: j not in laid)
+        share(lay_out, order, workers, NO_BAR)
         fused.count_by_key(
-            row_starts, sides, c,
-            lambda tasks: _share(lambda t: tasks[t](), range(len(tasks)), workers, _NO_BAR),
+            sides, c,
+            lambda tasks: share(lambda t: tasks[t](), range(len(tasks)), workers, NO_BAR),
             lambda j: bar.update(),
         )  # fmt: skip
 
@@ -647,7 +596,7 @@ class Prepared:
         c, own, checks, _ = self.counts(options, progress=False, more=True)
         return _measures(c, own, checks, _n_workers(None, self.m, self.n, FUSED_THREAD_MIN_CELLS))
 
-    def sweep_measures(self, radii: Sequence[Radius], bar: Any = _NO_BAR) -> list[dict]:
+    def sweep_measures(self, radii: Sequence[Radius], bar: Any = NO_BAR) -> list[dict]:
         """:meth:`dataset_measures` of every radius, in order (``bar``: updated after each).
 
         When the datasets are counted from their stack (small inputs, more than one core;
@@ -712,7 +661,7 @@ class Prepared:
         mode.cache = cache
         job = _Job(fused, stack, checks)
         c, own = buffers
-        future = _start_helpers(lambda: fused.stack_counts(stack, c), 1)[0]
+        future = _threads.start_helpers(lambda: fused.stack_counts(stack, c), 1)[0]
         fused.stack_own_rows(stack, own)
         return job, future, buffers
 
@@ -734,10 +683,10 @@ def _measures(c: np.ndarray, own: np.ndarray, checks: dict[str, Any],
     exp_risk = np.zeros(m, dtype=np.float64)
     # each dataset summed alone (its sum in record order, R's): the datasets shared out
     cut = [m * t // workers for t in range(workers + 1)]
-    _share(lambda t: risk_summaries(
+    share(lambda t: risk_summaries(
         c[:, cut[t]:cut[t + 1]], own[:, cut[t]:cut[t + 1]], no_flags, no_flags, no_flags,
         sums[cut[t]:cut[t + 1]], exp_risk[cut[t]:cut[t + 1]],
-    ), range(workers), workers, _NO_BAR)  # fmt: skip
+    ), range(workers), workers, NO_BAR)  # fmt: skip
     s, true_rate, false_rate, c_zero = dataset_measures(sums, n)
     return {
         "exp_risk": exp_risk, "true_rate": true_rate, "false_rate": false_rate, "s": s,

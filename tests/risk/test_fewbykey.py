@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from reference import brute_force_numpy
 
 from idrisk import identification_risk
-from idrisk.risk import _fewbykey, _fewgrid
+from idrisk.risk import _fewbykey, _fewgrid, _threads
 from idrisk.risk import prepared as prepared_module
 from idrisk.risk._order import VALUE_MIN_BITS
 
@@ -44,20 +44,33 @@ def _spy(monkeypatch) -> list:
     laid: list = []
     real = _fewgrid.FewSweep.count_by_key
     monkeypatch.setattr(_fewgrid.FewSweep, "count_by_key",
-                        lambda self, rows, sides, *a: laid.append(sorted(sides))
-                        or real(self, rows, sides, *a))  # fmt: skip
+                        lambda self, sides, *a: laid.append(sorted(sides))
+                        or real(self, sides, *a))  # fmt: skip
     return laid
 
 
-@pytest.mark.parametrize("cores,helpers", [(1, "real"), (2, "real"), (2, "idle")])
+@pytest.mark.parametrize("cores,helpers", [(1, "real"), (2, "real"), (2, "idle"), (2, "eager")])
 def test_by_key_counts_equal_the_brute_force_and_one_by_one(monkeypatch, cores, helpers):
     """(Two cores: the own rows of the later datasets are found by a helper while the first
-    is counted; ``idle``: helpers that never start, so this thread does all of it.)"""
+    is laid out or counted, then their sides by key; ``idle``: helpers that never start, so
+    this thread does all of it; ``eager``: the helper is stopped only once it is done, so
+    every later dataset is laid out by it.)"""
     from concurrent.futures import Future
 
+    early_sides: list = []
     if helpers == "idle":
-        monkeypatch.setattr(prepared_module, "_start_helpers",
+        monkeypatch.setattr(_threads, "start_helpers",
                             lambda work, count: [Future() for _ in range(count)])  # fmt: skip
+    elif helpers == "eager":
+        real_stop = prepared_module._EarlyOwnRows.stop
+
+        def stop(self):
+            self._ready.set()
+            self._future.result(timeout=60)
+            early_sides.append(len(self.sides))
+            return real_stop(self)
+
+        monkeypatch.setattr(prepared_module._EarlyOwnRows, "stop", stop)
     monkeypatch.setattr(prepared_module, "_CORES", cores)
     monkeypatch.setattr(prepared_module, "THREAD_MIN_CELLS", 0)
     monkeypatch.setattr(prepared_module, "FUSED_THREAD_MIN_CELLS", 0)
@@ -113,6 +126,8 @@ def test_by_key_counts_equal_the_brute_force_and_one_by_one(monkeypatch, cores, 
                 assert 0 in laid[-1]
     assert taken >= 30 and fallen >= 12  # (most cases took the path; the odd dataset left it)
     assert with_first >= 25 if cores > 1 else not with_first
+    if helpers == "eager":
+        assert sum(k > 0 for k in early_sides) >= 25
 
 
 @settings(max_examples=200, deadline=None)

@@ -289,6 +289,7 @@ def test_sweep_measures_pipelined_equal_one_radius_at_a_time(monkeypatch):
     leaves no stack and every radius is counted the usual way."""
     from concurrent.futures import Future
 
+    from idrisk.risk import _threads
     from idrisk.risk import prepared as prepared_module
 
     monkeypatch.setattr(prepared_module, "_CORES", 2)
@@ -300,7 +301,7 @@ def test_sweep_measures_pipelined_equal_one_radius_at_a_time(monkeypatch):
     real_launch = prepared_module.Prepared._launch
     monkeypatch.setattr(prepared_module.Prepared, "_launch",
                         lambda self, *a: launched.append(real_launch(self, *a)) or launched[-1])
-    real_helpers = prepared_module._start_helpers
+    real_helpers = _threads.start_helpers
 
     def idle(work, count):  # a helper that never starts
         return [Future() for _ in range(count)]
@@ -317,7 +318,7 @@ def test_sweep_measures_pipelined_equal_one_radius_at_a_time(monkeypatch):
             if misfit:
                 syns[2].loc[3, "Income"] = np.nan
                 fresh = [identification_risk(orig, syns, r=r, **call) for r in radii]
-            monkeypatch.setattr(prepared_module, "_start_helpers", helpers)
+            monkeypatch.setattr(_threads, "start_helpers", helpers)
             launched.clear()
             swept = prepare(orig, syns, RiskOptions(r=0.1, **call)).sweep_measures(radii)
             one_by_one = prepare(orig, syns, RiskOptions(r=0.1, **call))
@@ -337,7 +338,7 @@ def test_sweep_measures_pipelined_equal_one_radius_at_a_time(monkeypatch):
         assert not launched
         np.testing.assert_array_equal(swept[-1]["exp_risk"], fresh[-1].exp_risk.to_numpy())
         monkeypatch.setattr(prepared_module, "STACK_MAX_CELLS", 1_000_000)
-        monkeypatch.setattr(prepared_module, "_start_helpers", failing)
+        monkeypatch.setattr(_threads, "start_helpers", failing)
         syns[2].loc[3, "Income"] = syns[1].loc[3, "Income"]
         with pytest.raises(RuntimeError, match="helper failed"):
             prepare(orig, syns, RiskOptions(r=0.1, **call)).sweep_measures(radii)
@@ -396,13 +397,13 @@ def test_check_counts_is_a_count_of_each_record(n, nan, bad, closed, with_d, see
 
 
 def test_share_on_kept_helper_threads():
-    """``_share`` on the helper threads kept for the process: every item once for 1-5
+    """``share`` on the helper threads kept for the process: every item once for 1-5
     workers (more than the cores: the pool grows), from several threads at once, inside a
     helper (a nested hand-off never waits for itself), and an error on a helper is raised by
     the caller."""
     import threading
 
-    from idrisk.risk import prepared as module
+    from idrisk.risk import _threads
 
     class Bar:
         def update(self, k=1):
@@ -418,7 +419,7 @@ def test_share_on_kept_helper_threads():
             with lock:
                 done.append(j)
 
-        module._share(task, range(37), workers, Bar())
+        _threads.share(task, range(37), workers, Bar())
         assert sorted(done) == list(range(37))
 
     for workers in (1, 2, 3, 5):
@@ -436,19 +437,19 @@ def test_share_on_kept_helper_threads():
             raise RuntimeError("item 5 failed")
 
     with pytest.raises(RuntimeError, match="item 5 failed"):
-        module._share(fail, range(40), 3, Bar())
+        _threads.share(fail, range(40), 3, Bar())
 
 
 def _share_in_child(queue) -> None:
-    from idrisk.risk import prepared as module
+    from idrisk.risk import _threads
 
     class Bar:
         def update(self, k=1):
             pass
 
     done: list = []
-    module._share(done.append, range(20), 2, Bar())
-    pool = module._HELPERS[0][0]
+    _threads.share(done.append, range(20), 2, Bar())
+    pool = _threads.HELPERS[0][0]
     queue.put((sorted(done) == list(range(20)), sum(t.is_alive() for t in pool._threads),
                pool._work_queue.qsize()))  # fmt: skip
 
@@ -460,9 +461,9 @@ def test_share_in_a_forked_process_has_helpers_of_its_own():
     kept its arrays alive)."""
     import multiprocessing
 
-    from idrisk.risk import prepared as module
+    from idrisk.risk import _threads
 
-    module._share(lambda j: None, range(4), 2, type("B", (), {"update": lambda *a: None})())
+    _threads.share(lambda j: None, range(4), 2, type("B", (), {"update": lambda *a: None})())
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     child = context.Process(target=_share_in_child, args=(queue,))
