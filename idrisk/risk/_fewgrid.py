@@ -225,11 +225,10 @@ def _rank_windows(targets: Any, values: np.ndarray, lo_w, hi_w, closed: bool, na
     n = len(targets.first)
     c, d = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
     # (lo_w, hi_w: columns of the bounds, read where the targets' order points: no copies)
-    _fewkernels.rank_windows(values, lo_w, hi_w, targets.first, closed, na_matches, c, d)
+    widths = _fewkernels.rank_windows(values, lo_w, hi_w, targets.first, closed, na_matches,
+                                      c, d)  # fmt: skip
     # the sweep's cost per target is its window's width (the table's is fixed)
-    sweep = targets.same_order and targets.lo_nan is None and (
-        int(np.maximum(d - c, 0).sum()) <= SWEEP_WIDTH * len(c)
-    )
+    sweep = targets.same_order and targets.lo_nan is None and widths <= SWEEP_WIDTH * len(c)
     found = targets.windows[key] = (c, d, sweep)
     return found
 

@@ -160,13 +160,12 @@ def few_cells(skey, yw, values, n_keys, cells):
 
 
 @_jit
-def _at_most(below, origin, first, last, n_values, b):
-    """#values <= b (b not NaN) from ``below[t]`` = #values <= origin + t."""
-    if b < first:
-        return 0
-    if b >= last:
-        return n_values
-    return below[np.int64(np.floor(b)) - origin]
+def _at_most(below, origin, first, last, b):
+    """#values <= b (b not NaN) from ``below[t]`` = #values <= origin + t (origin = first,
+    the first value; last, the last one), without branches on b: floor(b) clamped to [first -
+    1, last] (below first: none; from last on: all of them)."""
+    t = np.int64(min(max(np.floor(b), first - 1.0), last)) - origin
+    return below[max(t, 0)] * (t >= 0)
 
 
 @_jit
@@ -183,6 +182,7 @@ def _whole_windows(values, span, lo, hi, first, closed, na_matches, c, d):
         below[t] += below[t - 1]
     lowest = values[0]
     highest = values[n_values - 1]
+    widths = 0
     for q in range(first.shape[0]):
         i = first[q]
         lv = lo[i]
@@ -194,21 +194,23 @@ def _whole_windows(values, span, lo, hi, first, closed, na_matches, c, d):
             dq = 0
             if na_matches:
                 cq = 0 if lo_nan else (
-                    _at_most(below, origin, lowest, highest, n_values, np.ceil(lv) - 1) if closed
-                    else _at_most(below, origin, lowest, highest, n_values, lv)
+                    _at_most(below, origin, lowest, highest, np.ceil(lv) - 1) if closed
+                    else _at_most(below, origin, lowest, highest, lv)
                 )  # fmt: skip
                 dq = n_values if hi_nan else (
-                    _at_most(below, origin, lowest, highest, n_values, hv) if closed
-                    else _at_most(below, origin, lowest, highest, n_values, np.ceil(hv) - 1)
+                    _at_most(below, origin, lowest, highest, hv) if closed
+                    else _at_most(below, origin, lowest, highest, np.ceil(hv) - 1)
                 )  # fmt: skip
         elif closed:  # cq = #values < lv, dq = #values <= hv
-            cq = _at_most(below, origin, lowest, highest, n_values, np.ceil(lv) - 1)
-            dq = _at_most(below, origin, lowest, highest, n_values, hv)
+            cq = _at_most(below, origin, lowest, highest, np.ceil(lv) - 1)
+            dq = _at_most(below, origin, lowest, highest, hv)
         else:  # cq = #values <= lv, dq = #values < hv
-            cq = _at_most(below, origin, lowest, highest, n_values, lv)
-            dq = _at_most(below, origin, lowest, highest, n_values, np.ceil(hv) - 1)
+            cq = _at_most(below, origin, lowest, highest, lv)
+            dq = _at_most(below, origin, lowest, highest, np.ceil(hv) - 1)
         c[q] = cq
         d[q] = dq
+        widths += max(dq - cq, 0)
+    return widths
 
 
 @_jit
@@ -216,12 +218,13 @@ def rank_windows(values, lo, hi, first, closed, na_matches, c, d):
     """The targets' windows ``[c, d)`` of indices in ``values`` (sorted, no NaN) for their
     bounds ``lo``/``hi`` on w, written in the targets' order ``first``: a value at index j
     lies in the open window ``(lo, hi)`` exactly when ``c <= j < d`` (closed: ``[lo, hi]``).
-    A NaN bound excludes nothing on its side when ``na_matches`` (R), everything otherwise."""
+    A NaN bound excludes nothing on its side when ``na_matches`` (R), everything otherwise.
+    Returns the windows' widths summed (those below 0 as 0)."""
     n_values = values.shape[0]
     span = _whole_span(values)
     if span > 0:  # whole-number values: #values <= b read from a table
-        _whole_windows(values, span, lo, hi, first, closed, na_matches, c, d)
-        return
+        return _whole_windows(values, span, lo, hi, first, closed, na_matches, c, d)
+    widths = 0
     for q in range(first.shape[0]):
         i = first[q]
         lv = lo[i]
@@ -256,6 +259,8 @@ def rank_windows(values, lo, hi, first, closed, na_matches, c, d):
                 dq = 0
         c[q] = cq
         d[q] = dq
+        widths += max(dq - cq, 0)
+    return widths
 
 
 @_jit

@@ -295,7 +295,8 @@ def test_rank_windows_and_cells_against_searchsorted(whole):
         for closed in (False, True):
             for na_matches in (False, True):
                 c, d = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-                _fewkernels.rank_windows(values, lo, hi, first, closed, na_matches, c, d)
+                widths = _fewkernels.rank_windows(values, lo, hi, first, closed, na_matches,
+                                                  c, d)  # fmt: skip
                 want_c = np.searchsorted(values, lo[first], "left" if closed else "right")
                 want_d = np.searchsorted(values, hi[first], "right" if closed else "left")
                 lo_nan, hi_nan = np.isnan(lo[first]), np.isnan(hi[first])
@@ -305,6 +306,7 @@ def test_rank_windows_and_cells_against_searchsorted(whole):
                     want_c[lo_nan | hi_nan], want_d[lo_nan | hi_nan] = 0, 0
                 np.testing.assert_array_equal(c, want_c)
                 np.testing.assert_array_equal(d, want_d)
+                assert widths == np.maximum(want_d - want_c, 0).sum()
         skey = rng.integers(-1, 3, n)
         yw = rng.choice(values, n)
         cells = np.empty(n, dtype=np.int64)
