@@ -125,6 +125,31 @@ def _stack_slot_keys(values, ranks, row_starts, k0, k1, q, width, group_bits, sl
 
 
 @_jit
+def _end(keys, p, stop, bound, whole, slot_bits, drop, exact, on_equal, step, diff):
+    """A u-window's end ``p`` moved over the sorted slot keys ``keys[p:stop]`` whose kept bits
+    (above the ``slot_bits``, the key within the range included) are below ``bound`` (the
+    bound's; ``whole``: its whole key, of which ``drop`` bits were dropped), each row's slot
+    moved by ``step`` in ``diff``. Rows whose kept bits equal the bound's are stepped over when
+    their value is below the bound's, or equal with ``on_equal``, read from their kept bits
+    when ``exact``; otherwise the end is undecided (returned True) and stays before them (a
+    later bound above their kept bits steps over them)."""
+    sb = np.uint64(slot_bits)
+    slots = (np.uint64(1) << sb) - np.uint64(1)
+    while p < stop and (keys[p] >> sb) < bound:
+        diff[keys[p] & slots] += step
+        p += 1
+    if p < stop and (keys[p] >> sb) == bound:
+        if not exact:
+            return p, True
+        value = (bound & ((np.uint64(1) << (np.uint64(64) - drop)) - np.uint64(1))) << drop
+        if value < whole or (on_equal and value == whole):
+            while p < stop and (keys[p] >> sb) == bound:
+                diff[keys[p] & slots] += step
+                p += 1
+    return p, False
+
+
+@_jit
 def _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width, keys_first, lo_bits,
                      hi_bits, c_rank, d_rank, closed, k0, i0, i1, undecided, c_out):
     """:func:`idrisk.risk._fewkernels.few_stack` of a task's sorted slot keys (see the
@@ -139,11 +164,9 @@ def _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width, keys_fir
     then be counted the exact way)."""
     n_keys = starts.shape[0] - 1
     is_open = not closed
-    sb = np.uint64(slot_bits)
-    slots = (np.uint64(1) << sb) - np.uint64(1)
+    slots = (np.uint64(1) << np.uint64(slot_bits)) - np.uint64(1)
     drop = np.uint64(slot_bits + group_bits)
     kept = np.uint64(64 - slot_bits - group_bits)
-    value_bits = (np.uint64(1) << kept) - np.uint64(1)
     lo_first, hi_first = lo_bits.view(np.float64), hi_bits.view(np.float64)
     fixed = _fewkernels.masked_width(c_rank, d_rank, i0, i1)
     diff = np.zeros(c_out.shape[1] * width, dtype=np.int32)
@@ -170,40 +193,17 @@ def _count_slot_keys(starts, keys, slot_bits, group_bits, exact, width, keys_fir
             q = p
             stop = starts[k + 1]
             prefix = np.uint64(k - k0) << kept if group_bits > 0 else np.uint64(0)
-        # the window's ends move over the rows whose kept bits are below the bound's
         whole = key(lo_first[i], lo_bits[i], 0, 0, 0, 0)
-        b = prefix | (whole >> drop)
-        while p < stop and (keys[p] >> sb) < b:
-            diff[keys[p] & slots] -= 1
-            p += 1
-        if p < stop and (keys[p] >> sb) == b:  # (where the values decide, or nothing)
-            value = (b & value_bits) << drop
-            if not exact:  # undecided: the target counted again (a later one steps on)
-                if n_undecided == undecided.shape[0]:
-                    return -1
-                undecided[n_undecided] = i
-                n_undecided += 1
-            elif value < whole or (is_open and value == whole):
-                while p < stop and (keys[p] >> sb) == b:
-                    diff[keys[p] & slots] -= 1
-                    p += 1
+        p, lo_undecided = _end(keys, p, stop, prefix | (whole >> drop), whole, slot_bits, drop,
+                               exact, is_open, -1, diff)  # fmt: skip
         whole = key(hi_first[i], hi_bits[i], 0, 0, 0, 0)
-        b = prefix | (whole >> drop)
-        while q < stop and (keys[q] >> sb) < b:
-            diff[keys[q] & slots] += 1
-            q += 1
-        if q < stop and (keys[q] >> sb) == b:
-            value = (b & value_bits) << drop
-            if not exact:
-                if n_undecided == 0 or undecided[n_undecided - 1] != i:
-                    if n_undecided == undecided.shape[0]:
-                        return -1
-                    undecided[n_undecided] = i
-                    n_undecided += 1
-            elif value < whole or (closed and value == whole):
-                while q < stop and (keys[q] >> sb) == b:
-                    diff[keys[q] & slots] += 1
-                    q += 1
+        q, hi_undecided = _end(keys, q, stop, prefix | (whole >> drop), whole, slot_bits, drop,
+                               exact, closed, 1, diff)  # fmt: skip
+        if lo_undecided or hi_undecided:  # (counted again from the values: _recount)
+            if n_undecided == undecided.shape[0]:
+                return -1
+            undecided[n_undecided] = i
+            n_undecided += 1
         _fewkernels.window_counts(diff, width, fixed, c_rank[i], d_rank[i], p < q, i, c_out)
     return n_undecided
 
