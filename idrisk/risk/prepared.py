@@ -468,6 +468,7 @@ class Prepared:
                     own_done = early.stop() if early is not None else own_done
                 if by_key and early is not None and fused.sides is early.layout:
                     laid = early.sides  # (later datasets laid out by the helper)
+                early = None  # (sides laid out for a sweep that is not taken: dropped)
                 if not by_key:
                     bar.update()
                     start = 1
