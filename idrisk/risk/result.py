@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -125,7 +125,7 @@ class IdentificationRiskResult(Result):
     checks: pd.DataFrame | None = None
     # the compact record-level arrays (n x m, column-major, read-only)
     _c: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int32), repr=False)
-    # T, K and F: None while derived from c and the own rows (_own) when first asked
+    # T, K and F: None until derived from c and the own rows (_own) when first asked
     _T: np.ndarray | None = field(default=None, repr=False)
     _K: np.ndarray | None = field(default=None, repr=False)
     _F: np.ndarray | None = field(default=None, repr=False)
@@ -242,25 +242,22 @@ class IdentificationRiskResult(Result):
             raise ValueError(f"name must be one of ['c', 'T', 'K', 'F', 'risk'], got {name!r}")
         if name == "c":
             return self._c
-        if self._T is not None and self._K is not None and self._F is not None:
-            return {"T": self._T, "K": self._K, "F": self._F}[name]
-        return self._flags()[name]
+        if self._T is None:  # (T, K and F are set together)
+            self._derive_flags()
+        return cast(np.ndarray, {"T": self._T, "K": self._K, "F": self._F}[name])
 
-    def _flags(self) -> dict[str, np.ndarray]:
-        """T, K and F from c and the own rows, computed once (R's rules: see
+    def _derive_flags(self) -> None:
+        """Set T, K and F from c and the own rows (R's rules: see
         :func:`idrisk.risk._kernels.risk_summaries`, which writes them)."""
-        found = self.__dict__.get("_flag_arrays")
-        if found is None:
-            from ._kernels import risk_summaries
+        from ._kernels import risk_summaries
 
-            c = self._c
-            own = self._own if self._own is not None else np.zeros(c.shape, bool, order="F")
-            t, k, f = (np.empty(c.shape, dtype=bool, order="F") for _ in range(3))
-            m = c.shape[1]
-            risk_summaries(c, own, t, k, f, np.zeros((m, 4), dtype=np.int64), np.zeros(m))
-            found = {"T": _read_only(t), "K": _read_only(k), "F": _read_only(f)}
-            self.__dict__["_flag_arrays"] = found
-        return found
+        c = self._c
+        own = self._own if self._own is not None else np.zeros(c.shape, bool, order="F")
+        t, k, f = (np.empty(c.shape, dtype=bool, order="F") for _ in range(3))
+        m = c.shape[1]
+        risk_summaries(c, own, t, k, f, np.zeros((m, 4), dtype=np.int64), np.zeros(m))
+        for name, flags in (("_K", k), ("_F", f), ("_T", t)):  # (T last: it marks them set)
+            object.__setattr__(self, name, _read_only(flags))
 
     def _frame(self, name: str) -> pd.DataFrame:
         cached = self.__dict__.get("_frames", {}).get(name)
