@@ -276,7 +276,7 @@ class KeySides:
         laid datasets out with (``n_keys``: the targets' keys ``tkey`` counted too)."""
         values, last = hint.few, hint.cells
         n_keys = int(max(n_keys, tkey.max(initial=-1) + 1))
-        kept = getattr(hint, "key_sides", None)
+        kept = hint.key_sides
         if (kept is not None and kept.values is values and kept.last[0] is last[0]
                 and kept.u == u and kept.n_keys == n_keys):  # fmt: skip
             return kept

@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-__all__ = ["NO_BAR", "NoBar", "share", "start_helpers"]
+__all__ = ["CORES", "NO_BAR", "NoBar", "share", "start_helpers"]
 
-#: the cores, read once (``os.cpu_count`` costs ~10 us a call)
-_CORES = os.cpu_count() or 1
+#: the cores, read once (``os.cpu_count`` costs ~10 us a call; a sweep's radius asks twice)
+CORES = os.cpu_count() or 1
 
 
 class NoBar:
@@ -38,7 +38,7 @@ HELPERS_LOCK = threading.Lock()
 def start_helpers(work: Any, count: int) -> list:
     """``count`` helpers running ``work`` (futures), from a pool of at least ``count``
     threads, or of one fewer than the cores."""
-    size = max(count, _CORES - 1)
+    size = max(count, CORES - 1)
     with HELPERS_LOCK:  # (a pool is replaced only here: no submit after its shutdown)
         if not HELPERS or HELPERS[0][1] < size:
             if HELPERS:

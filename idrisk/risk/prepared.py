@@ -48,7 +48,6 @@ the size of the inputs, for the whole block).
 from __future__ import annotations
 
 import copy
-import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -112,8 +111,7 @@ BY_KEY_MIN_CELLS = 4_000_000
 
 _SAME: Any = object()  # "the prepared options' value"
 
-#: the cores, read once (``os.cpu_count`` costs ~10 us a call; a sweep's radius asks twice)
-_CORES = os.cpu_count() or 1
+_CORES = _threads.CORES  # (read here at each use: tests set it to take another machine's paths)
 
 
 def _sharing(m: int, n: int) -> Any:
